@@ -1,0 +1,130 @@
+/**
+ * oidc-provider adapter on the embedded SQLite store (DESIGN.md §1).
+ *
+ * Implements the adapter interface of oidc-provider 9 (`example/my_adapter.js`): one row per
+ * model instance, `expires_at` in epoch seconds, indexes on grant id and session uid so that
+ * `revokeByGrantId` and `findByUid` touch only the rows they return.
+ *
+ * `consume` is an atomic compare-and-set (`UPDATE … WHERE consumed_at IS NULL`): of N concurrent
+ * redemptions of one authorization code or refresh token exactly one succeeds; the others get
+ * `invalid_grant` (RFC 6749 §5.2) instead of a second set of tokens.
+ */
+import type Database from 'better-sqlite3';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+
+/** Models whose instances can be consumed (used once). */
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+
+/** Creates the adapter table; idempotent. */
+export function createOidcTable(sqlite: Database.Database): void {
+  sqlite.exec(`
+    CREATE TABLE IF NOT EXISTS oidc_models (
+      model TEXT NOT NULL,
+      id TEXT NOT NULL,
+      payload TEXT NOT NULL,
+      grant_id TEXT,
+      uid TEXT,
+      user_code TEXT,
+      expires_at INTEGER,
+      consumed_at INTEGER,
+      PRIMARY KEY (model, id)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS oidc_models_grant ON oidc_models (grant_id) WHERE grant_id IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS oidc_models_uid ON oidc_models (uid) WHERE uid IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS oidc_models_user_code ON oidc_models (user_code) WHERE user_code IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS oidc_models_expiry ON oidc_models (expires_at) WHERE expires_at IS NOT NULL;
+  `);
+}
+
+interface Row {
+  payload: string;
+  consumed_at: number | null;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Builds the adapter class oidc-provider instantiates once per model name.
+ * @param sqlite an open database on which `createOidcTable` has run
+ */
+export function sqliteAdapterFactory(sqlite: Database.Database): new (name: string) => Adapter {
+  createOidcTable(sqlite);
+  const upsert = sqlite.prepare(
+    `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at, consumed_at)
+     VALUES (@model, @id, @payload, @grant_id, @uid, @user_code, @expires_at, NULL)
+     ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+       uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at, consumed_at = NULL`,
+  );
+  const find = sqlite.prepare<[string, string, number], Row>(
+    `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+  );
+  const findByUid = sqlite.prepare<[string, string, number], Row>(
+    `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND uid = ? AND (expires_at IS NULL OR expires_at > ?)`,
+  );
+  const findByUserCode = sqlite.prepare<[string, string, number], Row>(
+    `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND (expires_at IS NULL OR expires_at > ?)`,
+  );
+  const consume = sqlite.prepare(
+    `UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL`,
+  );
+  const destroy = sqlite.prepare(`DELETE FROM oidc_models WHERE model = ? AND id = ?`);
+  const revokeByGrantId = sqlite.prepare(`DELETE FROM oidc_models WHERE grant_id = ? AND model = ?`);
+
+  const parse = (row: Row | undefined): AdapterPayload | undefined => {
+    if (!row) return undefined;
+    const payload = JSON.parse(row.payload) as AdapterPayload;
+    return row.consumed_at ? { ...payload, consumed: row.consumed_at } : payload;
+  };
+
+  return class SqliteAdapter implements Adapter {
+    constructor(private readonly name: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      upsert.run({
+        model: this.name,
+        id,
+        payload: JSON.stringify(payload),
+        grant_id: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        user_code: payload.userCode ?? null,
+        expires_at: expiresIn ? now() + expiresIn : null,
+      });
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      return parse(find.get(this.name, id, now()));
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return parse(findByUid.get(this.name, uid, now()));
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return parse(findByUserCode.get(this.name, userCode, now()));
+    }
+
+    async consume(id: string): Promise<void> {
+      const { changes } = consume.run(now(), this.name, id);
+      if (changes === 0 && CONSUMABLE.has(this.name)) {
+        // Lost the race against a concurrent redemption (or the row expired meanwhile).
+        throw new errors.InvalidGrant('grant request is invalid');
+      }
+    }
+
+    async destroy(id: string): Promise<void> {
+      destroy.run(this.name, id);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      revokeByGrantId.run(grantId, this.name);
+    }
+  };
+}
+
+/**
+ * Deletes expired rows (kept `graceSeconds` past expiry, the provider's clock tolerance).
+ * @returns the number of rows removed
+ */
+export function purgeExpired(sqlite: Database.Database, graceSeconds = 60): number {
+  return sqlite.prepare('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at < ?').run(now() - graceSeconds).changes;
+}

@@ -1,0 +1,181 @@
+/**
+ * Builds the one Koa application of DESIGN.md §1: discovery and OAuth endpoints (oidc-provider),
+ * interaction pages, UserInfo, the Account API, RFC 9728 metadata and `/openapi.json`, on one origin.
+ */
+import { randomUUID } from 'node:crypto';
+import Koa, { type Context } from 'koa';
+import Router from '@koa/router';
+import mount from 'koa-mount';
+import helmet from 'koa-helmet';
+import type { Logger } from 'pino';
+import type Provider from 'oidc-provider';
+import type { Adapter } from 'oidc-provider';
+import type { Config } from './config.js';
+import { openEmbeddedStore, type EmbeddedStore } from './store/database.js';
+import { sqliteAdapterFactory, purgeExpired } from '../adapters/sqlite.js';
+import { Accounts } from './platform/accounts.js';
+import { Learning } from './platform/learning.js';
+import { createProvider } from './oauth/provider.js';
+import { SiteChoices } from './oauth/account.js';
+import { installProviderHooks } from './oauth/provider-hooks.js';
+import { loadCookieKeys, loadSigningKeys } from './oauth/keys.js';
+import { protectedResourceMetadata } from './oauth/discovery.js';
+import { userinfoHandler } from './oauth/userinfo.js';
+import { interactionRouter } from './interaction/routes.js';
+import { STYLESHEET, renderErrorPage } from './interaction/templates.js';
+import { Signer } from './http/signed.js';
+import { HttpError, sendOAuthError } from './http/errors.js';
+import { openApiDocument } from './http/openapi.js';
+import { bearer } from './resource/bearer.js';
+import { accountGraphqlHandler } from './resource/account-graphql/index.js';
+
+/** A built application and the handles the composition root needs. */
+export interface CoursegateApp {
+  app: Koa;
+  provider: Provider;
+  store: EmbeddedStore;
+  adapter: new (name: string) => Adapter;
+  accounts: Accounts;
+  learning: Learning;
+  /** Stops timers and closes the stores. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Request id, access log (path only: query strings can carry codes and state), error rendering. */
+function edge(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    const id = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    try {
+      await next();
+    } catch (err) {
+      renderError(ctx, err, logger);
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  };
+}
+
+function renderError(ctx: Context, err: unknown, logger: Logger): void {
+  const html = ctx.path.startsWith('/interaction');
+  if (err instanceof HttpError) {
+    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+    if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
+    return sendOAuthError(ctx, err.status, err.error, err.description);
+  }
+  const e = err as { status?: number; expose?: boolean; message?: string };
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    // Koa/body-parser client errors (malformed body, 413 too large, 415 unsupported type).
+    const description = e.status === 413 ? 'request body too large (limit 64 KiB)' : (e.message ?? 'malformed request');
+    if (html) return renderErrorPage(ctx, 'invalid_request', description, e.status);
+    return sendOAuthError(ctx, e.status, 'invalid_request', description);
+  }
+  logger.error({ req_id: ctx.state.requestId, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
+  if (html) return renderErrorPage(ctx, 'server_error', 'Something went wrong on our side. Try again.', 500);
+  sendOAuthError(ctx, 500, 'server_error', 'internal error');
+}
+
+/**
+ * Opens the store, loads keys and builds the application.
+ * @throws ConfigError / Error when the store cannot be opened
+ */
+export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
+  const store = await openEmbeddedStore(config.dataDir);
+  const adapter = sqliteAdapterFactory(store.sqlite);
+  const accounts = new Accounts(store.db);
+  const learning = new Learning(store.db);
+  const [signingKeys, cookieKeys] = await Promise.all([
+    loadSigningKeys(store.db, config.signingKey),
+    loadCookieKeys(store.db, config.cookieKeys),
+  ]);
+  const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);
+  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys });
+  installProviderHooks(provider, config);
+  provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
+
+  const app = new Koa({ proxy: config.trustProxy });
+  app.keys = cookieKeys;
+  app.use(edge(logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          baseUri: ["'none'"],
+          frameAncestors: ["'none'"],
+          // form-action is left out on purpose: browsers apply it to the redirect chain that ends
+          // at the client's redirect_uri, which is on another origin.
+        },
+      },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      strictTransportSecurity: config.baseUrl.startsWith('https:'),
+    }),
+  );
+
+  const signer = new Signer(cookieKeys);
+  const router = new Router();
+  router.get('/assets/coursegate.css', (ctx) => {
+    ctx.type = 'text/css';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = STYLESHEET;
+  });
+  const prm = protectedResourceMetadata(config);
+  const sendPrm = (ctx: Context) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.body = prm;
+  };
+  router.get('/.well-known/oauth-protected-resource', sendPrm);
+  router.get('/.well-known/oauth-protected-resource/mcp', sendPrm);
+  router.get('/.well-known/oauth-protected-resource/account/graphql', sendPrm);
+  const openapi = openApiDocument(config);
+  router.get('/openapi.json', (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.body = openapi;
+  });
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
+  router.get('/api/oauth/userinfo', userinfo);
+  router.post('/api/oauth/userinfo', userinfo);
+  const graphql = accountGraphqlHandler({ accounts, learning, production: config.mode === 'production' });
+  const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
+  router.post('/account/graphql', accountBearer, graphql);
+  router.get('/account/graphql', accountBearer, graphql);
+
+  const interactions = interactionRouter({ provider, accounts, siteChoices, signer, logger, baseUrl: config.baseUrl });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.use(interactions.routes());
+  app.use(mount(provider as unknown as Koa));
+  app.use(async (ctx) => {
+    // Nothing above matched (oidc-provider passes unknown paths on).
+    if (ctx.body === undefined && ctx.status === 404) sendOAuthError(ctx, 404, 'not_found', `no resource at ${ctx.path}`);
+  });
+
+  purgeExpired(store.sqlite);
+  const purgeTimer = setInterval(() => purgeExpired(store.sqlite), 10 * 60 * 1000);
+  purgeTimer.unref();
+
+  return {
+    app,
+    provider,
+    store,
+    adapter,
+    accounts,
+    learning,
+    async close() {
+      clearInterval(purgeTimer);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * Typed configuration (DESIGN.md §3 test-automation contract, operator guide "Configuration").
+ *
+ * Sources, later ones win: built-in defaults → `config/default.yaml` → environment variables.
+ * Every value is validated with zod at start; an invalid or (in production) missing setting stops
+ * the process with a message that names the setting.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** Raised when configuration is missing or invalid; `message` names the setting. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const fileSchema = z
+  .object({
+    port: z.number().int().min(0).max(65535).optional(),
+    data_dir: z.string().optional(),
+    docs_url: z.string().url().optional(),
+    log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    /** `active`: ES256 id_tokens are signed; `published`: JWKS only, no id_token (SPEC §2.2, D6). */
+    id_token_signing: z.enum(['active', 'published']).optional(),
+    integrations_file: z.string().optional(),
+    demo_seed_file: z.string().optional(),
+    token_ttl: z
+      .object({
+        access_token: z.number().int().positive().optional(),
+        refresh_token: z.number().int().positive().optional(),
+        authorization_code: z.number().int().positive().optional(),
+        id_token: z.number().int().positive().optional(),
+        session: z.number().int().positive().optional(),
+      })
+      .optional(),
+  })
+  .strict();
+
+/** The validated configuration the whole process runs with. Durations are in seconds. */
+export interface Config {
+  /** `development` seeds demo data and generates missing secrets; `production` requires them. */
+  mode: 'development' | 'production' | 'test';
+  /** TCP port to listen on (0 = any free port). */
+  port: number;
+  /** The origin: issuer, protected-resource identifier and audience of every access token. No trailing slash. */
+  baseUrl: string;
+  /** Directory of the embedded SQLite store (`coursegate.db`). */
+  dataDir: string;
+  /** `redis://…` for OIDC state on Redis; undefined = embedded store. */
+  redisUrl: string | undefined;
+  /** Fixed password of the demo accounts (development only); undefined = random, printed once. */
+  demoPassword: string | undefined;
+  /** Platform-wide developer documentation (SPEC {docs_url}); advertised in discovery. */
+  docsUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Cookie signing keys (newest first); undefined in development = generated and kept in the store. */
+  cookieKeys: string[] | undefined;
+  /** Private ES256 JWK given by the operator (production); undefined in development = generated. */
+  signingKey: Record<string, unknown> | undefined;
+  idTokenSigning: 'active' | 'published';
+  integrationsFile: string;
+  demoSeedFile: string;
+  ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number };
+  /** Trust `X-Forwarded-*` from a TLS-terminating proxy. */
+  trustProxy: boolean;
+}
+
+const jwkSchema = z
+  .object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string(), d: z.string() })
+  .passthrough();
+
+function readSigningKey(env: NodeJS.ProcessEnv): Record<string, unknown> | undefined {
+  let raw: string | undefined;
+  let source = 'SIGNING_KEY';
+  if (env.SIGNING_KEY_FILE) {
+    source = 'SIGNING_KEY_FILE';
+    if (!existsSync(env.SIGNING_KEY_FILE)) throw new ConfigError(`SIGNING_KEY_FILE: no file at ${env.SIGNING_KEY_FILE}`);
+    raw = readFileSync(env.SIGNING_KEY_FILE, 'utf8');
+  } else if (env.SIGNING_KEY) {
+    raw = env.SIGNING_KEY;
+  }
+  if (raw === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${source}: not JSON (expected a private EC P-256 JWK)`);
+  }
+  const result = jwkSchema.safeParse(parsed);
+  if (!result.success) throw new ConfigError(`${source}: expected a private EC P-256 JWK with kty, crv, x, y and d`);
+  return result.data;
+}
+
+function readCookieKeys(env: NodeJS.ProcessEnv): string[] | undefined {
+  if (!env.COOKIE_SECRETS) return undefined;
+  const keys = env.COOKIE_SECRETS.split(',').map((k) => k.trim()).filter(Boolean);
+  if (keys.length === 0 || keys.some((k) => k.length < 32)) {
+    throw new ConfigError('COOKIE_SECRETS: comma-separated list of secrets, each at least 32 characters');
+  }
+  return keys;
+}
+
+function normaliseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`BASE_URL: not an absolute URL: ${raw}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('BASE_URL: must be http(s)');
+  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError('BASE_URL: must be an origin (no path, query or fragment)');
+  return url.origin;
+}
+
+/**
+ * Loads and validates the configuration.
+ *
+ * @param env process environment (PORT, BASE_URL, DATA_DIR, REDIS_URL, DEMO_PASSWORD, DOCS_URL,
+ *   COOKIE_SECRETS, SIGNING_KEY / SIGNING_KEY_FILE, ID_TOKEN_SIGNING, LOG_LEVEL, NODE_ENV, TRUST_PROXY, CONFIG_FILE)
+ * @param root directory holding `config/` (defaults to the current working directory)
+ * @throws ConfigError naming the first missing or invalid setting
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
+  const configFile = env.CONFIG_FILE ?? path.join(root, 'config', 'default.yaml');
+  let file: z.infer<typeof fileSchema> = {};
+  if (existsSync(configFile)) {
+    const parsed = fileSchema.safeParse(parseYaml(readFileSync(configFile, 'utf8')) ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ConfigError(`${configFile}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    }
+    file = parsed.data;
+  }
+  const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+
+  const portRaw = env.PORT ?? String(file.port ?? 3000);
+  const port = Number(portRaw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT: not a port number: ${portRaw}`);
+
+  if (mode === 'production') {
+    // DESIGN §3: production refuses to start without real keys and secrets.
+    if (!env.BASE_URL) throw new ConfigError('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
+    if (!env.COOKIE_SECRETS) throw new ConfigError('COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each)');
+    if (!env.SIGNING_KEY && !env.SIGNING_KEY_FILE) {
+      throw new ConfigError('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate` makes one)');
+    }
+  }
+
+  const baseUrl = normaliseBaseUrl(env.BASE_URL ?? `http://localhost:${port}`);
+  const signing = env.ID_TOKEN_SIGNING ?? file.id_token_signing ?? 'active';
+  if (signing !== 'active' && signing !== 'published') throw new ConfigError('ID_TOKEN_SIGNING: `active` or `published`');
+  const logLevel = (env.LOG_LEVEL ?? file.log_level ?? 'info') as Config['logLevel'];
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError('LOG_LEVEL: unknown level');
+  const docsUrl = env.DOCS_URL ?? file.docs_url ?? 'https://docs.coursegate.dev';
+  try {
+    new URL(docsUrl);
+  } catch {
+    throw new ConfigError('DOCS_URL: not an absolute URL');
+  }
+  const ttl = file.token_ttl ?? {};
+
+  return {
+    mode,
+    port,
+    baseUrl,
+    dataDir: path.resolve(root, env.DATA_DIR ?? file.data_dir ?? './data'),
+    redisUrl: env.REDIS_URL || undefined,
+    demoPassword: env.DEMO_PASSWORD || undefined,
+    docsUrl,
+    logLevel,
+    cookieKeys: readCookieKeys(env),
+    signingKey: readSigningKey(env),
+    idTokenSigning: signing,
+    integrationsFile: path.resolve(root, env.INTEGRATIONS_FILE ?? file.integrations_file ?? 'config/integrations.yaml'),
+    demoSeedFile: path.resolve(root, env.DEMO_SEED_FILE ?? file.demo_seed_file ?? 'config/demo-seed.yaml'),
+    ttl: {
+      accessToken: ttl.access_token ?? 3600,
+      refreshToken: ttl.refresh_token ?? 30 * 24 * 3600,
+      authorizationCode: ttl.authorization_code ?? 60,
+      idToken: ttl.id_token ?? 600,
+      session: ttl.session ?? 14 * 24 * 3600,
+    },
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+  };
+}

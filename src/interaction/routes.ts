@@ -1,0 +1,215 @@
+/**
+ * Interaction pages (DESIGN.md §1, D2, D5; test-automation contract §3): login, site picker and
+ * consent for oidc-provider's `login` and `consent` prompts.
+ *
+ * GET  /interaction/:uid          login page, or (signed in) site picker / consent page
+ * POST /interaction/:uid/login    `email`, `password`                  → finish the login prompt
+ * POST /interaction/:uid/site     `org_id`                             → consent page for that site
+ * POST /interaction/:uid/consent  `org_id`, `decision` = approve|deny  → grant and finish, or access_denied
+ *
+ * The site is chosen per authorization (DESIGN D5): the user signs in once per browser session,
+ * and each grant records the site it was given for (`SiteChoices`).
+ *
+ * Every POST carries a `csrf` field bound to the interaction (HMAC, constant-time check) on top of
+ * the interaction cookie (HttpOnly, SameSite=Lax). Rules enforced here:
+ * - a member client is authorized only by users with a role at its own site (D2);
+ * - operator scopes only for users with an operator role at the chosen site (D2) → access_denied.
+ */
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Context } from 'koa';
+import type Provider from 'oidc-provider';
+import type { Accounts, SiteMembership } from '../platform/accounts.js';
+import { OPERATOR_ROLES } from '../platform/accounts.js';
+import type { SiteChoices } from '../oauth/account.js';
+import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../oauth/client-kinds.js';
+import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../oauth/scopes.js';
+import type { Signer } from '../http/signed.js';
+import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
+import type { Logger } from 'pino';
+
+export interface InteractionDeps {
+  provider: Provider;
+  accounts: Accounts;
+  siteChoices: SiteChoices;
+  signer: Signer;
+  logger: Logger;
+  baseUrl: string;
+  /** Called before a login attempt; throws an HttpError 429 when the account+IP is locked out (DESIGN D7). */
+  beforeLogin?: (ctx: Context, email: string) => Promise<void>;
+  /** Called after each failed login (rate limiting, DESIGN D7). */
+  onLoginFailure?: (ctx: Context, email: string) => Promise<void>;
+}
+
+type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** Sites where a user may act for this client: its own site for member clients, else every site of the user. */
+function eligibleSites(memberships: SiteMembership[], clientOrg: string | undefined): SiteMembership[] {
+  return clientOrg ? memberships.filter((m) => m.site.id === clientOrg) : memberships;
+}
+
+const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
+
+/** Builds the router of the interaction pages. */
+export function interactionRouter(deps: InteractionDeps): Router {
+  const { provider, accounts, signer, logger } = deps;
+  const router = new Router();
+  const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
+
+  async function details(ctx: Context): Promise<Details | undefined> {
+    ctx.set('Cache-Control', 'no-store');
+    try {
+      return await provider.interactionDetails(ctx.req, ctx.res);
+    } catch {
+      renderErrorPage(ctx, 'invalid_request', 'This sign-in session has expired or was opened in another browser. Start again from the application.', 400);
+      return undefined;
+    }
+  }
+
+  async function clientOf(d: Details) {
+    const client = await provider.Client.find(String(d.params.client_id));
+    if (!client) throw new Error('interaction client vanished');
+    const metadata = client.metadata();
+    const kind = kindOf(metadata);
+    const org = kind === 'member' ? (metadata[CLIENT_ORG_PROPERTY] as string | undefined) : undefined;
+    return { client, name: client.clientName ?? client.clientId, kind, org };
+  }
+
+  function checkCsrf(ctx: Context, uid: string): boolean {
+    if (!signer.verifyCsrf(uid, formBody(ctx).csrf)) {
+      renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Go back and try again.', 403);
+      return false;
+    }
+    return true;
+  }
+
+  async function finish(ctx: Context, result: Record<string, unknown>, merge = false): Promise<void> {
+    const redirectTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: merge });
+    ctx.redirect(redirectTo);
+    ctx.status = 303;
+  }
+
+  async function deny(ctx: Context, description: string): Promise<void> {
+    await finish(ctx, { error: 'access_denied', error_description: description });
+  }
+
+  /** The signed-in user's sites this client may act at. */
+  async function sitesFor(d: Details): Promise<SiteMembership[]> {
+    const { org } = await clientOf(d);
+    return eligibleSites(await accounts.membershipsOf(String(d.session?.accountId)), org);
+  }
+
+  const requestedScopes = (d: Details): string[] => [...parseScope(String(d.params.scope ?? ''))].filter((s) => s in SCOPES);
+
+  /** DESIGN D2: operator scopes need an operator role at the chosen site. */
+  const operatorRoleMissing = (d: Details, site: SiteMembership): boolean =>
+    requestedScopes(d).some((s) => OPERATOR_SCOPES.has(s)) && !site.roles.some((r) => OPERATOR_ROLES.has(r));
+
+  async function showConsent(ctx: Context, d: Details, site: SiteMembership): Promise<void> {
+    if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
+    const { name, kind } = await clientOf(d);
+    const user = await accounts.findUser(String(d.session?.accountId));
+    ctx.type = 'html';
+    ctx.body = consentPage({
+      action: `/interaction/${d.uid}/consent`,
+      csrf: signer.csrfToken(d.uid),
+      orgId: site.site.id,
+      clientName: name,
+      clientKind: CLIENT_KINDS[kind].label,
+      clientDetail: kind === 'cimd' || kind === 'cimd_reviewed' ? new URL(String(d.params.client_id)).host : undefined,
+      siteName: site.site.name,
+      userEmail: user?.email ?? '',
+      scopes: requestedScopes(d).map((scope) => ({ scope, description: SCOPES[scope]! })),
+    });
+  }
+
+  router.get('/interaction/:uid', async (ctx) => {
+    const d = await details(ctx);
+    if (!d) return;
+    const { name } = await clientOf(d);
+    if (d.prompt.name === 'login') {
+      ctx.type = 'html';
+      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: signer.csrfToken(d.uid), clientName: name });
+      return;
+    }
+    if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', `Unsupported step: ${d.prompt.name}`, 400);
+    const sites = await sitesFor(d);
+    if (sites.length === 0) return deny(ctx, 'the user has no role at a site this application may act at');
+    if (sites.length === 1) return showConsent(ctx, d, sites[0]!);
+    ctx.type = 'html';
+    ctx.body = sitePickerPage({
+      action: `/interaction/${d.uid}/site`,
+      csrf: signer.csrfToken(d.uid),
+      clientName: name,
+      sites: sites.map((m) => ({ id: m.site.id, name: m.site.name, roles: m.roles })),
+    });
+  });
+
+  router.post('/interaction/:uid/login', form, async (ctx) => {
+    const d = await details(ctx);
+    if (!d || !checkCsrf(ctx, d.uid)) return;
+    if (d.prompt.name !== 'login') return renderErrorPage(ctx, 'invalid_request', 'You are already signed in.', 400);
+    const body = formBody(ctx);
+    const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
+    const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
+    const { name, org } = await clientOf(d);
+    const showLogin = (error: string, status: number) => {
+      ctx.status = status;
+      ctx.type = 'html';
+      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: signer.csrfToken(d.uid), clientName: name, email, error });
+    };
+    if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
+    await deps.beforeLogin?.(ctx, email);
+    const user = await accounts.authenticate(email, password);
+    if (!user) {
+      logger.info({ event: 'login_failed', uid: d.uid }, 'login failed');
+      await deps.onLoginFailure?.(ctx, email);
+      return showLogin('Wrong e-mail or password.', 401);
+    }
+    const sites = eligibleSites(await accounts.membershipsOf(user.id), org);
+    if (sites.length === 0) {
+      return deny(ctx, org ? 'this application belongs to a site where the user has no role' : 'the user has no role at any site');
+    }
+    logger.info({ event: 'login', uid: d.uid, sub: user.id }, 'login succeeded');
+    await finish(ctx, { login: { accountId: user.id, amr: ['pwd'] } });
+  });
+
+  router.post('/interaction/:uid/site', form, async (ctx) => {
+    const d = await details(ctx);
+    if (!d || !checkCsrf(ctx, d.uid)) return;
+    if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', 'Sign in first.', 400);
+    const chosen = (await sitesFor(d)).find((m) => m.site.id === formBody(ctx).org_id);
+    if (!chosen) return renderErrorPage(ctx, 'invalid_request', 'Choose one of the listed sites.', 400);
+    await showConsent(ctx, d, chosen);
+  });
+
+  router.post('/interaction/:uid/consent', form, async (ctx) => {
+    const d = await details(ctx);
+    if (!d || !checkCsrf(ctx, d.uid)) return;
+    if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', 'Nothing to consent to.', 400);
+    const body = formBody(ctx);
+    if (body.decision === 'deny') return deny(ctx, 'the user denied the request');
+    if (body.decision !== 'approve') return renderErrorPage(ctx, 'invalid_request', 'Choose Allow or Deny.', 400);
+    const site = (await sitesFor(d)).find((m) => m.site.id === body.org_id);
+    if (!site) return renderErrorPage(ctx, 'invalid_request', 'The chosen site is not available to this application.', 400);
+    if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
+
+    // A new grant per consent: it records one site, and earlier grants keep theirs.
+    const accountId = String(d.session!.accountId);
+    const clientId = String(d.params.client_id);
+    const grant = new provider.Grant({ accountId, clientId });
+    const requested = requestedScopes(d);
+    grant.addOIDCScope(requested.join(' '));
+    const missing = d.prompt.details as { missingOIDCClaims?: string[] };
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    const resource = typeof d.params.resource === 'string' ? d.params.resource : deps.baseUrl;
+    const resourceScopes = requested.filter((s) => RESOURCE_SCOPES.includes(s));
+    if (resourceScopes.length > 0) grant.addResourceScope(resource, resourceScopes.join(' '));
+    const grantId = await grant.save();
+    await deps.siteChoices.record(grantId, site.site.id);
+    logger.info({ event: 'consent', uid: d.uid, client_id: clientId, sub: accountId, org_id: site.site.id }, 'consent given');
+    await finish(ctx, { consent: { grantId } }, true);
+  });
+
+  return router;
+}

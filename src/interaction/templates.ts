@@ -1,0 +1,140 @@
+/**
+ * HTML of the interaction pages (login, site picker, consent) and of error pages. Plain forms:
+ * they work without JavaScript. Every interpolated value goes through `escape-html`.
+ *
+ * Field names are the test-automation contract of DESIGN.md §3: `email`, `password`, `org_id`,
+ * `decision` (`approve` / `deny`).
+ */
+import escape from 'escape-html';
+import type { Context } from 'koa';
+
+const e = (value: unknown): string => escape(String(value ?? ''));
+
+/** Wraps a page body in the shared layout. */
+export function layout(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${e(title)} · coursegate</title>
+<link rel="stylesheet" href="/assets/coursegate.css">
+</head>
+<body>
+<main class="card">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export interface LoginView {
+  action: string;
+  csrf: string;
+  clientName: string;
+  email?: string;
+  error?: string;
+}
+
+export function loginPage(v: LoginView): string {
+  return layout(
+    'Sign in',
+    `<h1>Sign in</h1>
+<p class="lead">to continue to <strong>${e(v.clientName)}</strong></p>
+${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
+<form method="post" action="${e(v.action)}" autocomplete="on">
+  <input type="hidden" name="csrf" value="${e(v.csrf)}">
+  <label for="email">E-mail</label>
+  <input id="email" name="email" type="email" required autofocus value="${e(v.email)}" autocomplete="username">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" required autocomplete="current-password">
+  <button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export interface SitePickerView {
+  action: string;
+  csrf: string;
+  clientName: string;
+  sites: Array<{ id: string; name: string; roles: string[] }>;
+}
+
+export function sitePickerPage(v: SitePickerView): string {
+  const options = v.sites
+    .map(
+      (s, i) => `<label class="choice"><input type="radio" name="org_id" value="${e(s.id)}"${i === 0 ? ' checked' : ''}>
+  <span><strong>${e(s.name)}</strong> <small>${e(s.roles.join(', '))}</small></span></label>`,
+    )
+    .join('\n');
+  return layout(
+    'Choose a site',
+    `<h1>Choose a site</h1>
+<p class="lead"><strong>${e(v.clientName)}</strong> will act at the site you choose, and only there.</p>
+<form method="post" action="${e(v.action)}">
+  <input type="hidden" name="csrf" value="${e(v.csrf)}">
+  ${options}
+  <button type="submit">Continue</button>
+</form>`,
+  );
+}
+
+export interface ConsentView {
+  action: string;
+  csrf: string;
+  /** The site the grant will be for. */
+  orgId: string;
+  clientName: string;
+  clientKind: string;
+  clientDetail?: string;
+  siteName: string;
+  userEmail: string;
+  scopes: Array<{ scope: string; description: string }>;
+}
+
+export function consentPage(v: ConsentView): string {
+  const items = v.scopes.map((s) => `<li><span>${e(s.description)}</span> <code>${e(s.scope)}</code></li>`).join('\n');
+  return layout(
+    'Allow access',
+    `<h1>Allow access?</h1>
+<p class="lead"><strong>${e(v.clientName)}</strong> wants to act for <strong>${e(v.userEmail)}</strong>
+at <strong>${e(v.siteName)}</strong>.</p>
+<p class="kind">${e(v.clientKind)}${v.clientDetail ? ` · ${e(v.clientDetail)}` : ''}</p>
+<p>It will be able to:</p>
+<ul class="scopes">
+${items}
+</ul>
+<form method="post" action="${e(v.action)}">
+  <input type="hidden" name="csrf" value="${e(v.csrf)}">
+  <input type="hidden" name="org_id" value="${e(v.orgId)}">
+  <button type="submit" name="decision" value="approve">Allow</button>
+  <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form>`,
+  );
+}
+
+/** Renders a readable HTML error page (DESIGN D8): the RFC error code and its description, no stack. */
+export function renderErrorPage(ctx: Context, error: string, description: string, status?: number): void {
+  if (status) ctx.status = status;
+  ctx.type = 'html';
+  ctx.body = layout(
+    'Something went wrong',
+    `<h1>Something went wrong</h1>
+<p class="error" role="alert">${e(description)}</p>
+<p><small>Error code: <code>${e(error)}</code></small></p>`,
+  );
+}
+
+/** The stylesheet of every page (served at /assets/coursegate.css, so CSP can forbid inline styles). */
+export const STYLESHEET = `
+*{box-sizing:border-box}body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0;padding:2rem 1rem}
+.card{max-width:26rem;margin:0 auto;background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(0,0,0,.12);padding:1.5rem 1.75rem}
+h1{font-size:1.4rem;margin:0 0 .5rem}.lead{margin-top:0;color:#4a5262}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+input[type=email],input[type=password]{width:100%;padding:.55rem .65rem;border:1px solid #c5cad3;border-radius:6px;font:inherit}
+button{margin-top:1rem;padding:.55rem 1.1rem;border:0;border-radius:6px;background:#2952cc;color:#fff;font:inherit;cursor:pointer}
+button.secondary{background:#e4e7ec;color:#1d2330;margin-left:.5rem}.error{background:#fdecea;color:#8a1c12;padding:.5rem .75rem;border-radius:6px}
+.choice{display:flex;gap:.6rem;align-items:center;font-weight:400;border:1px solid #dde1e7;border-radius:6px;padding:.5rem .65rem}
+.kind{display:inline-block;background:#eef2ff;color:#2d3a8c;border-radius:999px;padding:.1rem .7rem;font-size:.85rem}
+.scopes{padding-left:1.1rem}.scopes code{color:#6b7280;font-size:.8rem}small{color:#6b7280}
+`;

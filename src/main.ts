@@ -1,0 +1,54 @@
+/**
+ * Composition root: `npm start`. Loads configuration, starts the server, prints where it listens
+ * (and, in development, the demo accounts), and shuts down gracefully on SIGTERM / SIGINT.
+ */
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`coursegate: configuration error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const running = await startServer(config);
+  const lines = [
+    '',
+    `coursegate listening on port ${running.port} (${config.mode} mode, embedded store at ${config.dataDir})`,
+    `  issuer / resource:  ${config.baseUrl}`,
+    `  discovery:          ${config.baseUrl}/.well-known/openid-configuration`,
+    `  protected resource: ${config.baseUrl}/.well-known/oauth-protected-resource`,
+  ];
+  if (config.mode !== 'production') {
+    const password = running.generatedPassword ?? (config.demoPassword ? '(DEMO_PASSWORD)' : '(printed at first start)');
+    lines.push(
+      '  demo accounts:      owner@demo.test (owner of "Demo Academy", admin of "Second School")',
+      '                      student@demo.test (student of "Demo Academy")',
+      `  demo password:      ${password}`,
+      '  member client:      demo-member-cli (public, http://127.0.0.1/callback)',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`coursegate: ${signal} received, draining requests\n`);
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`coursegate: failed to start: ${(err as Error)?.message ?? String(err)}\n`);
+  process.exit(1);
+});

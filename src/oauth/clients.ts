@@ -1,0 +1,41 @@
+/**
+ * Clients stored by coursegate itself (not by dynamic registration): member clients created by an
+ * operator (SPEC §5.4 "Member client"). They live in the oidc-provider adapter's `Client` model
+ * with `x_client_kind: member` and `x_org_id`.
+ */
+import type { Adapter } from 'oidc-provider';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY } from './client-kinds.js';
+
+/** What an operator picks for a member client. */
+export interface MemberClientInput {
+  client_id: string;
+  client_name: string;
+  /** The site (`org_id`) the client belongs to. */
+  site: string;
+  redirect_uris: string[];
+  /** Space-delimited; identity scopes and `account:read` / `account:write` only (DESIGN D2). */
+  scope: string;
+}
+
+/** The stored client metadata of a public, native member client (RFC 8252 loopback redirect). */
+export function memberClientMetadata(input: MemberClientInput): Record<string, unknown> {
+  const loopback = input.redirect_uris.every((u) => /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?\//.test(u));
+  return {
+    client_id: input.client_id,
+    client_name: input.client_name,
+    redirect_uris: input.redirect_uris,
+    application_type: loopback ? 'native' : 'web',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    scope: input.scope,
+    [CLIENT_KIND_PROPERTY]: 'member',
+    [CLIENT_ORG_PROPERTY]: input.site,
+  };
+}
+
+/** Stores (creates or replaces) a member client through the provider's adapter. */
+export async function saveMemberClient(AdapterClass: new (name: string) => Adapter, input: MemberClientInput): Promise<void> {
+  const metadata = memberClientMetadata(input);
+  await new AdapterClass('Client').upsert(input.client_id, metadata as never);
+}

@@ -1,0 +1,200 @@
+/**
+ * oidc-provider 9 configuration: the protocol engine of coursegate (DESIGN.md §1, D3, D6).
+ *
+ * What the engine does here, configured not re-implemented: authorization code + PKCE S256
+ * (required for every client, SPEC §5.1), resource indicators (RFC 8707, SPEC §5.6), `iss` in the
+ * authorization response (RFC 9207), introspection (RFC 7662), revocation (RFC 7009), dynamic
+ * registration (RFC 7591), discovery (RFC 8414 / OIDC Discovery), JWKS and ES256 id_tokens.
+ *
+ * What wraps it (see `provider-hooks.ts`): id_token suppression on refresh and in the
+ * "JWKS published, signing not started" state, the `sub` of introspection responses.
+ */
+import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ClientMetadata } from 'oidc-provider';
+import type { Adapter } from 'oidc-provider';
+import type { Config } from '../config.js';
+import type { Accounts } from '../platform/accounts.js';
+import { CLAIMS_BY_SCOPE, loadClaims, type SiteChoices } from './account.js';
+import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from './scopes.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf, scopesAboveCeiling } from './client-kinds.js';
+import type { SigningJwk } from './keys.js';
+import { renderErrorPage } from '../interaction/templates.js';
+
+/** What the provider needs from the rest of the process. */
+export interface ProviderDeps {
+  config: Config;
+  accounts: Accounts;
+  siteChoices: SiteChoices;
+  adapter: new (name: string) => Adapter;
+  signingKeys: SigningJwk[];
+  cookieKeys: string[];
+  /** Extra client-metadata validation at registration (DESIGN D1); throws `InvalidClientMetadata`. */
+  validateRegistration?: (ctx: KoaContextWithOIDC, metadata: ClientMetadata) => void;
+  /** Client ID Metadata Document hooks (SPEC §5.4); undefined = feature off. */
+  clientIdMetadataDocument?: NonNullable<Configuration['features']>['clientIdMetadataDocument'];
+}
+
+/** Route table of SPEC §4.2 (plus introspection, JWKS and logout). */
+export const ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/api/oauth/token',
+  userinfo: '/api/oauth/userinfo',
+  revocation: '/api/oauth/revoke',
+  registration: '/api/oauth/register',
+  introspection: '/api/oauth/introspect',
+  jwks: '/.well-known/jwks.json',
+  end_session: '/api/oauth/logout',
+} as const;
+
+function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boolean {
+  return !!client && kindOf(client.metadata()) === 'member';
+}
+
+/**
+ * Builds the configured provider.
+ * @throws Error when the configuration is rejected by oidc-provider (a programming error)
+ */
+export function createProvider(deps: ProviderDeps): Provider {
+  const { config, accounts } = deps;
+  const base = config.baseUrl;
+
+  const configuration: Configuration = {
+    adapter: deps.adapter,
+    clients: [],
+    findAccount: async (_ctx, accountId, token) => {
+      // Codes, refresh and access tokens name their grant; the grant names the chosen site.
+      const siteId = await deps.siteChoices.siteOf(token?.grantId);
+      // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
+      if (token && (!siteId || (await accounts.rolesAt(accountId, siteId)).length === 0)) return undefined;
+      return {
+        accountId,
+        async claims(_use, scope) {
+          const claims = siteId ? await loadClaims(accounts, accountId, siteId, scope) : undefined;
+          return (claims ?? { sub: accountId }) as unknown as { sub: string };
+        },
+      };
+    },
+    // DESIGN D5: every access token carries the site it reaches (also shown by introspection).
+    extraTokenClaims: async (_ctx, token) => {
+      const siteId = await deps.siteChoices.siteOf((token as { grantId?: string }).grantId);
+      return siteId ? { org_id: siteId } : undefined;
+    },
+    claims: { ...CLAIMS_BY_SCOPE } as Configuration['claims'],
+    // The same claims go into the id_token whatever the access token's audience (SPEC §2.2).
+    conformIdTokenClaims: false,
+    scopes: [...ALL_SCOPES],
+    responseTypes: ['code'],
+    clientAuthMethods: ['none', 'client_secret_post'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+      token_endpoint_auth_method: 'none',
+    },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      // Nothing else is signed or encrypted by the provider; keep every other list minimal.
+      requestObjectSigningAlgValues: ['ES256'],
+      userinfoSigningAlgValues: ['ES256'],
+      introspectionSigningAlgValues: ['ES256'],
+      authorizationSigningAlgValues: ['ES256'],
+    },
+    jwks: { keys: deps.signingKeys as unknown as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: {
+      keys: deps.cookieKeys,
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    pkce: { required: () => true },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    routes: { ...ROUTES },
+    ttl: {
+      AccessToken: config.ttl.accessToken,
+      AuthorizationCode: config.ttl.authorizationCode,
+      IdToken: config.ttl.idToken,
+      RefreshToken: config.ttl.refreshToken,
+      Grant: config.ttl.refreshToken,
+      Session: config.ttl.session,
+      Interaction: 3600,
+    },
+    rotateRefreshToken: true,
+    // DESIGN D3: refresh tokens for every client allowed the grant, independent of offline_access,
+    // and tokens that outlive the browser session.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => false,
+    extraClientMetadata: {
+      properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY],
+      validator(ctx, key, _value, metadata) {
+        if (key !== CLIENT_KIND_PROPERTY) return;
+        if (ctx && (ctx as KoaContextWithOIDC).oidc?.route === 'registration') {
+          deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
+        }
+      },
+    },
+    interactions: {
+      url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
+    },
+    renderError: async (ctx, out) => {
+      renderErrorPage(ctx, out.error, out.error_description ?? 'The request could not be completed.');
+    },
+    discovery: {
+      service_documentation: config.docsUrl,
+      op_policy_uri: undefined,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      // Replaced by our own handler that accepts resource-bound tokens (src/oauth/userinfo.ts).
+      userinfo: { enabled: false },
+      // RFC 7662 / RFC 7009: a client may introspect and revoke only the tokens issued to it.
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      registration: {
+        enabled: true,
+        initialAccessToken: false,
+        issueRegistrationAccessToken: false,
+      },
+      rpInitiatedLogout: { enabled: true },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      ...(deps.clientIdMetadataDocument ? { clientIdMetadataDocument: deps.clientIdMetadataDocument } : {}),
+      resourceIndicators: {
+        enabled: true,
+        // SPEC §5.6: member tokens must name the resource; other clients default to BASE_URL.
+        defaultResource: async (ctx, client, oneOf) => {
+          if (oneOf) return oneOf;
+          if (isMemberClient(client)) {
+            throw new errors.InvalidTarget(`resource is required for member clients and must be ${base} (SPEC §5.6)`);
+          }
+          return base;
+        },
+        // SPEC §4.2: a member client repeats `resource` at the token endpoint for the code exchange.
+        useGrantedResource: async (ctx, model) => {
+          if (isMemberClient(ctx.oidc.client) && model.kind === 'AuthorizationCode') {
+            throw new errors.InvalidTarget(`resource must repeat the value used at authorization (${base})`);
+          }
+          return true;
+        },
+        getResourceServerInfo: async (ctx, resourceIndicator, client) => {
+          if (resourceIndicator !== base) {
+            throw new errors.InvalidTarget(`unknown resource; the only protected resource is ${base}`);
+          }
+          // DESIGN D2: the ceiling of the client's kind, checked at /authorize and at /token.
+          const requested = parseScope(ctx.oidc.params?.scope as string | undefined);
+          const above = scopesAboveCeiling(kindOf(client.metadata()), requested);
+          if (above.length > 0) {
+            throw new errors.InvalidScope(`scope not allowed for this client: ${above.join(' ')}`, above.join(' '));
+          }
+          return {
+            scope: RESOURCE_SCOPES.join(' '),
+            audience: base,
+            accessTokenTTL: config.ttl.accessToken,
+            accessTokenFormat: 'opaque',
+          };
+        },
+      },
+    },
+  };
+
+  const provider = new Provider(base, configuration);
+  provider.proxy = config.trustProxy;
+  return provider;
+}

@@ -1,0 +1,34 @@
+/**
+ * UserInfo (SPEC §2.3, §4.2; OpenID Connect Core §5.3) at `/api/oauth/userinfo`.
+ *
+ * oidc-provider's own userinfo refuses audience-bound access tokens, yet SPEC §1 has one token for
+ * UserInfo, `/mcp` and `/account/graphql`; this handler accepts exactly the tokens the bearer
+ * middleware accepts and releases the claims of the grant's OpenID scopes.
+ */
+import type { Middleware } from 'koa';
+import type Provider from 'oidc-provider';
+import type { Accounts } from '../platform/accounts.js';
+import { authenticate, challenge, readBearerToken } from '../resource/bearer.js';
+import { loadClaims } from './account.js';
+import { parseScope } from './scopes.js';
+
+/** GET or POST handler answering the claims as JSON (`Cache-Control: no-store`). */
+export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl: string): Middleware {
+  return async (ctx) => {
+    const token = readBearerToken(ctx, baseUrl);
+    if (!token) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required (Authorization: Bearer <token>)');
+    const principal = await authenticate(provider, baseUrl, token);
+    const grant = await provider.Grant.find(principal.grantId);
+    if (!grant || grant.clientId !== principal.clientId || grant.accountId !== principal.userId) {
+      throw challenge(baseUrl, 401, 'invalid_token', 'the grant of this access token was revoked');
+    }
+    const scope = grant.getOIDCScope();
+    if (!parseScope(scope).has('openid')) {
+      throw challenge(baseUrl, 403, 'insufficient_scope', 'UserInfo needs a token whose grant includes openid', 'openid');
+    }
+    const claims = await loadClaims(accounts, principal.userId, principal.siteId, scope);
+    if (!claims) throw challenge(baseUrl, 401, 'invalid_token', 'the account of this access token no longer exists');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = claims;
+  };
+}

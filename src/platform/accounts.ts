@@ -1,0 +1,85 @@
+/**
+ * Sites, users and their roles (DESIGN D5). Knows nothing of HTTP or OAuth.
+ */
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+import { verifyPassword } from './passwords.js';
+
+/** Roles a member can hold at a site. `owner` and `admin` are operator roles (DESIGN D2). */
+export type Role = 'owner' | 'admin' | 'instructor' | 'student';
+export const OPERATOR_ROLES: ReadonlySet<string> = new Set(['owner', 'admin']);
+
+export interface Site {
+  id: string;
+  name: string;
+  mcpConnectionsEnabled: boolean;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+}
+
+/** A user's roles at one site. */
+export interface SiteMembership {
+  site: Site;
+  roles: string[];
+}
+
+/** Read access to sites, users and memberships, plus credential checks. */
+export class Accounts {
+  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /** The user with this e-mail (case-insensitive) when the password matches; otherwise undefined. Constant-cost. */
+  async authenticate(email: string, password: string): Promise<User | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+    const ok = await verifyPassword(password, row?.password_hash);
+    return ok && row ? { id: row.id, email: row.email, name: row.name } : undefined;
+  }
+
+  async findUser(userId: string): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
+    return row ?? undefined;
+  }
+
+  async findSite(siteId: string): Promise<Site | undefined> {
+    const row = await this.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+    return row ? { id: row.id, name: row.name, mcpConnectionsEnabled: row.mcp_connections_enabled === 1 } : undefined;
+  }
+
+  /** Every site where the user holds at least one role, with those roles, ordered by site name. */
+  async membershipsOf(userId: string): Promise<SiteMembership[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('sites', 'sites.id', 'memberships.site_id')
+      .select(['sites.id as id', 'sites.name as name', 'sites.mcp_connections_enabled as mcp', 'memberships.role as role'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy('sites.name')
+      .orderBy('memberships.role')
+      .execute();
+    const bySite = new Map<string, SiteMembership>();
+    for (const r of rows) {
+      const entry = bySite.get(r.id) ?? { site: { id: r.id, name: r.name, mcpConnectionsEnabled: r.mcp === 1 }, roles: [] };
+      entry.roles.push(r.role);
+      bySite.set(r.id, entry);
+    }
+    return [...bySite.values()];
+  }
+
+  /** The user's roles at one site (empty when not a member). */
+  async rolesAt(userId: string, siteId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('user_id', '=', userId)
+      .where('site_id', '=', siteId)
+      .orderBy('role')
+      .execute();
+    return rows.map((r) => r.role);
+  }
+}

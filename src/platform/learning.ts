@@ -1,0 +1,114 @@
+/**
+ * Enrollments and playback progress of one member at one site (SPEC §1, §2.4). Every query is
+ * scoped by (site id, user id): callers cannot reach another member's or another site's rows.
+ */
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+
+/** The member a request acts for: one user at one site (DESIGN D5). */
+export interface MemberRef {
+  siteId: string;
+  userId: string;
+}
+
+export interface LastWatched {
+  lectureId: string;
+  positionSeconds: number;
+  /** ISO 8601 UTC. */
+  updatedAt: string;
+}
+
+export interface Enrollment {
+  id: string;
+  courseId: string;
+  slug: string;
+  title: string;
+  /** ISO 8601 UTC; null for lifetime access. */
+  expireDate: string | null;
+  hasLifetimeAccess: boolean;
+  lastWatchedLecture: LastWatched | null;
+}
+
+/** One page of a keyset-paginated list; `cursor` values are opaque row keys. */
+export interface Page<T> {
+  items: Array<{ cursor: string; node: T }>;
+  hasNextPage: boolean;
+  totalCount: number;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+export class Learning {
+  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /**
+   * The member's enrollments ordered by id, `first` at most (1…100), after the row `after`.
+   * @throws RangeError when `first` is outside 0…100
+   */
+  async enrollments(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
+    if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) throw new RangeError(`first must be between 0 and ${MAX_PAGE_SIZE}`);
+    let q = this.db
+      .selectFrom('enrollments')
+      .innerJoin('courses', 'courses.id', 'enrollments.course_id')
+      .select([
+        'enrollments.id as id',
+        'courses.id as course_id',
+        'courses.slug as slug',
+        'courses.title as title',
+        'enrollments.expires_at as expires_at',
+        'enrollments.lifetime_access as lifetime_access',
+      ])
+      .where('enrollments.site_id', '=', member.siteId)
+      .where('enrollments.user_id', '=', member.userId)
+      .orderBy('enrollments.id')
+      .limit(first + 1);
+    if (after) q = q.where('enrollments.id', '>', after);
+    const [rows, count] = await Promise.all([
+      q.execute(),
+      this.db
+        .selectFrom('enrollments')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('site_id', '=', member.siteId)
+        .where('user_id', '=', member.userId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const pageRows = rows.slice(0, first);
+    const last = await this.lastWatched(member, pageRows.map((r) => r.course_id));
+    return {
+      items: pageRows.map((r) => ({
+        cursor: r.id,
+        node: {
+          id: r.id,
+          courseId: r.course_id,
+          slug: r.slug,
+          title: r.title,
+          expireDate: r.expires_at,
+          hasLifetimeAccess: r.lifetime_access === 1,
+          lastWatchedLecture: last.get(r.course_id) ?? null,
+        },
+      })),
+      hasNextPage: rows.length > first,
+      totalCount: Number(count.n),
+    };
+  }
+
+  /** The most recently watched lecture per course, for the given courses. */
+  async lastWatched(member: MemberRef, courseIds: string[]): Promise<Map<string, LastWatched>> {
+    const result = new Map<string, LastWatched>();
+    if (courseIds.length === 0) return result;
+    const rows = await this.db
+      .selectFrom('lecture_progress')
+      .select(['course_id', 'lecture_id', 'position_seconds', 'recorded_at'])
+      .where('site_id', '=', member.siteId)
+      .where('user_id', '=', member.userId)
+      .where('course_id', 'in', courseIds)
+      .orderBy('recorded_at', 'desc')
+      .execute();
+    for (const r of rows) {
+      if (!result.has(r.course_id)) {
+        result.set(r.course_id, { lectureId: r.lecture_id, positionSeconds: r.position_seconds, updatedAt: r.recorded_at });
+      }
+    }
+    return result;
+  }
+}

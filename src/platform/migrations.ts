@@ -1,0 +1,152 @@
+/**
+ * Schema migrations of the platform data, written with Kysely's schema builder so that the same
+ * migrations run on SQLite (embedded) and PostgreSQL (scale-out). Applied at start, in order, once.
+ */
+import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+
+const migrations: Record<string, Migration> = {
+  '0001_platform': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('sites')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('mcp_connections_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('memberships')
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('memberships_pk', ['site_id', 'user_id', 'role'])
+        .execute();
+      await db.schema.createIndex('memberships_user').on('memberships').column('user_id').execute();
+      await db.schema
+        .createTable('courses')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('slug', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('is_public', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('courses_site_slug', ['site_id', 'slug'])
+        .execute();
+      await db.schema
+        .createTable('lectures')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('course_id', 'text', (c) => c.notNull().references('courses.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('duration_seconds', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('lectures_course').on('lectures').columns(['course_id', 'position']).execute();
+      await db.schema
+        .createTable('enrollments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('course_id', 'text', (c) => c.notNull().references('courses.id').onDelete('cascade'))
+        .addColumn('expires_at', 'text')
+        .addColumn('lifetime_access', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('enrollments_unique', ['site_id', 'user_id', 'course_id'])
+        .execute();
+      await db.schema.createIndex('enrollments_member').on('enrollments').columns(['site_id', 'user_id', 'id']).execute();
+      await db.schema
+        .createTable('lecture_progress')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('site_id', 'text', (c) => c.notNull())
+        .addColumn('course_id', 'text', (c) => c.notNull())
+        .addColumn('lecture_id', 'text', (c) => c.notNull().references('lectures.id').onDelete('cascade'))
+        .addColumn('position_seconds', 'integer', (c) => c.notNull())
+        .addColumn('recorded_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('lecture_progress_pk', ['user_id', 'lecture_id'])
+        .execute();
+      await db.schema.createIndex('lecture_progress_course').on('lecture_progress').columns(['user_id', 'course_id', 'recorded_at']).execute();
+      await db.schema
+        .createTable('orders')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('number', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('total_minor', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('orders_member').on('orders').columns(['site_id', 'user_id', 'created_at']).execute();
+      await db.schema
+        .createTable('order_items')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('course_id', 'text')
+        .addColumn('quantity', 'integer', (c) => c.notNull())
+        .addColumn('unit_price_minor', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('order_items_order').on('order_items').column('order_id').execute();
+      await db.schema
+        .createTable('events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('starts_at', 'text', (c) => c.notNull())
+        .addColumn('ends_at', 'text', (c) => c.notNull())
+        .addColumn('location', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('event_registrations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('event_registrations_member').on('event_registrations').columns(['site_id', 'user_id', 'created_at']).execute();
+      await db.schema
+        .createTable('signing_keys')
+        .addColumn('kid', 'text', (c) => c.primaryKey())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('private_jwk', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+class InCodeMigrations implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+/**
+ * Applies every pending migration.
+ * @throws the first migration error, with the migration's name
+ */
+export async function migratePlatform(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrations() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`platform migration ${failed?.migrationName ?? '?'} failed: ${String(error)}`);
+  }
+
+}

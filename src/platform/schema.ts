@@ -1,0 +1,141 @@
+/**
+ * Platform data tables (DESIGN.md D5), as Kysely types. Timestamps are ISO 8601 strings in UTC;
+ * booleans are 0/1 integers so the same rows work on SQLite and PostgreSQL.
+ */
+
+
+export interface SitesTable {
+  id: string;
+  name: string;
+  /** 1 when the operator enabled the "MCP connections" beta (SPEC §5.4 member clients). */
+  mcp_connections_enabled: number;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  /** `scrypt$N$r$p$saltB64$hashB64` (node:crypto scrypt). */
+  password_hash: string;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  site_id: string;
+  user_id: string;
+  /** One of `owner`, `admin`, `instructor`, `student` (one row per role). */
+  role: string;
+}
+
+export interface CoursesTable {
+  id: string;
+  site_id: string;
+  slug: string;
+  title: string;
+  description: string;
+  /** 1 = listed in the public catalogue (anonymous MCP tools). */
+  is_public: number;
+  created_at: string;
+}
+
+export interface LecturesTable {
+  id: string;
+  course_id: string;
+  title: string;
+  position: number;
+  duration_seconds: number;
+}
+
+export interface EnrollmentsTable {
+  id: string;
+  site_id: string;
+  user_id: string;
+  course_id: string;
+  /** Access expiry; null with `lifetime_access = 1`. */
+  expires_at: string | null;
+  lifetime_access: number;
+  created_at: string;
+}
+
+export interface LectureProgressTable {
+  user_id: string;
+  site_id: string;
+  course_id: string;
+  lecture_id: string;
+  position_seconds: number;
+  /** When the client observed the position (monotonic guard: an older write never wins). */
+  recorded_at: string;
+  updated_at: string;
+}
+
+export interface OrdersTable {
+  id: string;
+  site_id: string;
+  user_id: string;
+  number: string;
+  /** `pending`, `paid`, `refunded`, `cancelled`. */
+  status: string;
+  /** Integer minor units of `currency` (ISO 4217). */
+  total_minor: number;
+  currency: string;
+  created_at: string;
+}
+
+export interface OrderItemsTable {
+  id: string;
+  order_id: string;
+  title: string;
+  course_id: string | null;
+  quantity: number;
+  unit_price_minor: number;
+}
+
+export interface EventsTable {
+  id: string;
+  site_id: string;
+  title: string;
+  starts_at: string;
+  ends_at: string;
+  location: string;
+}
+
+export interface EventRegistrationsTable {
+  id: string;
+  site_id: string;
+  user_id: string;
+  event_id: string;
+  /** `registered`, `waitlisted`, `cancelled`, `attended`. */
+  status: string;
+  created_at: string;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  /** DESIGN D6: `published` (JWKS only), `active` (signs), `retired`. */
+  state: string;
+  private_jwk: string;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface PlatformDatabase {
+  sites: SitesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  courses: CoursesTable;
+  lectures: LecturesTable;
+  enrollments: EnrollmentsTable;
+  lecture_progress: LectureProgressTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  events: EventsTable;
+  event_registrations: EventRegistrationsTable;
+  signing_keys: SigningKeysTable;
+  settings: SettingsTable;
+}
+

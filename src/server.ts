@@ -1,0 +1,72 @@
+/**
+ * Starts coursegate: builds the app, seeds demo data in development mode, listens. Used by
+ * `main.ts` and by the tests (which run the real server on a real port).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+import { createApp, type CoursegateApp } from './app.js';
+import { readSeed, seedDemo } from './platform/seed.js';
+import { saveMemberClient } from './oauth/clients.js';
+
+/** A listening server. */
+export interface RunningServer extends CoursegateApp {
+  server: Server;
+  /** The actual port (useful with PORT=0). */
+  port: number;
+  /** Demo password when it was generated at this start (first start only). */
+  generatedPassword?: string;
+  /** Stops accepting connections, drains in-flight requests (up to `graceMs`), closes the stores. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Builds a pino logger writing JSON lines to stdout. */
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { service: 'coursegate' }, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+}
+
+/**
+ * Starts the server.
+ * @param config validated configuration; `port` 0 picks a free port (then BASE_URL must match it: see tests)
+ */
+export async function startServer(config: Config, logger: Logger = createLogger(config)): Promise<RunningServer> {
+  const built = await createApp(config, logger);
+  let generatedPassword: string | undefined;
+  if (config.mode !== 'production') {
+    const seed = readSeed(config.demoSeedFile);
+    const result = await seedDemo(built.store.db, seed, config.demoPassword);
+    if (result.seeded) {
+      for (const c of seed.member_clients) await saveMemberClient(built.adapter, c);
+      generatedPassword = result.generatedPassword;
+      logger.info({ event: 'demo_seeded', sites: seed.sites.length, users: seed.users.length }, 'demo data loaded');
+    }
+  }
+  const server = createServer(built.app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    ...built,
+    server,
+    port,
+    generatedPassword,
+    async stop(graceMs = 10_000) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+        }, graceMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      await built.close();
+    },
+  };
+}
