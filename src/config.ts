@@ -142,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     // DESIGN §3: production refuses to start without real keys and secrets.
     if (!env.BASE_URL) throw new ConfigError('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
     if (!env.COOKIE_SECRETS) throw new ConfigError('COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each)');
+    readCookieKeys(env);
     if (!env.SIGNING_KEY && !env.SIGNING_KEY_FILE) {
       throw new ConfigError('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate` makes one)');
     }

@@ -33,7 +33,6 @@ async function main(): Promise<void> {
       '  member client:      demo-member-cli (public, http://127.0.0.1/callback)',
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -46,6 +45,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // Handlers first: a SIGTERM that arrives right after the banner must drain, not kill.
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((err: unknown) => {

@@ -58,6 +58,7 @@ describe('DESIGN §3: a restart loses nothing', () => {
     );
     const jwksBefore = await (await fetch(`${base}/.well-known/jwks.json`)).json();
     await first.close({ keepData: true });
+    await new Promise((r) => setTimeout(r, 200)); // let the client's pool see the closed sockets
 
     second = await startTestServer({}, first.dataDir, first.port);
     expect((await viewer(base, tokens.access_token)).status).toBe(200);
