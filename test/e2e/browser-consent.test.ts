@@ -47,7 +47,7 @@ async function authorizationUrl(clientId: string, redirectUri: string, scope: st
     code_challenge_method: 'S256',
     state,
   });
-  return { url: url.href, state };
+  return { url: url.href, state, verifier, config };
 }
 
 test('a student signs in and allows demo-member-cli in chromium', async () => {
@@ -81,7 +81,7 @@ test('an owner of two sites picks the site, then sees the operator scopes on the
   );
   const page = await browser.newPage();
   const redirectUri = 'http://127.0.0.1:61003/cb';
-  const { url } = await authorizationUrl(registered.clientMetadata().client_id, redirectUri, 'openid courses:read');
+  const { url, state, verifier, config } = await authorizationUrl(registered.clientMetadata().client_id, redirectUri, 'openid courses:read');
   const callback = await runUntilRedirect(page, url, redirectUri, async (p) => {
     await p.fill('input[name=email]', 'owner@demo.test');
     await p.fill('input[name=password]', DEMO_PASSWORD);
@@ -98,5 +98,10 @@ test('an owner of two sites picks the site, then sees the operator scopes on the
     await p.click('button[value=approve]');
   });
   expect(callback.searchParams.get('code')).toBeTruthy();
+  // The token acts at the site the person picked (DESIGN D5).
+  const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  expect(tokens.claims()).toMatchObject({ sub: 'usr_owner', org_id: 'second', roles: ['admin'] });
+  const introspection = await client.tokenIntrospection(config, tokens.access_token);
+  expect(introspection).toMatchObject({ active: true, org_id: 'second', scope: 'courses:read', aud: server.baseUrl });
   await page.close();
 }, 60_000);

@@ -255,6 +255,40 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
     }
   });
 
+  test('DESIGN D3: reuse of a rotated refresh token → invalid_grant and the whole grant is revoked', async () => {
+    const first = await memberTokens();
+    const second = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: 'demo-member-cli' });
+    expect(second.status).toBe(200);
+    expect(second.body.refresh_token).not.toBe(first.refresh_token);
+    expect(second.body.id_token).toBeUndefined();
+    const reuse = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: 'demo-member-cli' });
+    expect(reuse.status).toBe(400);
+    expect(reuse.body.error).toBe('invalid_grant');
+    expect((await graphql({ authorization: `Bearer ${second.body.access_token}` })).status).toBe(401);
+    const next = await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: 'demo-member-cli' });
+    expect(next.body.error).toBe('invalid_grant');
+  });
+
+  test('introspection shows the audience binding and the site (RFC 7662)', async () => {
+    const { access_token } = await memberTokens();
+    const res = await fetch(`${base}/api/oauth/introspect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: access_token, client_id: 'demo-member-cli' }).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      active: true,
+      aud: base,
+      iss: base,
+      sub: 'usr_student',
+      client_id: 'demo-member-cli',
+      org_id: 'demo',
+      scope: 'account:read account:write',
+      token_type: 'Bearer',
+    });
+  });
+
   test('revocation answers 200 for an unknown token (RFC 7009 §2.2) and invalid_client for an unknown client', async () => {
     const ok = await fetch(`${base}/api/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=nothing&client_id=demo-member-cli' });
     expect(ok.status).toBe(200);
