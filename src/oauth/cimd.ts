@@ -14,6 +14,8 @@
  * - `documentFetch`: the outbound `fetch`, with the test-only loopback/CA switch.
  */
 import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
 import { errors, type Configuration, type ClientMetadata } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { CimdConfig } from '../config.js';
@@ -87,29 +89,36 @@ export function cimdFeature(config: CimdConfig, logger: Logger): CimdFeature {
   };
 }
 
-/** The undici `Agent` class behind the global `fetch` (undici is bundled with Node, not a dependency). */
-function undiciAgent(): (new (options: object) => object) | undefined {
-  void Response; // loads undici lazily, as oidc-provider does
-  const g = globalThis as unknown as Record<symbol, { constructor: new (options: object) => object } | undefined>;
-  return (g[Symbol.for('undici.globalDispatcher.1')] ?? g[Symbol.for('undici.globalDispatcher.2')])?.constructor;
+/** Test mode only: a minimal GET over `node:https` that trusts `ca` and admits loopback targets. */
+function testModeFetch(ca: string | undefined, ssrf: { allowLoopback: boolean }): FetchFn {
+  return (url, options) =>
+    new Promise<Response>((resolve, reject) => {
+      const headers: Record<string, string> = {};
+      new Headers(options?.headers as HeadersInit | undefined).forEach((v, k) => (headers[k] = v));
+      const req = httpsRequest(String(url), { method: 'GET', headers, ca, lookup: guardedLookup(ssrf) as never, signal: options?.signal ?? undefined }, (res) => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+        const status = res.statusCode ?? 502;
+        const body = [204, 304].includes(status) ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+        resolve(new Response(body, { status, headers: out }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
 }
 
 /**
- * The provider's outbound `fetch` (used for metadata documents). In production it keeps
- * oidc-provider's SSRF-guarded dispatcher. With the test-only `allowLoopback` switch it uses its
- * own dispatcher that admits loopback (but still no other special-use address, checked at connect
- * time) and trusts `testCaFile`, because the in-process server cannot take NODE_EXTRA_CA_CERTS
- * after start.
+ * The provider's outbound `fetch` (used for metadata documents). In production it is the global
+ * `fetch` with oidc-provider's SSRF-guarded dispatcher, plus an IP-literal check. With the
+ * test-only `allowLoopback` switch it is a small `node:https` client that admits loopback (but
+ * still no other special-use address, checked at connect time) and trusts `testCaFile`: the
+ * in-process server under test cannot take NODE_EXTRA_CA_CERTS after start.
  */
 export function documentFetch(config: CimdConfig): FetchFn {
   const ssrf = { allowLoopback: config.allowLoopback };
-  let testDispatcher: object | undefined;
-  if (config.allowLoopback) {
-    const Agent = undiciAgent();
-    if (!Agent) throw new Error('undici Agent unavailable: cannot build the test-mode CIMD dispatcher');
-    const ca = config.testCaFile ? readFileSync(config.testCaFile, 'utf8') : undefined;
-    testDispatcher = new Agent({ connect: { lookup: guardedLookup(ssrf), ...(ca ? { ca } : {}) } });
-  }
+  const testFetch = config.allowLoopback
+    ? testModeFetch(config.testCaFile ? readFileSync(config.testCaFile, 'utf8') : undefined, ssrf)
+    : undefined;
   return async (url, options) => {
     const target = new URL(String(url));
     const host = target.hostname.replace(/^\[|\]$/g, '');
@@ -117,7 +126,7 @@ export function documentFetch(config: CimdConfig): FetchFn {
     if (/^[\d.]+$|:/.test(host) && isForbiddenAddress(host, ssrf)) {
       throw new ForbiddenTargetError(`refusing to fetch from special-use address ${host}`);
     }
-    const init = testDispatcher ? { ...options, dispatcher: testDispatcher } : options;
-    return globalThis.fetch(target, init as RequestInit);
+    if (testFetch) return testFetch(target, options);
+    return globalThis.fetch(target, options as RequestInit);
   };
 }
