@@ -21,7 +21,8 @@ export interface DocumentServer {
   /** PEM file of the self-signed certificate (pass as CIMD_TEST_CA_FILE). */
   caFile: string;
   /** Serves `body` (JSON-encoded unless a string) at `path`, or runs a custom handler. */
-  route(path: string, body: unknown | Handler): void;
+  route(path: string, handler: Handler): void;
+  route(path: string, body: Record<string, unknown> | string): void;
   close(): Promise<void>;
 }
 
@@ -54,7 +55,9 @@ export async function startDocumentServer(): Promise<DocumentServer> {
     origin,
     host: `127.0.0.1:${port}`,
     caFile,
-    route: (p, body) => routes.set(p, body),
+    route: (p: string, body: unknown) => {
+      routes.set(p, body);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
