@@ -10,6 +10,7 @@
  */
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
+import { matchesProviderRoute } from '../http/route-path.js';
 import { CLIENT_KINDS, kindOf } from './client-kinds.js';
 import { ALL_SCOPES, IDENTITY_SCOPES, isReadScope, parseScope } from './scopes.js';
 
@@ -31,7 +32,7 @@ export function defaultScopeOf(metadata: Record<string, unknown>): string {
  */
 export function defaultScopeMiddleware(provider: Provider, authorizationPath: string): Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' || ctx.path !== authorizationPath) return next();
+    if (ctx.method !== 'GET' || !matchesProviderRoute(ctx.path, authorizationPath)) return next();
     const { scope, client_id: clientId } = ctx.query;
     if ((typeof scope === 'string' && scope.trim() !== '') || Array.isArray(scope) || typeof clientId !== 'string') return next();
     let metadata: Record<string, unknown> | undefined;

@@ -29,6 +29,7 @@ import type { Context, Middleware } from 'koa';
 import { errors, type Adapter, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { sendOAuthError } from '../http/errors.js';
+import { matchesProviderRoute } from '../http/route-path.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from './client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from './loopback.js';
@@ -203,7 +204,7 @@ export interface RegistrationDeps {
 export function registrationEndpoint(deps: RegistrationDeps): Middleware {
   const { integrations, logger } = deps;
   return async (ctx, next) => {
-    if (ctx.path !== REGISTRATION_PATH || ctx.method !== 'POST') return next();
+    if (ctx.method !== 'POST' || !matchesProviderRoute(ctx.path, REGISTRATION_PATH)) return next();
     const log = (decision: Decision, extra: Record<string, unknown> = {}) =>
       logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
 

@@ -16,8 +16,8 @@ afterAll(() => server.close());
 const CLAUDE_CB = 'https://claude.ai/api/mcp/auth_callback';
 const CHATGPT_CB = 'https://chatgpt.com/connector_platform_oauth_redirect';
 
-async function register(body: unknown, contentType = 'application/json') {
-  const res = await fetch(`${server.baseUrl}/api/oauth/register`, {
+async function register(body: unknown, contentType = 'application/json', path = '/api/oauth/register') {
+  const res = await fetch(`${server.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': contentType },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -73,6 +73,15 @@ describe('DESIGN D1 registration table (SPEC §5.4), row by row', () => {
     expect(typeof res.body.error_description).toBe('string');
     expect(res.body.error_description.length).toBeGreaterThan(10);
     expect(res.text).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  test('the policy also runs for the spellings the provider router accepts (case, trailing slash)', async () => {
+    const vendor = await register({ client_name: 'Claude', redirect_uris: [CLAUDE_CB] }, 'application/json', '/API/OAuth/Register/');
+    expect(vendor.status).toBe(201);
+    expect(vendor.body.client_id).toBe('vendor-claude');
+    const web = await register({ redirect_uris: ['https://app.example.com/cb'] }, 'application/json', '/api/oauth/register/');
+    expect(web.status).toBe(400);
+    expect(web.body.error).toBe('invalid_redirect_uri');
   });
 
   test('body over 64 KiB → 413 (DESIGN D7)', async () => {
