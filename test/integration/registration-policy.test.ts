@@ -107,6 +107,19 @@ describe('DESIGN D1 registration table (SPEC §5.4), row by row', () => {
     expect(row.expires_at! - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(24 * 3600);
   });
 
+  test('row 2: an unused loopback client is gone once its 24 h expire (simulated by moving expires_at)', async () => {
+    const res = await register({ redirect_uris: ['http://127.0.0.1/callback'] });
+    server.store.sqlite.prepare('UPDATE oidc_models SET expires_at = ? WHERE model = ? AND id = ?').run(Math.floor(Date.now() / 1000) - 1, 'Client', res.body.client_id);
+    const { challenge } = pkcePair();
+    const page = await fetch(
+      `${server.baseUrl}/oauth/authorize?response_type=code&client_id=${res.body.client_id}&redirect_uri=${encodeURIComponent('http://127.0.0.1:5000/callback')}&scope=openid&code_challenge=${challenge}&code_challenge_method=S256&state=s`,
+      { redirect: 'manual' },
+    );
+    expect(page.status).toBe(400);
+    expect(page.headers.get('location')).toBeNull();
+    expect(await page.text()).toContain('invalid_client');
+  });
+
   test('row 2: [::1] and localhost, confidential (client_secret_post) → secret returned once', async () => {
     const res = await register({ redirect_uris: ['http://[::1]:1234/cb', 'http://localhost/cb'], token_endpoint_auth_method: 'client_secret_post' });
     expect(res.status).toBe(201);
