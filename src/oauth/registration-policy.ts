@@ -189,6 +189,16 @@ async function readBody(ctx: Context): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
+/** The non-secret facts of a request worth logging: `client_name` (cut to 100) and the redirect hosts. */
+function logSummary(body: unknown): { client_name?: string; redirect_hosts?: string[] } {
+  if (typeof body !== 'object' || body === null) return {};
+  const { client_name: name, redirect_uris: uris } = body as Record<string, unknown>;
+  return {
+    client_name: typeof name === 'string' ? name.slice(0, 100) : undefined,
+    redirect_hosts: Array.isArray(uris) ? uris.slice(0, 10).map((u) => (typeof u === 'string' ? (URL.parse(u)?.host ?? '?') : '?')) : undefined,
+  };
+}
+
 /** What the registration middleware needs. */
 export interface RegistrationDeps {
   integrations: readonly Integration[];
@@ -223,12 +233,7 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
     const decision = body === undefined
       ? ({ row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'the request body must be a JSON object sent as application/json (RFC 7591 §3.1)' } as const)
       : decideRegistration(body, integrations);
-    const summary = {
-      client_name: typeof (body as { client_name?: unknown })?.client_name === 'string' ? String((body as { client_name: string }).client_name).slice(0, 100) : undefined,
-      redirect_hosts: Array.isArray((body as { redirect_uris?: unknown })?.redirect_uris)
-        ? ((body as { redirect_uris: unknown[] }).redirect_uris.slice(0, 10).map((u) => (typeof u === 'string' ? (URL.parse(u)?.host ?? '?') : '?')))
-        : undefined,
-    };
+    const summary = logSummary(body);
 
     switch (decision.outcome) {
       case 'reject':
