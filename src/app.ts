@@ -28,6 +28,7 @@ import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler } from './resource/account-graphql/index.js';
+import { registrationSetup } from './oauth/registration-setup.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -95,7 +96,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     loadCookieKeys(store.db, config.cookieKeys),
   ]);
   const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);
-  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys });
+  const registration = registrationSetup(config, logger);
+  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys, ...registration.providerDeps });
   installProviderHooks(provider, config);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
 
@@ -156,6 +158,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
+  registration.install(app, provider, adapter);
   app.use(mount(provider as unknown as Koa));
   app.use(async (ctx) => {
     // Nothing above matched (oidc-provider passes unknown paths on).

@@ -25,6 +25,15 @@ const fileSchema = z
     id_token_signing: z.enum(['active', 'published']).optional(),
     integrations_file: z.string().optional(),
     demo_seed_file: z.string().optional(),
+    /** Client ID Metadata Documents (SPEC §5.4, src/oauth/cimd.ts). */
+    cimd: z
+      .object({
+        allowed_hosts: z.array(z.string().min(1)).optional(),
+        reviewed: z.array(z.string().url()).optional(),
+        open: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     token_ttl: z
       .object({
         access_token: z.number().int().positive().optional(),
@@ -61,9 +70,45 @@ export interface Config {
   idTokenSigning: 'active' | 'published';
   integrationsFile: string;
   demoSeedFile: string;
+  /** Client ID Metadata Documents (SPEC §5.4): see `src/oauth/cimd.ts` and docs/operator-integrations.md. */
+  cimd: CimdConfig;
   ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number };
   /** Trust `X-Forwarded-*` from a TLS-terminating proxy. */
   trustProxy: boolean;
+}
+
+/** Client ID Metadata Document settings (SPEC §5.4). */
+export interface CimdConfig {
+  /** Hosts (lower case, `host` or `host:port`) whose documents may be fetched. */
+  allowedHosts: string[];
+  /** Document URLs an operator reviewed: kind `cimd_reviewed` (DESIGN D2). */
+  reviewed: string[];
+  /** Open registration: any public HTTPS host may serve a document. */
+  open: boolean;
+  /** Test-only (refused in production): allow fetching from loopback addresses. */
+  allowLoopback: boolean;
+  /** Test-only (refused in production): PEM file of an extra CA trusted by the document fetcher. */
+  testCaFile: string | undefined;
+}
+
+const list = (raw: string | undefined): string[] | undefined =>
+  raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean);
+
+function readCimd(env: NodeJS.ProcessEnv, file: { allowed_hosts?: string[]; reviewed?: string[]; open?: boolean } = {}, mode: Config['mode']): CimdConfig {
+  const allowLoopback = env.CIMD_ALLOW_LOOPBACK === '1';
+  const testCaFile = env.CIMD_TEST_CA_FILE || undefined;
+  if (mode === 'production' && (allowLoopback || testCaFile)) {
+    throw new ConfigError('CIMD_ALLOW_LOOPBACK / CIMD_TEST_CA_FILE: test-only switches, refused in production');
+  }
+  const reviewed = list(env.CIMD_REVIEWED) ?? file.reviewed ?? [];
+  for (const url of reviewed) if (!url.startsWith('https://')) throw new ConfigError(`CIMD_REVIEWED / cimd.reviewed: not an https URL: ${url}`);
+  return {
+    allowedHosts: (list(env.CIMD_ALLOWED_HOSTS) ?? file.allowed_hosts ?? []).map((h) => h.toLowerCase()),
+    reviewed,
+    open: env.CIMD_OPEN !== undefined ? env.CIMD_OPEN === '1' || env.CIMD_OPEN === 'true' : (file.open ?? false),
+    allowLoopback,
+    testCaFile,
+  };
 }
 
 const jwkSchema = z
@@ -117,7 +162,8 @@ function normaliseBaseUrl(raw: string): string {
  * Loads and validates the configuration.
  *
  * @param env process environment (PORT, BASE_URL, DATA_DIR, REDIS_URL, DEMO_PASSWORD, DOCS_URL,
- *   COOKIE_SECRETS, SIGNING_KEY / SIGNING_KEY_FILE, ID_TOKEN_SIGNING, LOG_LEVEL, NODE_ENV, TRUST_PROXY, CONFIG_FILE)
+ *   COOKIE_SECRETS, SIGNING_KEY / SIGNING_KEY_FILE, ID_TOKEN_SIGNING, LOG_LEVEL, NODE_ENV, TRUST_PROXY, CONFIG_FILE,
+ *   INTEGRATIONS_FILE, CIMD_ALLOWED_HOSTS, CIMD_REVIEWED, CIMD_OPEN, CIMD_ALLOW_LOOPBACK, CIMD_TEST_CA_FILE)
  * @param root directory holding `config/` (defaults to the current working directory)
  * @throws ConfigError naming the first missing or invalid setting
  */
@@ -175,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     idTokenSigning: signing,
     integrationsFile: path.resolve(root, env.INTEGRATIONS_FILE ?? file.integrations_file ?? 'config/integrations.yaml'),
     demoSeedFile: path.resolve(root, env.DEMO_SEED_FILE ?? file.demo_seed_file ?? 'config/demo-seed.yaml'),
+    cimd: readCimd(env, file.cimd, mode),
     ttl: {
       accessToken: ttl.access_token ?? 3600,
       refreshToken: ttl.refresh_token ?? 30 * 24 * 3600,

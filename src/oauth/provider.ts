@@ -31,6 +31,12 @@ export interface ProviderDeps {
   validateRegistration?: (ctx: KoaContextWithOIDC, metadata: ClientMetadata) => void;
   /** Client ID Metadata Document hooks (SPEC §5.4); undefined = feature off. */
   clientIdMetadataDocument?: NonNullable<Configuration['features']>['clientIdMetadataDocument'];
+  /** Static clients (vendor platforms from config/integrations.yaml, DESIGN D1/D2). */
+  staticClients?: ClientMetadata[];
+  /** Sets the kind of every client instantiated (static, stored, CIMD); may mutate `metadata`. */
+  classifyClient?: (metadata: ClientMetadata) => void;
+  /** Outbound fetch of the provider (CIMD documents); SSRF guard, see src/oauth/cimd.ts. */
+  fetch?: Configuration['fetch'];
 }
 
 /** Route table of SPEC §4.2 (plus introspection, JWKS and logout). */
@@ -59,7 +65,8 @@ export function createProvider(deps: ProviderDeps): Provider {
 
   const configuration: Configuration = {
     adapter: deps.adapter,
-    clients: [],
+    clients: deps.staticClients ?? [],
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
     findAccount: async (_ctx, accountId, token) => {
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await deps.siteChoices.siteOf(token?.grantId);
@@ -125,6 +132,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY],
       validator(ctx, key, _value, metadata) {
         if (key !== CLIENT_KIND_PROPERTY) return;
+        deps.classifyClient?.(metadata);
         if (ctx && (ctx as KoaContextWithOIDC).oidc?.route === 'registration') {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
         }

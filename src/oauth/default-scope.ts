@@ -1,0 +1,50 @@
+/**
+ * DESIGN D3: an authorization request without `scope` gets the client's default scope set instead
+ * of an error (SPEC §4.2 marks `scope` required, but real clients and the MCP conformance suite
+ * sometimes send none).
+ *
+ * The default set: the client's registered `scope` (or, without one, every scope its kind may
+ * have, DESIGN D2), keeping identity scopes and `…:read` scopes only. Runs as a Koa middleware in
+ * front of oidc-provider on `GET /oauth/authorize`; it only adds the parameter, and the provider
+ * then validates the request as usual.
+ */
+import type { Middleware } from 'koa';
+import type Provider from 'oidc-provider';
+import { matchesProviderRoute } from '../http/route-path.js';
+import { CLIENT_KINDS, kindOf } from './client-kinds.js';
+import { ALL_SCOPES, IDENTITY_SCOPES, isReadScope, parseScope } from './scopes.js';
+
+/**
+ * The default scope of a client (DESIGN D3).
+ * @param metadata the client's metadata (`scope`, `x_client_kind`)
+ * @returns a space-delimited scope string (possibly empty)
+ */
+export function defaultScopeOf(metadata: Record<string, unknown>): string {
+  const kind = CLIENT_KINDS[kindOf(metadata)];
+  const registered = typeof metadata.scope === 'string' ? [...parseScope(metadata.scope)] : ALL_SCOPES;
+  return registered.filter((s) => kind.allows(s) && (IDENTITY_SCOPES.has(s) || isReadScope(s))).join(' ');
+}
+
+/**
+ * Fills a missing `scope` on `GET {authorizationPath}`.
+ * @param provider used to look the client up (unknown client or lookup error: request left as is,
+ *   the provider answers it)
+ */
+export function defaultScopeMiddleware(provider: Provider, authorizationPath: string): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' || !matchesProviderRoute(ctx.path, authorizationPath)) return next();
+    const { scope, client_id: clientId } = ctx.query;
+    if ((typeof scope === 'string' && scope.trim() !== '') || Array.isArray(scope) || typeof clientId !== 'string') return next();
+    let metadata: Record<string, unknown> | undefined;
+    try {
+      metadata = (await provider.Client.find(clientId))?.metadata();
+    } catch {
+      metadata = undefined;
+    }
+    if (metadata) {
+      const filled = defaultScopeOf(metadata);
+      if (filled) ctx.query = { ...ctx.query, scope: filled };
+    }
+    return next();
+  };
+}

@@ -1,0 +1,278 @@
+/**
+ * The registration policy: SPEC §5.4 (registration paths), SPEC §2.5 rules 1–3, DESIGN D1 and D2,
+ * in one place.
+ *
+ * `POST /api/oauth/register` (RFC 7591) runs `registrationEndpoint`, an outer Koa middleware in
+ * front of oidc-provider. It parses the JSON itself and walks the D1 table (`D1`, below) top to
+ * bottom; the first row that matches decides:
+ *
+ * | # | request                                                        | result                                   |
+ * |---|----------------------------------------------------------------|------------------------------------------|
+ * | 1 | not a JSON object, or `redirect_uris` missing/empty/not strings | 400 invalid_client_metadata / invalid_redirect_uri |
+ * | 2 | every redirect URI is loopback (RFC 8252)                       | 201 new client, kind `loopback` (oidc-provider creates it) |
+ * | 3 | https on a vendor host, `client_name` = that integration, URIs allowed | 201 the integration's fixed client_id, no secret |
+ * | 4 | https on a vendor host, `client_name` matches none of its integrations | 400 invalid_client_metadata      |
+ * | 5 | anything else                                                   | 400 invalid_redirect_uri                 |
+ *
+ * Loopback wins over vendor matching (row 2 before row 3). Vendor matching must happen outside the
+ * provider: inside, registration would create (or overwrite) a client record.
+ *
+ * Row 2 continues into oidc-provider, whose `extraClientMetadata.validator` calls
+ * `validateLoopbackRegistration` (second line of defence and the place where the stored metadata
+ * is forced: kind, application_type, scope ceiling).
+ *
+ * Open registration cannot fill the store: a loopback client is stored with a 24 h adapter TTL
+ * (`LOOPBACK_UNUSED_TTL`); its first authorization-code exchange (`keepUsedLoopbackClient`) stores
+ * it again without expiry. A client that never obtained a token disappears after 24 h.
+ */
+import type { Context, Middleware } from 'koa';
+import { errors, type Adapter, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
+import { sendOAuthError } from '../http/errors.js';
+import { matchesProviderRoute } from '../http/route-path.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from './client-kinds.js';
+import { type Integration, vendorRegistrationResponse } from './integrations.js';
+import { isLoopbackRedirectUri } from './loopback.js';
+import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from './scopes.js';
+
+/** RFC 7591 registration path (SPEC §4.2). */
+export const REGISTRATION_PATH = '/api/oauth/register';
+/** DESIGN D7: request bodies over 64 KiB → 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** Seconds a loopback client lives without ever obtaining a token. */
+export const LOOPBACK_UNUSED_TTL = 24 * 3600;
+
+/** A registration request after parsing (D1 row 1 passed). */
+export interface RegistrationRequest {
+  body: Record<string, unknown>;
+  redirectUris: string[];
+  clientName: string | undefined;
+}
+
+/** What a D1 row decides. */
+export type Decision =
+  | { row: number; outcome: 'create_loopback' }
+  | { row: number; outcome: 'vendor'; integration: Integration }
+  | { row: number; outcome: 'reject'; error: 'invalid_client_metadata' | 'invalid_redirect_uri'; description: string };
+
+interface Row {
+  row: number;
+  /** What the row matches, in words (logged and documented). */
+  when: string;
+  decide(req: RegistrationRequest, integrations: readonly Integration[]): Decision | undefined;
+}
+
+const httpsHost = (uri: string): string | undefined => {
+  const url = URL.parse(uri);
+  return url?.protocol === 'https:' ? url.host.toLowerCase() : undefined;
+};
+
+/** Integrations that own a host of one of the request's https redirect URIs. */
+const vendorsOnHosts = (req: RegistrationRequest, integrations: readonly Integration[]): Integration[] => {
+  const hosts = req.redirectUris.map(httpsHost).filter((h): h is string => !!h);
+  return integrations.filter((i) => hosts.some((h) => i.hosts.has(h)));
+};
+
+/** DESIGN D1 rows 2–5 (row 1 is `parseRegistration`), evaluated in order. */
+export const D1: readonly Row[] = [
+  {
+    row: 2,
+    when: 'every redirect URI is loopback (http://127.0.0.1|[::1]|localhost:<port>/…)',
+    decide: (req) => (req.redirectUris.every(isLoopbackRedirectUri) ? { row: 2, outcome: 'create_loopback' } : undefined),
+  },
+  {
+    row: 3,
+    when: "https redirect URI on a vendor host, client_name equals that integration's name, every URI allowed",
+    decide(req, integrations) {
+      const integration = vendorsOnHosts(req, integrations).find((i) => i.name === req.clientName);
+      if (!integration || !req.redirectUris.every((u) => integration.redirectUris.includes(u))) return undefined;
+      return { row: 3, outcome: 'vendor', integration };
+    },
+  },
+  {
+    row: 4,
+    when: 'https redirect URI on a vendor host, client_name matches none of its integrations',
+    decide(req, integrations) {
+      const vendors = vendorsOnHosts(req, integrations);
+      if (vendors.length === 0 || vendors.some((i) => i.name === req.clientName)) return undefined;
+      return {
+        row: 4,
+        outcome: 'reject',
+        error: 'invalid_client_metadata',
+        description: `client_name ${JSON.stringify(req.clientName ?? null)} matches no known integration for this redirect host (SPEC §5.4)`,
+      };
+    },
+  },
+  {
+    row: 5,
+    when: 'anything else (https on an unknown host, http off loopback, custom schemes, URIs a vendor does not allow)',
+    decide: (req) => ({
+      row: 5,
+      outcome: 'reject',
+      error: 'invalid_redirect_uri',
+      description:
+        'redirect_uris: open registration accepts only loopback redirect URIs (http://127.0.0.1:<port>/…); ' +
+        'a fixed HTTPS callback must be a registered integration (SPEC §5.4). Not accepted: ' +
+        req.redirectUris.filter((u) => !isLoopbackRedirectUri(u)).join(' '),
+    }),
+  },
+];
+
+/**
+ * D1 row 1: parses a registration body.
+ * @returns the request, or the row-1 rejection
+ */
+export function parseRegistration(body: unknown): RegistrationRequest | Extract<Decision, { outcome: 'reject' }> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'the request body must be a JSON object (RFC 7591 §3.1)' };
+  }
+  const record = body as Record<string, unknown>;
+  const uris = record.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string' && u.length > 0)) {
+    return { row: 1, outcome: 'reject', error: 'invalid_redirect_uri', description: 'redirect_uris must be a non-empty array of URI strings (RFC 7591 §2)' };
+  }
+  if (record.client_name !== undefined && typeof record.client_name !== 'string') {
+    return { row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'client_name must be a string' };
+  }
+  return { body: record, redirectUris: uris as string[], clientName: record.client_name as string | undefined };
+}
+
+/**
+ * Walks DESIGN D1 for one request body. Pure: no I/O.
+ * @param body the parsed JSON body (anything)
+ * @param integrations vendor platforms from config/integrations.yaml
+ */
+export function decideRegistration(body: unknown, integrations: readonly Integration[]): Decision {
+  const req = parseRegistration(body);
+  if ('outcome' in req) return req;
+  for (const row of D1) {
+    const decision = row.decide(req, integrations);
+    if (decision) return decision;
+  }
+  throw new Error('D1 has no final row'); // unreachable: row 5 always decides
+}
+
+/** Scopes a loopback client may hold (DESIGN D2 `loopback`): identity + operator, never account:*. */
+const LOOPBACK_SCOPES = [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
+
+/**
+ * Inside oidc-provider, at the registration route only (DESIGN D1 row 2): refuses non-loopback
+ * redirect URIs and forces the stored metadata: `x_client_kind: loopback`, `application_type:
+ * native` (any loopback port at authorization, RFC 8252 §7.3), no `x_org_id`, and a `scope` within
+ * the D2 ceiling (the requested scopes that are allowed, or all of them when none is).
+ * Mutates `metadata` (oidc-provider's schema object, before its own validation).
+ * @throws errors.InvalidClientMetadata (`redirect_uris …` renders `invalid_redirect_uri`)
+ */
+export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata: ClientMetadata): void {
+  const uris = metadata.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u))) {
+    throw new errors.InvalidClientMetadata('redirect_uris: open registration accepts only loopback redirect URIs (SPEC §5.4)');
+  }
+  metadata[CLIENT_KIND_PROPERTY] = 'loopback';
+  delete metadata[CLIENT_ORG_PROPERTY];
+  metadata.application_type = 'native';
+  const requested = [...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].filter((s) => LOOPBACK_SCOPES.includes(s));
+  metadata.scope = (requested.length > 0 ? requested : LOOPBACK_SCOPES).join(' ');
+}
+
+/** Reads a request body of at most `MAX_BODY_BYTES`; undefined when over the limit. */
+async function readBody(ctx: Context): Promise<Buffer | undefined> {
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > MAX_BODY_BYTES) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The non-secret facts of a request worth logging: `client_name` (cut to 100) and the redirect hosts. */
+function logSummary(body: unknown): { client_name?: string; redirect_hosts?: string[] } {
+  if (typeof body !== 'object' || body === null) return {};
+  const { client_name: name, redirect_uris: uris } = body as Record<string, unknown>;
+  return {
+    client_name: typeof name === 'string' ? name.slice(0, 100) : undefined,
+    redirect_hosts: Array.isArray(uris) ? uris.slice(0, 10).map((u) => (typeof u === 'string' ? (URL.parse(u)?.host ?? '?') : '?')) : undefined,
+  };
+}
+
+/** What the registration middleware needs. */
+export interface RegistrationDeps {
+  integrations: readonly Integration[];
+  adapter: new (name: string) => Adapter;
+  logger: Logger;
+}
+
+/**
+ * The outer Koa middleware of `POST /api/oauth/register` (DESIGN D1). Other requests pass through.
+ * Answers: 201 vendor record (row 3); 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 413 over 64 KiB;
+ * row 2 is handed to oidc-provider with `ctx.request.body` set.
+ */
+export function registrationEndpoint(deps: RegistrationDeps): Middleware {
+  const { integrations, logger } = deps;
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST' || !matchesProviderRoute(ctx.path, REGISTRATION_PATH)) return next();
+    const log = (decision: Decision, extra: Record<string, unknown> = {}) =>
+      logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
+
+    const raw = await readBody(ctx);
+    if (!raw) {
+      logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
+      return sendOAuthError(ctx, 413, 'invalid_request', `request body too large (limit ${MAX_BODY_BYTES / 1024} KiB)`);
+    }
+    let body: unknown;
+    try {
+      if (!ctx.is('application/json')) throw new Error('not JSON');
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    const decision = body === undefined
+      ? ({ row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'the request body must be a JSON object sent as application/json (RFC 7591 §3.1)' } as const)
+      : decideRegistration(body, integrations);
+    const summary = logSummary(body);
+
+    switch (decision.outcome) {
+      case 'reject':
+        log(decision, { ...summary, error: decision.error });
+        return sendOAuthError(ctx, 400, decision.error, decision.description);
+      case 'vendor':
+        log(decision, { ...summary, client_id: decision.integration.clientId });
+        ctx.status = 201;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = vendorRegistrationResponse(decision.integration);
+        return;
+      case 'create_loopback': {
+        ctx.request.body = body;
+        await next();
+        const created = ctx.status === 201 ? (ctx.body as { client_id?: string } | undefined)?.client_id : undefined;
+        if (created) await expireUnlessUsed(deps.adapter, created);
+        log(decision, { ...summary, status: ctx.status, client_id: created });
+        return;
+      }
+    }
+  };
+}
+
+/** Stores a just-registered loopback client again, with the 24 h TTL of unused clients. */
+async function expireUnlessUsed(AdapterClass: new (name: string) => Adapter, clientId: string): Promise<void> {
+  const adapter = new AdapterClass('Client');
+  const payload = await adapter.find(clientId);
+  if (payload) await adapter.upsert(clientId, payload, LOOPBACK_UNUSED_TTL);
+}
+
+/**
+ * On a successful authorization-code exchange by a loopback client, stores the client without
+ * expiry: it is in use (see the module comment). Meant for oidc-provider's `grant.success` event.
+ */
+export async function keepUsedLoopbackClient(AdapterClass: new (name: string) => Adapter, ctx: KoaContextWithOIDC): Promise<void> {
+  const client = ctx.oidc.client;
+  if (!client || ctx.oidc.params?.grant_type !== 'authorization_code') return;
+  if (kindOf(client.metadata()) !== 'loopback' || client.clientIdMetadataDocument) return;
+  const adapter = new AdapterClass('Client');
+  const payload = await adapter.find(client.clientId);
+  if (payload) await adapter.upsert(client.clientId, payload);
+}

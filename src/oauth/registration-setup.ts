@@ -1,0 +1,57 @@
+/**
+ * Wires the client-registration paths of SPEC §5.4 into the provider and the Koa app: vendor
+ * integrations (static clients), open loopback registration, Client ID Metadata Documents, the
+ * DESIGN D3 default scope and the 24 h expiry of unused loopback clients. The policy itself is in
+ * `registration-policy.ts`; this file only connects it.
+ */
+import type Koa from 'koa';
+import type Provider from 'oidc-provider';
+import type { Adapter, KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { ProviderDeps } from './provider.js';
+import { ROUTES } from './provider.js';
+import { loadIntegrations, vendorClientMetadata, type Integration } from './integrations.js';
+import { keepUsedLoopbackClient, registrationEndpoint, validateLoopbackRegistration } from './registration-policy.js';
+import { cimdFeature, classifyCimdClient, documentFetch } from './cimd.js';
+import { defaultScopeMiddleware } from './default-scope.js';
+
+type RegistrationProviderDeps = Pick<ProviderDeps, 'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch'>;
+
+/** The registration paths, ready to plug in. */
+export interface RegistrationSetup {
+  integrations: Integration[];
+  /** Spread into `createProvider`'s deps. */
+  providerDeps: RegistrationProviderDeps;
+  /** Mounts the outer middlewares (before the provider) and the provider event listener. */
+  install(app: Koa, provider: Provider, adapter: new (name: string) => Adapter): void;
+}
+
+/**
+ * Builds the registration setup.
+ * @param env environment holding vendor secrets named by `client_secret_env`
+ * @throws ConfigError when config/integrations.yaml is invalid
+ */
+export function registrationSetup(config: Config, logger: Logger, env: NodeJS.ProcessEnv = process.env): RegistrationSetup {
+  const integrations = loadIntegrations(config.integrationsFile, env, config.mode);
+  logger.info({ event: 'integrations_loaded', names: integrations.map((i) => i.name) }, 'vendor integrations loaded');
+  return {
+    integrations,
+    providerDeps: {
+      staticClients: integrations.map(vendorClientMetadata),
+      validateRegistration: validateLoopbackRegistration,
+      classifyClient: (metadata) => classifyCimdClient(config.cimd, metadata),
+      clientIdMetadataDocument: cimdFeature(config.cimd, logger),
+      fetch: documentFetch(config.cimd),
+    },
+    install(app, provider, adapter) {
+      app.use(registrationEndpoint({ integrations, adapter, logger }));
+      app.use(defaultScopeMiddleware(provider, ROUTES.authorization));
+      provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+        keepUsedLoopbackClient(adapter, ctx).catch((err: unknown) =>
+          logger.error({ event: 'loopback_keep_failed', err: { message: (err as Error).message } }, 'could not keep loopback client'),
+        );
+      });
+    },
+  };
+}
