@@ -28,6 +28,9 @@ import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler } from './resource/account-graphql/index.js';
+import { adminApiRouter } from './resource/admin-api/index.js';
+import { SiteSettings } from './platform/sites.js';
+import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 
 /** A built application and the handles the composition root needs. */
@@ -38,6 +41,7 @@ export interface CoursegateApp {
   adapter: new (name: string) => Adapter;
   accounts: Accounts;
   learning: Learning;
+  memberClients: MemberClients;
   /** Stops timers and closes the stores. */
   close(): Promise<void>;
 }
@@ -155,7 +159,11 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql', accountBearer, graphql);
 
   const interactions = interactionRouter({ provider, accounts, siteChoices, signer, logger, baseUrl: config.baseUrl });
+  const memberClients = new MemberClients(store.db, adapter);
+  const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
   app.use(router.routes());
+  app.use(adminApi.routes());
+  app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
   registration.install(app, provider, adapter);
@@ -176,6 +184,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     adapter,
     accounts,
     learning,
+    memberClients,
     async close() {
       clearInterval(purgeTimer);
       await store.close();

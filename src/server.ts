@@ -8,7 +8,6 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 import { createApp, type CoursegateApp } from './app.js';
 import { readSeed, seedDemo } from './platform/seed.js';
-import { saveMemberClient } from './oauth/clients.js';
 
 /** A listening server. */
 export interface RunningServer extends CoursegateApp {
@@ -37,7 +36,9 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     const seed = readSeed(config.demoSeedFile);
     const result = await seedDemo(built.store.db, seed, config.demoPassword);
     if (result.seeded) {
-      for (const c of seed.member_clients) await saveMemberClient(built.adapter, c);
+      for (const c of seed.member_clients) {
+        await built.memberClients.create(c.site, { clientId: c.client_id, clientName: c.client_name, redirectUris: c.redirect_uris, scope: c.scope });
+      }
       generatedPassword = result.generatedPassword;
       logger.info({ event: 'demo_seeded', sites: seed.sites.length, users: seed.users.length }, 'demo data loaded');
     }

@@ -129,6 +129,23 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_oauth_applications': {
+    // SPEC §5.4 member clients: which site owns which OAuth application (the client metadata
+    // itself lives in the oidc-provider adapter).
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('oauth_applications')
+        .addColumn('client_id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('client_name', 'text', (c) => c.notNull())
+        .addColumn('redirect_uris', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('oauth_applications_site').on('oauth_applications').column('site_id').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {
@@ -142,7 +159,8 @@ class InCodeMigrations implements MigrationProvider {
  * @throws the first migration error, with the migration's name
  */
 export async function migratePlatform(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrations() });
+  // Unordered: branches add migrations independently (0002_*), and a store migrated by one must accept the others.
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

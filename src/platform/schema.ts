@@ -123,6 +123,18 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface OauthApplicationsTable {
+  client_id: string;
+  site_id: string;
+  client_name: string;
+  /** JSON array of strings. */
+  redirect_uris: string;
+  /** Space-delimited scopes the operator picked. */
+  scope: string;
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface PlatformDatabase {
   sites: SitesTable;
   users: UsersTable;
@@ -137,5 +149,6 @@ export interface PlatformDatabase {
   event_registrations: EventRegistrationsTable;
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
+  oauth_applications: OauthApplicationsTable;
 }
 

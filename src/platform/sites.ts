@@ -1,0 +1,30 @@
+/**
+ * Site settings an operator changes (SPEC §5.4: the "MCP connections" beta feature that makes the
+ * Developers → OAuth applications area appear). Knows nothing of HTTP or OAuth.
+ */
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+import type { Site } from './accounts.js';
+
+/** Fields an operator may change; absent fields stay as they are. */
+export interface SitePatch {
+  name?: string;
+  mcpConnectionsEnabled?: boolean;
+}
+
+export class SiteSettings {
+  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /**
+   * Applies a patch and returns the site as stored.
+   * @returns undefined when the site does not exist
+   */
+  async update(siteId: string, patch: SitePatch): Promise<Site | undefined> {
+    const values: Partial<{ name: string; mcp_connections_enabled: number }> = {};
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.mcpConnectionsEnabled !== undefined) values.mcp_connections_enabled = patch.mcpConnectionsEnabled ? 1 : 0;
+    if (Object.keys(values).length > 0) await this.db.updateTable('sites').set(values).where('id', '=', siteId).execute();
+    const row = await this.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+    return row ? { id: row.id, name: row.name, mcpConnectionsEnabled: row.mcp_connections_enabled === 1 } : undefined;
+  }
+}
