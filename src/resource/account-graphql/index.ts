@@ -21,6 +21,7 @@ import type { AccountContext, AccountServices } from './context.js';
 import { resolvers } from './resolvers.js';
 import { limitPlugins } from './limits.js';
 import { writeScopePlugin } from './write-scope.js';
+import { errorCodesPlugin } from './error-codes.js';
 
 export type { AccountContext, AccountServices } from './context.js';
 
@@ -74,7 +75,7 @@ export function createAccountYoga(deps: AccountApiDeps) {
     logging: yogaLogger(deps.log),
     // Unexpected errors become "Unexpected error." with code INTERNAL_SERVER_ERROR; never a stack trace.
     maskedErrors: { isDev: false },
-    plugins: [...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl)],
+    plugins: [...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl), errorCodesPlugin],
     context: ({ koa }) => {
       const principal = koa.state['principal'] as Principal;
       return { principal, member: { siteId: principal.siteId, userId: principal.userId }, services: deps.services };
