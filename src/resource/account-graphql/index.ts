@@ -88,8 +88,10 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
   const yoga = createAccountYoga(deps);
   return async (ctx) => {
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
+    const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+    ctx.body = body;
+    // After the body: Koa turns a null body into 204 otherwise (yoga's 415/405 carry none).
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.set(key, value));
-    ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   };
 }
