@@ -132,3 +132,22 @@ describe('production mode: no introspection, no field suggestions', () => {
     expect(res.body.errors?.[0]?.message).not.toMatch(/Did you mean/);
   });
 });
+
+describe('unexpected errors are masked and logged, never leaked', () => {
+  test('a failing store gives INTERNAL_SERVER_ERROR "Unexpected error." without the cause; the log gets type and message', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const failing = { accounts: { findUser: async () => Promise.reject(new Error('SQLITE_BUSY: secret detail')) } } as unknown as AccountServices;
+    const yoga = createAccountYoga({ services: failing, baseUrl: 'https://issuer.example', production: false, log: { error: (fields) => logged.push(fields) } });
+    const principal = { userId: 'usr_x', siteId: 'demo', clientId: 'c', scopes: new Set(['account:read']), grantId: 'g', expiresAt: 0 };
+    const res = await yoga.fetch(
+      'http://localhost/account/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { id } }' }) },
+      { koa: { state: { principal } } },
+    );
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(JSON.parse(text)).toEqual({ data: null, errors: [{ message: 'Unexpected error.', locations: [{ line: 1, column: 3 }], path: ['viewer'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    expect(text).not.toContain('secret');
+    expect(logged).toEqual([{ err: { type: 'Error', message: 'SQLITE_BUSY: secret detail' } }]);
+  });
+});

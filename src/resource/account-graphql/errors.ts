@@ -20,7 +20,7 @@ import { InvalidPageRequestError } from '../../platform/paging.js';
 /** Turns a platform error into a GraphQL error with its code; anything else is rethrown (and masked). */
 export function toGraphQLError(err: unknown): never {
   if (err instanceof MemberDataError) throw new GraphQLError(err.message, { extensions: { code: err.code } });
-  if (err instanceof InvalidPageRequestError || err instanceof RangeError) {
+  if (err instanceof InvalidPageRequestError) {
     throw new GraphQLError(err.message, { extensions: { code: 'BAD_USER_INPUT' } });
   }
   throw err;

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context, Middleware } from 'koa';
 import type { Kysely } from 'kysely';
+import { GraphQLError } from 'graphql';
 import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Accounts } from '../../platform/accounts.js';
 import type { Learning } from '../../platform/learning.js';
@@ -59,7 +60,9 @@ function yogaLogger(log?: ErrorLog): YogaLogger | false {
     info: ignore,
     warn: ignore,
     error: (...args: unknown[]) => {
-      const err = args.find((a): a is Error => a instanceof Error);
+      const found = args.find((a): a is Error => a instanceof Error);
+      // yoga hands over the GraphQLError wrapping the resolver's error: report the cause.
+      const err = found instanceof GraphQLError && found.originalError ? found.originalError : found;
       log.error({ err: { type: err?.name ?? 'unknown', message: err?.message ?? String(args[0]) } }, 'account graphql error');
     },
   };

@@ -2,8 +2,8 @@
  * Resolvers of the Account API (schema.graphql). Every resolver reads `ctx.member` (the token's
  * user at the token's site, SPEC §1) and nothing from the arguments can widen it.
  */
-import type { Page } from '../../platform/learning.js';
-import type { Enrollment } from '../../platform/learning.js';
+import type { Enrollment, Page } from '../../platform/learning.js';
+import { checkPageSize } from '../../platform/paging.js';
 import type { User } from '../../platform/accounts.js';
 import type { CourseProgress } from '../../platform/progress.js';
 import type { AccountContext } from './context.js';
@@ -35,7 +35,7 @@ type EnrolledCourseNode = Enrollment & { progress: CourseProgress };
 
 async function enrolledCourses(args: PageArgs, ctx: AccountContext) {
   const after = decodeCursor('enrollments', args.after);
-  const page = await ctx.services.learning.enrollments(ctx.member, args.first, after);
+  const page = await ctx.services.learning.enrollments(ctx.member, checkPageSize(args.first), after);
   const progress = await ctx.services.progress.ofCourses(ctx.member, page.items.map((i) => i.node.courseId));
   const withProgress: Page<EnrolledCourseNode> = {
     ...page,
