@@ -47,6 +47,13 @@ describe('SPEC §2.5 / §5.7 mutations need account:write', () => {
     expect(progress).toEqual([]);
   });
 
+  test('a token with account:write but without account:read: 403 naming account:read (queries and mutations need it)', async () => {
+    const writeOnly = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope: 'openid account:write' });
+    const res = await graphql(server.baseUrl, writeOnly, RENAME, { name: 'Write Only' });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", .*scope="account:read", resource_metadata="/);
+  });
+
   test('the same read-only token still answers queries (account:read)', async () => {
     const res = await graphql(server.baseUrl, reader, '{ viewer { id } }');
     expect(res.status).toBe(200);
