@@ -27,7 +27,7 @@ import { Signer } from './http/signed.js';
 import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { bearer } from './resource/bearer.js';
-import { accountGraphqlHandler } from './resource/account-graphql/index.js';
+import { accountGraphqlHandler, accountServices } from './resource/account-graphql/index.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
 import { MemberClients } from './oauth/member-clients.js';
@@ -153,7 +153,12 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);
-  const graphql = accountGraphqlHandler({ accounts, learning, production: config.mode === 'production' });
+  const graphql = accountGraphqlHandler({
+    services: accountServices(store.db, accounts, learning),
+    baseUrl: config.baseUrl,
+    production: config.mode === 'production',
+    log: logger,
+  });
   const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);

@@ -1,86 +1,100 @@
 /**
- * `/account/graphql`: the member Account API (SPEC §2.4, §4.3) on graphql-yoga.
+ * `/account/graphql`: the member Account API (SPEC §1, §2.4, §4.3; DESIGN D4) on graphql-yoga.
  *
  * Authentication and the `account:read` requirement are the shared bearer middleware's job
- * (mounted in front of this handler); resolvers only ever see the principal's (site, user).
+ * (mounted in front of this handler); `account:write` for mutations is write-scope.ts; the limits
+ * are limits.ts; resolvers only ever see the principal's (site, user).
  */
 import { readFileSync } from 'node:fs';
 import type { Context, Middleware } from 'koa';
-import { createSchema, createYoga } from 'graphql-yoga';
+import type { Kysely } from 'kysely';
 import { GraphQLError } from 'graphql';
+import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Accounts } from '../../platform/accounts.js';
-import type { Learning, MemberRef, Page } from '../../platform/learning.js';
+import type { Learning } from '../../platform/learning.js';
+import type { PlatformDatabase } from '../../platform/schema.js';
+import { Orders } from '../../platform/orders.js';
+import { EventRegistrations } from '../../platform/events.js';
+import { Progress } from '../../platform/progress.js';
+import { Profiles } from '../../platform/profiles.js';
 import type { Principal } from '../bearer.js';
+import type { AccountContext, AccountServices } from './context.js';
+import { resolvers } from './resolvers.js';
+import { limitPlugins } from './limits.js';
+import { writeScopePlugin } from './write-scope.js';
+import { errorCodesPlugin } from './error-codes.js';
+
+export type { AccountContext, AccountServices } from './context.js';
 
 const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 
-/** Per-request GraphQL context. */
-export interface AccountContext {
-  principal: Principal;
-  member: MemberRef;
-  accounts: Accounts;
-  learning: Learning;
+/** The platform services of the Account API over one database. */
+export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, learning: Learning): AccountServices {
+  return { accounts, learning, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
 }
 
-function connection<T>(page: Page<T>) {
+/** Where unexpected resolver errors are reported (type and message only: no request data, no tokens). */
+export interface ErrorLog {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface AccountApiDeps {
+  services: AccountServices;
+  /** BASE_URL: names the RFC 9728 metadata in the 403 challenge. */
+  baseUrl: string;
+  /** Production: no introspection, no field suggestions. */
+  production: boolean;
+  log?: ErrorLog;
+}
+
+/** The server context yoga receives from Koa. */
+export interface KoaServerContext {
+  koa: Pick<Context, 'state'>;
+}
+
+function yogaLogger(log?: ErrorLog): YogaLogger | false {
+  if (!log) return false;
+  const ignore = () => undefined;
   return {
-    nodes: page.items.map((i) => i.node),
-    edges: page.items,
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.items.at(-1)?.cursor ?? null },
-    totalCount: page.totalCount,
+    debug: ignore,
+    info: ignore,
+    warn: ignore,
+    error: (...args: unknown[]) => {
+      const found = args.find((a): a is Error => a instanceof Error);
+      // yoga hands over the GraphQLError wrapping the resolver's error: report the cause.
+      const err = found instanceof GraphQLError && found.originalError ? found.originalError : found;
+      log.error({ err: { type: err?.name ?? 'unknown', message: err?.message ?? String(args[0]) } }, 'account graphql error');
+    },
   };
 }
 
-function pageSize(first: number): number {
-  if (!Number.isInteger(first) || first < 0 || first > 100) {
-    throw new GraphQLError('`first` must be between 0 and 100', { extensions: { code: 'BAD_USER_INPUT' } });
-  }
-  return first;
-}
-
-const resolvers = {
-  Query: {
-    viewer: async (_: unknown, __: unknown, ctx: AccountContext) => {
-      const user = await ctx.accounts.findUser(ctx.member.userId);
-      if (!user) throw new GraphQLError('member not found', { extensions: { code: 'NOT_FOUND' } });
-      return { id: user.id, email: user.email, name: user.name };
+/** The yoga instance of the Account API; `koa.state.principal` must be set by the bearer middleware. */
+export function createAccountYoga(deps: AccountApiDeps) {
+  return createYoga<KoaServerContext, AccountContext>({
+    schema: createSchema<KoaServerContext & AccountContext>({ typeDefs, resolvers }),
+    graphqlEndpoint: '/account/graphql',
+    graphiql: false,
+    landingPage: false,
+    logging: yogaLogger(deps.log),
+    // Unexpected errors become "Unexpected error." with code INTERNAL_SERVER_ERROR; never a stack trace.
+    maskedErrors: { isDev: false },
+    plugins: [...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl), errorCodesPlugin],
+    context: ({ koa }) => {
+      const principal = koa.state['principal'] as Principal;
+      return { principal, member: { siteId: principal.siteId, userId: principal.userId }, services: deps.services };
     },
-  },
-  Viewer: {
-    site: async (_: unknown, __: unknown, ctx: AccountContext) => {
-      const site = await ctx.accounts.findSite(ctx.member.siteId);
-      return { id: ctx.member.siteId, name: site?.name ?? ctx.member.siteId };
-    },
-    roles: (_: unknown, __: unknown, ctx: AccountContext) => ctx.accounts.rolesAt(ctx.member.userId, ctx.member.siteId),
-    enrolledCourses: async (_: unknown, args: { first: number; after?: string | null }, ctx: AccountContext) =>
-      connection(await ctx.learning.enrollments(ctx.member, pageSize(args.first), args.after ?? undefined)),
-  },
-};
-
-export interface AccountApiDeps {
-  accounts: Accounts;
-  learning: Learning;
-  production: boolean;
+  });
 }
 
 /** Koa handler of `/account/graphql`; expects `ctx.state.principal` from the bearer middleware. */
 export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
-  const yoga = createYoga<{ koa: Context }, AccountContext>({
-    schema: createSchema<{ koa: Context } & AccountContext>({ typeDefs, resolvers }),
-    graphqlEndpoint: '/account/graphql',
-    graphiql: false,
-    landingPage: false,
-    logging: false,
-    maskedErrors: true,
-    context: ({ koa }) => {
-      const principal = koa.state.principal as Principal;
-      return { principal, member: { siteId: principal.siteId, userId: principal.userId }, accounts: deps.accounts, learning: deps.learning };
-    },
-  });
+  const yoga = createAccountYoga(deps);
   return async (ctx) => {
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
+    const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+    ctx.body = body;
+    // After the body: Koa turns a null body into 204 otherwise (yoga's 415/405 carry none).
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.set(key, value));
-    ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   };
 }

@@ -1,0 +1,133 @@
+/**
+ * Playback progress of one member at one site (SPEC §2.4 `lastWatchedLecture`): course completion
+ * and the monotonic progress write.
+ *
+ * Completion rule: a lecture is *completed* when its recorded position reaches at least
+ * `COMPLETION_THRESHOLD` (90 %) of its duration (any recorded position for a 0-second lecture).
+ * A course's progress is completed lectures ÷ lectures, a fraction in 0…1 (0 for a course
+ * without lectures). Completion follows the latest recorded position of each lecture.
+ */
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+import type { LastWatched, MemberRef } from './learning.js';
+import { MemberDataError } from './member-errors.js';
+
+export const COMPLETION_THRESHOLD = 0.9;
+
+/** Completion of one course for one member. */
+export interface CourseProgress {
+  completedLectures: number;
+  totalLectures: number;
+  /** completedLectures ÷ totalLectures, 0…1; 0 when the course has no lectures. */
+  fraction: number;
+}
+
+/** A progress write from a client's player. */
+export interface ProgressWrite {
+  lectureId: string;
+  /** Playback position, integer seconds ≥ 0. */
+  positionSeconds: number;
+  /** When the client observed the position: ISO 8601 UTC as produced by `Date#toISOString`. */
+  recordedAt: string;
+}
+
+/** The stored progress of a lecture after a write, and whether this write changed it. */
+export interface ProgressWriteResult {
+  /** False when a write with the same or a newer `recordedAt` was already stored (monotonic rule). */
+  applied: boolean;
+  courseId: string;
+  lecture: LastWatched & { completed: boolean };
+}
+
+const isCompleted = (position: number, duration: number): boolean => position >= duration * COMPLETION_THRESHOLD;
+
+export class Progress {
+  constructor(
+    private readonly db: Kysely<PlatformDatabase>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Completion per course for the given courses (one query for lectures, one for progress). */
+  async ofCourses(member: MemberRef, courseIds: readonly string[]): Promise<Map<string, CourseProgress>> {
+    const result = new Map<string, CourseProgress>();
+    if (courseIds.length === 0) return result;
+    const lectures = await this.db
+      .selectFrom('lectures')
+      .leftJoin('lecture_progress as p', (j) =>
+        j.onRef('p.lecture_id', '=', 'lectures.id').on('p.user_id', '=', member.userId).on('p.site_id', '=', member.siteId),
+      )
+      .select(['lectures.course_id as course_id', 'lectures.duration_seconds as duration', 'p.position_seconds as position'])
+      .where('lectures.course_id', 'in', [...courseIds])
+      .execute();
+    for (const id of courseIds) result.set(id, { completedLectures: 0, totalLectures: 0, fraction: 0 });
+    for (const l of lectures) {
+      const entry = result.get(l.course_id)!;
+      entry.totalLectures += 1;
+      if (l.position !== null && isCompleted(l.position, l.duration)) entry.completedLectures += 1;
+    }
+    for (const entry of result.values()) entry.fraction = entry.totalLectures === 0 ? 0 : entry.completedLectures / entry.totalLectures;
+    return result;
+  }
+
+  /**
+   * Records a playback position, monotonically: the write is stored only when its `recordedAt` is
+   * later than the stored one, so an older client write never overwrites a newer one (retries of
+   * the same write are no-ops). Atomic: one `INSERT … ON CONFLICT DO UPDATE … WHERE`.
+   * @throws MemberDataError NOT_FOUND when the lecture is not in a course the member is enrolled in
+   *   at this site; ACCESS_EXPIRED when that enrollment has expired
+   */
+  async record(member: MemberRef, write: ProgressWrite): Promise<ProgressWriteResult> {
+    const lecture = await this.db
+      .selectFrom('lectures')
+      .innerJoin('courses', 'courses.id', 'lectures.course_id')
+      .innerJoin('enrollments', 'enrollments.course_id', 'courses.id')
+      .select(['lectures.course_id as course_id', 'lectures.duration_seconds as duration', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime'])
+      .where('lectures.id', '=', write.lectureId)
+      .where('courses.site_id', '=', member.siteId)
+      .where('enrollments.site_id', '=', member.siteId)
+      .where('enrollments.user_id', '=', member.userId)
+      .executeTakeFirst();
+    // Same answer for "no such lecture" and "not yours": a member cannot probe other courses.
+    if (!lecture) throw new MemberDataError('NOT_FOUND', `no lecture ${write.lectureId} in a course you are enrolled in`);
+    const nowIso = this.now().toISOString();
+    if (lecture.lifetime !== 1 && lecture.expires_at !== null && lecture.expires_at <= nowIso) {
+      throw new MemberDataError('ACCESS_EXPIRED', `your access to the course of lecture ${write.lectureId} expired at ${lecture.expires_at}`);
+    }
+    const row = {
+      user_id: member.userId,
+      site_id: member.siteId,
+      course_id: lecture.course_id,
+      lecture_id: write.lectureId,
+      position_seconds: write.positionSeconds,
+      recorded_at: write.recordedAt,
+      updated_at: nowIso,
+    };
+    const result = await this.db
+      .insertInto('lecture_progress')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'lecture_id'])
+          .doUpdateSet({ position_seconds: row.position_seconds, recorded_at: row.recorded_at, updated_at: row.updated_at, site_id: row.site_id, course_id: row.course_id })
+          // recorded_at values are all `toISOString()` output, so text order is time order.
+          .where('lecture_progress.recorded_at', '<', row.recorded_at),
+      )
+      .executeTakeFirst();
+    const stored = await this.db
+      .selectFrom('lecture_progress')
+      .select(['position_seconds', 'recorded_at'])
+      .where('user_id', '=', member.userId)
+      .where('lecture_id', '=', write.lectureId)
+      .executeTakeFirstOrThrow();
+    return {
+      applied: Number(result.numInsertedOrUpdatedRows ?? 0n) > 0,
+      courseId: lecture.course_id,
+      lecture: {
+        lectureId: write.lectureId,
+        positionSeconds: stored.position_seconds,
+        updatedAt: stored.recorded_at,
+        completed: isCompleted(stored.position_seconds, lecture.duration),
+      },
+    };
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Protection of the Account API against expensive documents, with `@escape.tech/graphql-armor`
+ * (envelop plugins, graphql 16 / yoga 5) and graphql-js's own introspection rule:
+ *
+ * | limit | value | code |
+ * |---|---|---|
+ * | depth (fields nested under the operation) | 8 | `QUERY_TOO_DEEP` |
+ * | cost (armor's model: objects 2, scalars 1, ×1.5 per level, × literal `first`) | 30 000 | `QUERY_TOO_COSTLY` |
+ * | connection rows (sum of page sizes; a variable `first` counts 100, page-budget.ts) | 300 | `QUERY_TOO_COSTLY` |
+ * | aliases | 15 | `TOO_MANY_ALIASES` |
+ * | directives | 10 | `TOO_MANY_DIRECTIVES` |
+ * | lexical tokens | 1 000 | `TOO_MANY_TOKENS` |
+ * | introspection (`__schema`, `__type`) | off in production | `INTROSPECTION_DISABLED` |
+ *
+ * A rejected document is a GraphQL request error (no `data`): HTTP 200 with
+ * `application/json` and 400 with `application/graphql-response+json` (GraphQL over HTTP), never 500.
+ * Field suggestions ("Did you mean …") are removed in production. The deepest document the schema
+ * allows is 6 levels, and the full viewer document (every field) with `first: 100` on its three
+ * connections costs ~29 200 and asks for 300 rows: it passes; twice that (aliases) does not.
+ */
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { pageBudgetRule } from './page-budget.js';
+
+export const LIMITS = { depth: 8, cost: 30_000, rows: 300, aliases: 15, directives: 10, tokens: 1_000 } as const;
+
+/** An armor rejection, re-reported as a validation error with a stable code and no "Syntax Error:" prefix. */
+function reportAs(code: string) {
+  return [
+    (ctx: ValidationContext | null, error: GraphQLError) => {
+      ctx?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code } }));
+    },
+  ];
+}
+
+/** graphql-armor with the limits above; rejections are reported, not thrown. */
+function armor(production: boolean): Plugin {
+  return EnvelopArmorPlugin({
+    maxDepth: { n: LIMITS.depth, ignoreIntrospection: false, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_DEEP') },
+    costLimit: { maxCost: LIMITS.cost, ignoreIntrospection: false, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_COSTLY') },
+    maxAliases: { n: LIMITS.aliases, propagateOnRejection: false, onReject: reportAs('TOO_MANY_ALIASES') },
+    maxDirectives: { n: LIMITS.directives, propagateOnRejection: false, onReject: reportAs('TOO_MANY_DIRECTIVES') },
+    // Thrown from the parser (there is no validation context yet); coded by `tokenLimitCode`.
+    maxTokens: { n: LIMITS.tokens },
+    blockFieldSuggestion: { enabled: production },
+  }) as Plugin;
+}
+
+/** Gives the token-limit parse error its own code (yoga has already marked it GRAPHQL_PARSE_FAILED, 400). */
+const tokenLimitCode: Plugin = {
+  onParse() {
+    return ({ result }) => {
+      if (result instanceof GraphQLError && /Token limit of \d+ exceeded/.test(result.message)) {
+        (result.extensions as Record<string, unknown>)['code'] = 'TOO_MANY_TOKENS';
+      }
+    };
+  },
+};
+
+/** No introspection in production: `__schema` / `__type` are validation errors. */
+const noIntrospection: Plugin = {
+  onValidate({ addValidationRule }) {
+    addValidationRule(NoSchemaIntrospectionCustomRule);
+    return ({ result }) => {
+      for (const e of result) {
+        if (/introspection has been disabled/.test(e.message)) (e.extensions as Record<string, unknown>)['code'] = 'INTROSPECTION_DISABLED';
+      }
+    };
+  },
+};
+
+/** The connection-rows budget (page-budget.ts). */
+const pageBudget: Plugin = {
+  onValidate({ addValidationRule }) {
+    addValidationRule(pageBudgetRule(LIMITS.rows));
+  },
+};
+
+/** The protection plugins, in order. */
+export function limitPlugins(production: boolean): Plugin[] {
+  return [armor(production), pageBudget, tokenLimitCode, ...(production ? [noIntrospection] : [])];
+}

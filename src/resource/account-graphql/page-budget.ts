@@ -1,0 +1,69 @@
+/**
+ * A validation rule bounding the rows one document can ask for: the sum, over every connection
+ * field reached (through aliases and fragments), of its page size must stay within `maxRows`.
+ * A literal `first` counts its value, a variable counts the largest page (100: its value is not
+ * known at validation), an absent `first` counts the schema default (20). This complements
+ * armor's cost limit, which only sees literal `first` values.
+ */
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import { MAX_PAGE_SIZE } from '../../platform/paging.js';
+
+/** Fields whose `first` argument sizes a page, and the schema default of that argument. */
+const CONNECTION_FIELDS: ReadonlyMap<string, number> = new Map([
+  ['enrolledCourses', 20],
+  ['orders', 20],
+  ['eventRegistrations', 20],
+]);
+
+function pageSizeOf(field: FieldNode): number {
+  const first = field.arguments?.find((a) => a.name.value === 'first');
+  if (!first) return CONNECTION_FIELDS.get(field.name.value) ?? 0;
+  if (first.value.kind === Kind.INT) return Math.max(0, Number.parseInt(first.value.value, 10));
+  return MAX_PAGE_SIZE; // a variable (or anything else): assume the largest page
+}
+
+function rowsIn(set: SelectionSetNode, ctx: ValidationContext, visiting: Set<string>): number {
+  let rows = 0;
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      if (CONNECTION_FIELDS.has(sel.name.value)) rows += pageSizeOf(sel);
+      if (sel.selectionSet) rows += rowsIn(sel.selectionSet, ctx, visiting);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      rows += rowsIn(sel.selectionSet, ctx, visiting);
+    } else {
+      const name = sel.name.value;
+      const fragment: FragmentDefinitionNode | null | undefined = ctx.getFragment(name);
+      if (!fragment || visiting.has(name)) continue; // unknown or cyclic: other rules report it
+      visiting.add(name);
+      rows += rowsIn(fragment.selectionSet, ctx, visiting);
+      visiting.delete(name);
+    }
+  }
+  return rows;
+}
+
+/** The rule; errors carry `extensions.code = QUERY_TOO_COSTLY`. */
+export function pageBudgetRule(maxRows: number): ValidationRule {
+  return (ctx: ValidationContext): ASTVisitor => ({
+    OperationDefinition(op) {
+      const rows = rowsIn(op.selectionSet, ctx, new Set());
+      if (rows > maxRows) {
+        ctx.reportError(
+          new GraphQLError(`Query asks for up to ${rows} connection rows; the limit is ${maxRows} (a variable \`first\` counts ${MAX_PAGE_SIZE}).`, {
+            nodes: [op],
+            extensions: { code: 'QUERY_TOO_COSTLY' },
+          }),
+        );
+      }
+    },
+  });
+}

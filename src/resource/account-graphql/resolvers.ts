@@ -1,0 +1,109 @@
+/**
+ * Resolvers of the Account API (schema.graphql). Every resolver reads `ctx.member` (the token's
+ * user at the token's site, SPEC §1) and nothing from the arguments can widen it.
+ */
+import type { Enrollment, Page } from '../../platform/learning.js';
+import { checkPageSize } from '../../platform/paging.js';
+import type { User } from '../../platform/accounts.js';
+import type { CourseProgress } from '../../platform/progress.js';
+import type { AccountContext } from './context.js';
+import { decodeCursor, encodeCursor, type CursorList } from './cursors.js';
+import { DateTimeScalar } from './scalars.js';
+import { badUserInput, guarded } from './errors.js';
+import { MemberDataError } from '../../platform/member-errors.js';
+
+/** A client clock may run ahead of ours by this much; later `recordedAt` values are refused. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+interface PageArgs {
+  first: number;
+  after?: string | null;
+}
+
+/** A Relay connection of a platform page, with opaque cursors. */
+function connection<T>(list: CursorList, page: Page<T>) {
+  const edges = page.items.map((i) => ({ cursor: encodeCursor(list, i.cursor), node: i.node }));
+  return {
+    nodes: edges.map((e) => e.node),
+    edges,
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+    totalCount: page.totalCount,
+  };
+}
+
+type EnrolledCourseNode = Enrollment & { progress: CourseProgress };
+
+async function enrolledCourses(args: PageArgs, ctx: AccountContext) {
+  const after = decodeCursor('enrollments', args.after);
+  const page = await ctx.services.learning.enrollments(ctx.member, checkPageSize(args.first), after);
+  const progress = await ctx.services.progress.ofCourses(ctx.member, page.items.map((i) => i.node.courseId));
+  const withProgress: Page<EnrolledCourseNode> = {
+    ...page,
+    items: page.items.map((i) => ({
+      cursor: i.cursor,
+      node: { ...i.node, progress: progress.get(i.node.courseId) ?? { completedLectures: 0, totalLectures: 0, fraction: 0 } },
+    })),
+  };
+  return connection('enrollments', withProgress);
+}
+
+function viewerOf(user: User) {
+  return { id: user.id, email: user.email, name: user.name };
+}
+
+export const resolvers = {
+  DateTime: DateTimeScalar,
+  OrderStatus: { PENDING: 'pending', PAID: 'paid', REFUNDED: 'refunded', CANCELLED: 'cancelled' },
+  EventRegistrationStatus: { REGISTERED: 'registered', WAITLISTED: 'waitlisted', CANCELLED: 'cancelled', ATTENDED: 'attended' },
+  Query: {
+    viewer: (_: unknown, __: unknown, ctx: AccountContext) =>
+      guarded(async () => {
+        const user = await ctx.services.accounts.findUser(ctx.member.userId);
+        if (!user) throw new MemberDataError('NOT_FOUND', 'member not found'); // the token outlived its user
+        return viewerOf(user);
+      }),
+  },
+  Viewer: {
+    site: async (_: unknown, __: unknown, ctx: AccountContext) => {
+      const site = await ctx.services.accounts.findSite(ctx.member.siteId);
+      return { id: ctx.member.siteId, name: site?.name ?? ctx.member.siteId };
+    },
+    roles: (_: unknown, __: unknown, ctx: AccountContext) => ctx.services.accounts.rolesAt(ctx.member.userId, ctx.member.siteId),
+    enrolledCourses: (_: unknown, args: PageArgs, ctx: AccountContext) => guarded(() => enrolledCourses(args, ctx)),
+    orders: (_: unknown, args: PageArgs, ctx: AccountContext) =>
+      guarded(async () =>
+        connection('orders', await ctx.services.orders.list(ctx.member, { first: args.first, after: decodeCursor('orders', args.after) })),
+      ),
+    eventRegistrations: (_: unknown, args: PageArgs, ctx: AccountContext) =>
+      guarded(async () =>
+        connection(
+          'eventRegistrations',
+          await ctx.services.eventRegistrations.list(ctx.member, { first: args.first, after: decodeCursor('eventRegistrations', args.after) }),
+        ),
+      ),
+  },
+  EnrolledCourse: {
+    progress: (c: EnrolledCourseNode) => c.progress.fraction,
+    completedLectureCount: (c: EnrolledCourseNode) => c.progress.completedLectures,
+    lectureCount: (c: EnrolledCourseNode) => c.progress.totalLectures,
+  },
+  Mutation: {
+    recordLectureProgress: (
+      _: unknown,
+      args: { input: { lectureId: string; positionSeconds: number; recordedAt: string } },
+      ctx: AccountContext,
+    ) =>
+      guarded(async () => {
+        const { lectureId, positionSeconds, recordedAt } = args.input;
+        if (positionSeconds < 0) throw badUserInput('positionSeconds must be ≥ 0', 'positionSeconds');
+        if (lectureId.length === 0 || lectureId.length > 128) throw badUserInput('lectureId must be 1–128 characters', 'lectureId');
+        if (Date.parse(recordedAt) > Date.now() + MAX_CLOCK_SKEW_MS) {
+          throw badUserInput('recordedAt must not be more than 5 minutes in the future', 'recordedAt');
+        }
+        const result = await ctx.services.progress.record(ctx.member, { lectureId, positionSeconds, recordedAt });
+        return { applied: result.applied, lectureProgress: result.lecture };
+      }),
+    updateDisplayName: (_: unknown, args: { input: { name: string } }, ctx: AccountContext) =>
+      guarded(async () => ({ viewer: viewerOf(await ctx.services.profiles.setDisplayName(ctx.member.userId, args.input.name)) })),
+  },
+};

@@ -1,0 +1,79 @@
+/**
+ * Member access tokens through the real flow (SPEC §4.2, §5.3): authorization request with PKCE
+ * and `resource`, login/site picker/consent with the headless user agent, code exchange.
+ */
+import { completeAuthorization } from './user-agent.js';
+import { pkcePair, randomString } from './pkce.js';
+import { DEMO_PASSWORD } from './server.js';
+
+export interface MemberTokenOptions {
+  baseUrl: string;
+  email: string;
+  /** Member client; default `demo-member-cli`. */
+  clientId?: string;
+  /** Default `openid account:read account:write`. */
+  scope?: string;
+  /** Site to pick when the user has roles at several sites. */
+  site?: string;
+}
+
+/** Runs the authorization-code flow and returns the access token. @throws when any step fails */
+export async function memberToken(options: MemberTokenOptions): Promise<string> {
+  const clientId = options.clientId ?? 'demo-member-cli';
+  const redirectUri = 'http://127.0.0.1:53682/callback';
+  const { verifier, challenge } = pkcePair();
+  const state = randomString(16);
+  const url = new URL('/oauth/authorize', options.baseUrl);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope: options.scope ?? 'openid account:read account:write',
+    resource: options.baseUrl,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+  }).toString();
+  const { callback } = await completeAuthorization(url, { email: options.email, password: DEMO_PASSWORD, site: options.site });
+  const code = callback.searchParams.get('code');
+  if (!code || callback.searchParams.get('state') !== state) throw new Error(`authorization failed: ${callback.href}`);
+  const res = await fetch(new URL('/api/oauth/token', options.baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier, resource: options.baseUrl }).toString(),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (!res.ok || !body.access_token) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+/** Result of one GraphQL call over HTTP. */
+export interface GraphqlResponse {
+  status: number;
+  headers: Headers;
+  // The GraphQL result as parsed JSON; tests read it loosely.
+  body: { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+}
+
+/** POSTs a GraphQL request to `/account/graphql`. */
+export async function graphql(
+  baseUrl: string,
+  token: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  accept = 'application/json',
+): Promise<GraphqlResponse> {
+  const res = await fetch(`${baseUrl}/account/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await res.text();
+  let body: GraphqlResponse['body'];
+  try {
+    body = JSON.parse(text) as GraphqlResponse['body'];
+  } catch {
+    throw new Error(`not JSON (HTTP ${res.status}): ${text.slice(0, 300)}`);
+  }
+  return { status: res.status, headers: res.headers, body };
+}
