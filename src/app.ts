@@ -75,9 +75,11 @@ function renderError(ctx: Context, err: unknown, logger: Logger): void {
     return sendOAuthError(ctx, err.status, err.error, err.description);
   }
   const e = err as { status?: number; expose?: boolean; message?: string };
-  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
-    // Koa/body-parser client errors (malformed body, 413 too large, 415 unsupported type).
-    const description = e.status === 413 ? 'request body too large (limit 64 KiB)' : (e.message ?? 'malformed request');
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    // Koa/body-parser client errors (malformed body, 413 too large, 415 unsupported type). co-body
+    // marks JSON syntax errors 400 without `expose`: their message is ours to word.
+    const description =
+      e.status === 413 ? 'request body too large (limit 64 KiB)' : e.expose && e.message ? e.message : 'malformed request body';
     if (html) return renderErrorPage(ctx, 'invalid_request', description, e.status);
     return sendOAuthError(ctx, e.status, 'invalid_request', description);
   }

@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config.js';
 import { ALL_SCOPES, SCOPES } from '../oauth/scopes.js';
+import { ADMIN_ROUTES } from '../resource/admin-api/index.js';
 
 const oauthError = {
   type: 'object',
@@ -25,6 +26,23 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     '401': { description: 'invalid_token (WWW-Authenticate carries resource_metadata)' },
     '403': { description: 'insufficient_scope (WWW-Authenticate carries scope)' },
   };
+  // The admin API, generated from its route table (each route names its scope, DESIGN D4).
+  const adminPaths: Record<string, Record<string, unknown>> = {};
+  for (const route of ADMIN_ROUTES) {
+    const parameters = route.path.includes('{clientId}') ? [{ name: 'clientId', in: 'path', required: true, schema: { type: 'string' } }] : undefined;
+    adminPaths[route.path] ??= {};
+    adminPaths[route.path]![route.method] = {
+      summary: route.summary,
+      security: [{ oauth2: [route.scope] }],
+      ...(parameters ? { parameters } : {}),
+      ...(route.method === 'post' || route.method === 'patch' ? { requestBody: { content: json({ type: 'object' }) } } : {}),
+      responses: {
+        '200': { description: 'OK' },
+        '400': { description: 'invalid_request', content: json({ $ref: '#/components/schemas/OAuthError' }) },
+        ...bearerErrors,
+      },
+    };
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -117,6 +135,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           responses: { '200': { description: 'GraphQL result' }, ...bearerErrors },
         },
       },
+      ...adminPaths,
     },
   };
 }
