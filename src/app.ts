@@ -28,6 +28,7 @@ import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler } from './resource/account-graphql/index.js';
+import { mountMcp } from './resource/mcp/index.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -151,6 +152,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
+  mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
 
   const interactions = interactionRouter({ provider, accounts, siteChoices, signer, logger, baseUrl: config.baseUrl });
   app.use(router.routes());

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { createApp, type CoursegateApp } from './app.js';
 import { readSeed, seedDemo } from './platform/seed.js';
 import { saveMemberClient } from './oauth/clients.js';
+import { seedOperatorDemo } from './platform/operator/demo-seed.js';
 
 /** A listening server. */
 export interface RunningServer extends CoursegateApp {
@@ -38,6 +39,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     const result = await seedDemo(built.store.db, seed, config.demoPassword);
     if (result.seeded) {
       for (const c of seed.member_clients) await saveMemberClient(built.adapter, c);
+      await seedOperatorDemo(built.store.db);
       generatedPassword = result.generatedPassword;
       logger.info({ event: 'demo_seeded', sites: seed.sites.length, users: seed.users.length }, 'demo data loaded');
     }
