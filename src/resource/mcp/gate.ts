@@ -17,7 +17,8 @@ export type GateResult = { pass: true } | { pass: false; id: RpcId; code: number
 
 interface ToolCall {
   id: RpcId;
-  name: string;
+  /** Undefined when `params.name` is missing or not a string. */
+  name: string | undefined;
 }
 
 function toolCalls(parsed: unknown): ToolCall[] {
@@ -26,9 +27,9 @@ function toolCalls(parsed: unknown): ToolCall[] {
   for (const m of messages) {
     if (!m || typeof m !== 'object') continue;
     const msg = m as { method?: unknown; id?: unknown; params?: { name?: unknown } };
-    if (msg.method !== 'tools/call' || typeof msg.params?.name !== 'string') continue;
+    if (msg.method !== 'tools/call') continue;
     const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
-    calls.push({ id, name: msg.params.name });
+    calls.push({ id, name: typeof msg.params?.name === 'string' ? msg.params.name : undefined });
   }
   return calls;
 }
@@ -39,10 +40,11 @@ function toolCalls(parsed: unknown): ToolCall[] {
  */
 export function gateToolCalls(parsed: unknown, caller: Caller, baseUrl: string): GateResult {
   for (const call of toolCalls(parsed)) {
-    const tool = findTool(call.name);
+    const tool = call.name === undefined ? undefined : findTool(call.name);
     if (!tool) {
       if (Array.isArray(parsed)) continue; // inside a batch the SDK answers that entry itself
-      return { pass: false, id: call.id, code: -32602, message: `Unknown tool: ${call.name.slice(0, 100)}` };
+      const message = call.name === undefined ? 'Invalid params: tools/call needs params.name (a string)' : `Unknown tool: ${call.name.slice(0, 100)}`;
+      return { pass: false, id: call.id, code: -32602, message };
     }
     const decision = decide(tool, caller);
     if (!decision.allowed) throw challenge(baseUrl, decision.status, decision.error, decision.description, decision.scope);

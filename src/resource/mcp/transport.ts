@@ -31,7 +31,9 @@ export async function serveWithSdk(ctx: Context, server: McpServer, body: JsonRp
     ctx.status = response.status;
     response.headers.forEach((value, name) => ctx.set(name, value));
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = text.length > 0 ? text : null;
+    ctx.body = text;
+    // 202 for notifications has no body; Koa would type an empty string as text/plain.
+    if (text.length === 0) ctx.remove('Content-Type');
   } finally {
     await transport.close();
     await server.close();
