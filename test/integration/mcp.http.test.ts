@@ -109,7 +109,7 @@ describe('SPEC §5.7 / DESIGN D4 authorization of tool calls', () => {
     expect(res.status).toBe(403);
     const p = challengeParams(res.headers.get('www-authenticate'));
     expect(p.error).toBe('insufficient_scope');
-    expect(p.scope.split(' ').sort()).toEqual(['account:read', 'account:write']);
+    expect(p.scope?.split(' ').sort()).toEqual(['account:read', 'account:write']);
     expect(p.resource_metadata).toBe(`${server.baseUrl}/.well-known/oauth-protected-resource`);
   });
 
