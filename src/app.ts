@@ -29,6 +29,7 @@ import { openApiDocument } from './http/openapi.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler } from './resource/account-graphql/index.js';
 import { mountMcp } from './resource/mcp/index.js';
+import { defaultScope } from './oauth/default-scope.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -158,6 +159,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
+  app.use(defaultScope(provider));
   app.use(mount(provider as unknown as Koa));
   app.use(async (ctx) => {
     // Nothing above matched (oidc-provider passes unknown paths on).
