@@ -5,7 +5,7 @@
  * - GraphQL fields from `account-graphql/schema.graphql` (DESIGN D4: queries need `account:read`,
  *   mutations `account:write`);
  * - admin operations from the OpenAPI document's `security` requirements (`/openapi.json`).
- * Served at `/.well-known/coursegate-scope-map.json`; `npm run scope-map` prints it.
+ * Served at `/.well-known/coursegate-scope-map.json` (see docs/mcp.md).
  */
 import { readFileSync } from 'node:fs';
 import { buildSchema, isObjectType } from 'graphql';
