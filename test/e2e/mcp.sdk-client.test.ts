@@ -168,6 +168,17 @@ describe('DESIGN D4 member tools with demo-member-cli (pre-registered) and stude
     expect(nodes.find((n) => n.slug === 'typescript-fundamentals')?.lastWatchedLecture).toEqual({ lectureId: 'lec_ts_3', positionSeconds: 100 });
   });
 
+  test('record_progress refuses a course whose access expired and a position beyond the lecture (isError, not 500)', async () => {
+    const client = await connect(provider);
+    const expired = await client.callTool({ name: 'record_progress', arguments: { lectureId: 'lec_sql_1', positionSeconds: 10 } });
+    expect(expired).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^forbidden: your access to sql-basics expired/) }] });
+    const beyond = await client.callTool({ name: 'record_progress', arguments: { lectureId: 'lec_ts_1', positionSeconds: 421 } });
+    expect(beyond).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('between 0 and 420') }] });
+    const older = await client.callTool({ name: 'record_progress', arguments: { lectureId: 'lec_ts_3', positionSeconds: 5, recordedAt: '2020-01-01T00:00:00Z' } });
+    expect(older.structuredContent).toMatchObject({ applied: false });
+    await client.close();
+  });
+
   test('an operator tool with a member token is 403 insufficient_scope (not listed, not callable)', async () => {
     const res = await fetch(mcpUrl, {
       method: 'POST',
