@@ -196,6 +196,20 @@ describe('DESIGN D8 bad input → JSON-RPC / MCP errors, never a 500', () => {
     expect(res.json.error.message).toContain('64 KiB');
   });
 
+  test('a chunked body (no Content-Length) over 64 KiB → 413 on a live connection', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(16 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const res = await fetch(mcp, { method: 'POST', headers: HEADERS, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).error.code).toBe(-32600);
+  });
+
   test('wrong content type → 415; missing Accept → 406 from the transport', async () => {
     const ct = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'text/plain', accept: HEADERS.accept }, body: '{}' });
     expect(ct.status).toBe(415);

@@ -16,22 +16,31 @@ export interface JsonRpcBody {
   parsed: unknown;
 }
 
-/** Reads the request stream up to `limit` bytes. @throws JsonRpcHttpError 413 beyond it */
-async function readLimited(ctx: Context, limit: number): Promise<Buffer> {
+/**
+ * Reads the request stream up to `limit` bytes. Past the limit the rest is drained unread (the
+ * socket stays usable for the 413, then closes) instead of destroying the connection.
+ * @throws JsonRpcHttpError 413 beyond the limit
+ */
+function readLimited(ctx: Context, limit: number): Promise<Buffer> {
+  const tooLarge = () => new JsonRpcHttpError(413, -32600, `request body too large (limit ${limit / 1024} KiB)`, { Connection: 'close' });
   const declared = Number(ctx.get('content-length') || NaN);
-  if (declared > limit) throw new JsonRpcHttpError(413, -32600, `request body too large (limit ${limit / 1024} KiB)`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) {
-      ctx.req.destroy();
-      throw new JsonRpcHttpError(413, -32600, `request body too large (limit ${limit / 1024} KiB)`);
-    }
-    chunks.push(buf);
+  if (declared > limit) {
+    ctx.req.resume();
+    return Promise.reject(tooLarge());
   }
-  return Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      ctx.req.off('data', onData).off('end', onEnd);
+      ctx.req.resume();
+      reject(tooLarge());
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    ctx.req.on('data', onData).on('end', onEnd).once('error', reject);
+  });
 }
 
 /** Reads, limits and parses the body. @throws JsonRpcHttpError 415, 413 or 400 */
