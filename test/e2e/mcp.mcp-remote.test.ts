@@ -1,7 +1,8 @@
 /**
  * `/mcp` through `mcp-remote` (npm), the stdio proxy desktop clients launch (research §4),
  * driven headlessly: anonymous tools/list, then a member tool whose 401 makes mcp-remote sign in
- * mid-session with the pre-registered `demo-member-cli` (student@demo.test).
+ * mid-session with the pre-registered `demo-member-cli` (student@demo.test); and an operator tool
+ * whose 401 makes it register a loopback client dynamically (owner@demo.test, site demo).
  */
 import { writeFileSync } from 'node:fs';
 import { freePort, startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
@@ -45,3 +46,24 @@ describe('mcp-remote as a real client', () => {
     expect(names).toContain('continue_watching');
   }, 60_000);
 });
+
+describe('mcp-remote with dynamic registration (operator, owner@demo.test at site demo)', () => {
+  let operator: McpRemoteSession;
+  beforeAll(async () => {
+    operator = await startMcpRemote(`${server.baseUrl}/mcp`, await freePort(), { email: 'owner@demo.test', password: DEMO_PASSWORD, site: 'demo' });
+  }, 60_000);
+  afterAll(async () => {
+    if (process.env.MCP_REMOTE_LOG) writeFileSync(`${process.env.MCP_REMOTE_LOG}.operator`, operator?.log() ?? '');
+    await operator?.close();
+  });
+
+  test('an operator tool makes mcp-remote register a loopback client (DCR), sign in and call it', async () => {
+    const result = await operator.client.callTool({ name: 'list_courses', arguments: {} }, undefined, { timeout: 30_000 });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain('sql-basics');
+    const url = operator.authorizationUrls[0]!;
+    expect(url.searchParams.get('client_id')).not.toBe('demo-member-cli');
+    expect(url.searchParams.get('scope')).toContain('courses:read');
+  }, 60_000);
+});
+
