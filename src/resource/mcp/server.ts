@@ -24,12 +24,16 @@ const INSTRUCTIONS = [
 
 /** Runs a tool and maps its outcome to an MCP result; never lets an internal error text out. */
 async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Caller, services: ToolServices, logger: Logger, requestId: string): Promise<CallToolResult> {
+  // Audit line per call: who (sub, site), which tool, outcome. Never arguments or tokens.
+  const audit = { req_id: requestId, tool: tool.name, sub: caller.principal?.userId, org_id: caller.principal?.siteId, client_id: caller.principal?.clientId };
   try {
     const result = await tool.run(args, { caller, services });
+    logger.info({ ...audit, outcome: 'ok' }, 'mcp tool call');
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
     if (err instanceof PlatformError || err instanceof RangeError) {
       const code = err instanceof PlatformError ? err.code : 'invalid';
+      logger.info({ ...audit, outcome: code }, 'mcp tool call');
       return { isError: true, content: [{ type: 'text', text: `${code}: ${err.message}` }] };
     }
     logger.error({ req_id: requestId, tool: tool.name, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'mcp tool failed');
