@@ -32,6 +32,7 @@ import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
+import { mountMcp } from './resource/mcp/index.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -164,6 +165,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
+  mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
 
   const interactions = interactionRouter({ provider, accounts, siteChoices, signer, logger, baseUrl: config.baseUrl });
   const memberClients = new MemberClients(store.db, adapter);

@@ -8,6 +8,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 import { createApp, type CoursegateApp } from './app.js';
 import { readSeed, seedDemo } from './platform/seed.js';
+import { seedOperatorDemo } from './platform/operator/demo-seed.js';
 
 /** A listening server. */
 export interface RunningServer extends CoursegateApp {
@@ -39,6 +40,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       for (const c of seed.member_clients) {
         await built.memberClients.create(c.site, { clientId: c.client_id, clientName: c.client_name, redirectUris: c.redirect_uris, scope: c.scope });
       }
+      await seedOperatorDemo(built.store.db);
       generatedPassword = result.generatedPassword;
       logger.info({ event: 'demo_seeded', sites: seed.sites.length, users: seed.users.length }, 'demo data loaded');
     }

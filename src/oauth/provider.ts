@@ -51,6 +51,15 @@ export const ROUTES = {
   end_session: '/api/oauth/logout',
 } as const;
 
+/** True when two absolute URLs are equal after WHATWG URL normalization (empty path = `/`). */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+}
+
 function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boolean {
   return !!client && kindOf(client.metadata()) === 'member';
 }
@@ -182,7 +191,8 @@ export function createProvider(deps: ProviderDeps): Provider {
           return true;
         },
         getResourceServerInfo: async (ctx, resourceIndicator, client) => {
-          if (resourceIndicator !== base) {
+          // RFC 3986 §6.2.3: `…:port` and `…:port/` name the same resource; mcp-remote sends the latter.
+          if (!sameUrl(resourceIndicator, base)) {
             throw new errors.InvalidTarget(`unknown resource; the only protected resource is ${base}`);
           }
           // DESIGN D2: the ceiling of the client's kind, checked at /authorize and at /token.

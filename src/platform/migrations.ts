@@ -129,6 +129,24 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Operator tools (issue 5): coupons of a site (SPEC §2.5 coupons:read / coupons:write).
+  '0002_operator': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('coupons')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('percent_off', 'integer', (c) => c.notNull())
+        .addColumn('max_redemptions', 'integer')
+        .addColumn('redemptions', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expires_at', 'text')
+        .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('coupons_site_code', ['site_id', 'code'])
+        .execute();
+    },
+  },
   '0003_oauth_applications': {
     // SPEC §5.4 member clients: which site owns which OAuth application (the client metadata
     // itself lives in the oidc-provider adapter).

@@ -1,0 +1,118 @@
+/**
+ * Operator view of a site's orders and coupons (SPEC §2.5 `orders:read`, `coupons:*`).
+ * Amounts are integer minor units of the order's currency (ISO 4217).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { OperatorDatabase } from './schema.js';
+import { PlatformError, notFound } from '../errors.js';
+
+export interface AdminOrder {
+  number: string;
+  email: string;
+  status: string;
+  totalMinor: number;
+  currency: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  itemCount: number;
+}
+
+export interface Coupon {
+  code: string;
+  percentOff: number;
+  maxRedemptions: number | null;
+  redemptions: number;
+  /** ISO 8601 UTC; null = never. */
+  expiresAt: string | null;
+  active: boolean;
+}
+
+/** Input of `createCoupon`. Codes: 3–32 of A–Z, 0–9, `-`, `_` (stored upper-case). */
+export interface CouponInput {
+  code: string;
+  percentOff: number;
+  maxRedemptions?: number;
+  expiresAt?: string;
+}
+
+const COUPON_CODE = /^[A-Z0-9_-]{3,32}$/;
+
+export class CommerceAdmin {
+  constructor(private readonly db: Kysely<OperatorDatabase>) {}
+
+  /** Orders of the site, newest first, optionally of one status, `limit` at most (1…200). */
+  async orders(siteId: string, options: { status?: string; limit: number }): Promise<AdminOrder[]> {
+    let q = this.db
+      .selectFrom('orders')
+      .innerJoin('users', 'users.id', 'orders.user_id')
+      .select((eb) => [
+        'orders.number as number',
+        'users.email as email',
+        'orders.status as status',
+        'orders.total_minor as total',
+        'orders.currency as currency',
+        'orders.created_at as created_at',
+        eb.selectFrom('order_items').select(eb.fn.countAll<number>().as('n')).whereRef('order_items.order_id', '=', 'orders.id').as('items'),
+      ])
+      .where('orders.site_id', '=', siteId)
+      .orderBy('orders.created_at', 'desc')
+      .limit(Math.min(Math.max(1, Math.trunc(options.limit)), 200));
+    if (options.status) q = q.where('orders.status', '=', options.status);
+    const rows = await q.execute();
+    return rows.map((r) => ({ number: r.number, email: r.email, status: r.status, totalMinor: r.total, currency: r.currency, createdAt: r.created_at, itemCount: Number(r.items ?? 0) }));
+  }
+
+  /** Coupons of the site, by code. */
+  async coupons(siteId: string): Promise<Coupon[]> {
+    const rows = await this.db.selectFrom('coupons').selectAll().where('site_id', '=', siteId).orderBy('code').execute();
+    return rows.map(toCoupon);
+  }
+
+  /**
+   * Creates a coupon.
+   * @throws PlatformError `invalid` (code shape, percent outside 1…100, bad limit or date), `conflict` (code taken)
+   */
+  async createCoupon(siteId: string, input: CouponInput, now = new Date()): Promise<Coupon> {
+    const code = input.code.trim().toUpperCase();
+    if (!COUPON_CODE.test(code)) throw new PlatformError('invalid', 'code must be 3–32 letters, digits, dashes or underscores');
+    if (!Number.isInteger(input.percentOff) || input.percentOff < 1 || input.percentOff > 100) throw new PlatformError('invalid', 'percentOff must be a whole number between 1 and 100');
+    if (input.maxRedemptions !== undefined && (!Number.isInteger(input.maxRedemptions) || input.maxRedemptions < 1)) {
+      throw new PlatformError('invalid', 'maxRedemptions must be a positive whole number');
+    }
+    let expiresAt: string | null = null;
+    if (input.expiresAt !== undefined) {
+      const t = Date.parse(input.expiresAt);
+      if (Number.isNaN(t) || t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time in the future');
+      expiresAt = new Date(t).toISOString();
+    }
+    const taken = await this.db.selectFrom('coupons').select('id').where('site_id', '=', siteId).where('code', '=', code).executeTakeFirst();
+    if (taken) throw new PlatformError('conflict', `a coupon with code ${code} already exists`);
+    const row = {
+      id: `cpn_${randomUUID()}`,
+      site_id: siteId,
+      code,
+      percent_off: input.percentOff,
+      max_redemptions: input.maxRedemptions ?? null,
+      redemptions: 0,
+      expires_at: expiresAt,
+      active: 1,
+      created_at: now.toISOString(),
+    };
+    await this.db.insertInto('coupons').values(row).execute();
+    return toCoupon(row);
+  }
+
+  /** Deactivates a coupon (kept for the order history; idempotent). @throws PlatformError `not_found` */
+  async deactivateCoupon(siteId: string, code: string): Promise<Coupon> {
+    const normalized = code.trim().toUpperCase();
+    const result = await this.db.updateTable('coupons').set({ active: 0 }).where('site_id', '=', siteId).where('code', '=', normalized).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw notFound('coupon', normalized);
+    const row = await this.db.selectFrom('coupons').selectAll().where('site_id', '=', siteId).where('code', '=', normalized).executeTakeFirstOrThrow();
+    return toCoupon(row);
+  }
+}
+
+function toCoupon(r: OperatorDatabase['coupons']): Coupon {
+  return { code: r.code, percentOff: r.percent_off, maxRedemptions: r.max_redemptions, redemptions: r.redemptions, expiresAt: r.expires_at, active: r.active === 1 };
+}

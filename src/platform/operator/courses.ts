@@ -1,0 +1,158 @@
+/**
+ * Operator view of a site's courses and curricula (SPEC §2.5 `courses:*`, `curriculum:*`).
+ * Every method takes the site id first and never reaches another site's rows.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { OperatorDatabase } from './schema.js';
+import { PlatformError, notFound } from '../errors.js';
+
+/** A course row as the operator sees it. */
+export interface AdminCourse {
+  slug: string;
+  title: string;
+  description: string;
+  isPublic: boolean;
+  lectureCount: number;
+  enrollmentCount: number;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+}
+
+export interface AdminLecture {
+  id: string;
+  position: number;
+  title: string;
+  durationSeconds: number;
+}
+
+/** Fields of a new or changed course. Slugs: lower-case letters, digits and dashes, 2…64 characters. */
+export interface CourseInput {
+  slug: string;
+  title: string;
+  description?: string;
+  isPublic?: boolean;
+}
+
+export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])$/;
+
+export class CourseAdmin {
+  constructor(private readonly db: Kysely<OperatorDatabase>) {}
+
+  /** All courses of the site (public or not), by title. */
+  async list(siteId: string): Promise<AdminCourse[]> {
+    const rows = await this.db
+      .selectFrom('courses')
+      .select((eb) => [
+        'courses.slug as slug',
+        'courses.title as title',
+        'courses.description as description',
+        'courses.is_public as is_public',
+        'courses.created_at as created_at',
+        eb.selectFrom('lectures').select(eb.fn.countAll<number>().as('n')).whereRef('lectures.course_id', '=', 'courses.id').as('lectures'),
+        eb.selectFrom('enrollments').select(eb.fn.countAll<number>().as('n')).whereRef('enrollments.course_id', '=', 'courses.id').as('enrollments'),
+      ])
+      .where('courses.site_id', '=', siteId)
+      .orderBy('courses.title')
+      .execute();
+    return rows.map((r) => ({
+      slug: r.slug,
+      title: r.title,
+      description: r.description,
+      isPublic: r.is_public === 1,
+      lectureCount: Number(r.lectures ?? 0),
+      enrollmentCount: Number(r.enrollments ?? 0),
+      createdAt: r.created_at,
+    }));
+  }
+
+  /** One course by slug. @throws PlatformError `not_found` */
+  async get(siteId: string, slug: string): Promise<AdminCourse> {
+    const found = (await this.list(siteId)).find((c) => c.slug === slug);
+    if (!found) throw notFound('course', slug);
+    return found;
+  }
+
+  /**
+   * Creates a course.
+   * @throws PlatformError `invalid` (bad slug or empty title), `conflict` (slug taken at the site)
+   */
+  async create(siteId: string, input: CourseInput, now = new Date()): Promise<AdminCourse> {
+    if (!SLUG.test(input.slug)) throw new PlatformError('invalid', 'slug must be 2–64 lower-case letters, digits or dashes');
+    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty');
+    const taken = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', input.slug).executeTakeFirst();
+    if (taken) throw new PlatformError('conflict', `a course with slug "${input.slug}" already exists`);
+    await this.db
+      .insertInto('courses')
+      .values({
+        id: `crs_${randomUUID()}`,
+        site_id: siteId,
+        slug: input.slug,
+        title: input.title.trim(),
+        description: input.description ?? '',
+        is_public: input.isPublic === false ? 0 : 1,
+        created_at: now.toISOString(),
+      })
+      .execute();
+    return this.get(siteId, input.slug);
+  }
+
+  /** Changes title, description or visibility. @throws PlatformError `not_found`, `invalid` */
+  async update(siteId: string, slug: string, patch: Partial<Omit<CourseInput, 'slug'>>): Promise<AdminCourse> {
+    const id = await this.courseId(siteId, slug);
+    if (patch.title !== undefined && !patch.title.trim()) throw new PlatformError('invalid', 'title must not be empty');
+    const set: Partial<{ title: string; description: string; is_public: number }> = {};
+    if (patch.title !== undefined) set.title = patch.title.trim();
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.isPublic !== undefined) set.is_public = patch.isPublic ? 1 : 0;
+    if (Object.keys(set).length > 0) await this.db.updateTable('courses').set(set).where('id', '=', id).execute();
+    return this.get(siteId, slug);
+  }
+
+  /** The lectures of a course in order. @throws PlatformError `not_found` */
+  async curriculum(siteId: string, slug: string): Promise<AdminLecture[]> {
+    const id = await this.courseId(siteId, slug);
+    const rows = await this.db.selectFrom('lectures').select(['id', 'position', 'title', 'duration_seconds']).where('course_id', '=', id).orderBy('position').execute();
+    return rows.map((r) => ({ id: r.id, position: r.position, title: r.title, durationSeconds: r.duration_seconds }));
+  }
+
+  /** Appends a lecture. Duration in seconds (0…86400). @throws PlatformError `not_found`, `invalid` */
+  async addLecture(siteId: string, slug: string, input: { title: string; durationSeconds: number }): Promise<AdminLecture> {
+    const id = await this.courseId(siteId, slug);
+    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty');
+    if (!Number.isInteger(input.durationSeconds) || input.durationSeconds < 0 || input.durationSeconds > 86_400) {
+      throw new PlatformError('invalid', 'durationSeconds must be a whole number of seconds between 0 and 86400');
+    }
+    const last = await this.db
+      .selectFrom('lectures')
+      .select((eb) => eb.fn.max<number>('position').as('p'))
+      .where('course_id', '=', id)
+      .executeTakeFirst();
+    const lecture = { id: `lec_${randomUUID()}`, course_id: id, title: input.title.trim(), position: Number(last?.p ?? 0) + 1, duration_seconds: input.durationSeconds };
+    await this.db.insertInto('lectures').values(lecture).execute();
+    return { id: lecture.id, position: lecture.position, title: lecture.title, durationSeconds: lecture.duration_seconds };
+  }
+
+  /** Removes a lecture (and its progress rows) from a course of the site. @throws PlatformError `not_found` */
+  async removeLecture(siteId: string, lectureId: string): Promise<void> {
+    const row = await this.db
+      .selectFrom('lectures')
+      .innerJoin('courses', 'courses.id', 'lectures.course_id')
+      .select('lectures.id as id')
+      .where('lectures.id', '=', lectureId)
+      .where('courses.site_id', '=', siteId)
+      .executeTakeFirst();
+    if (!row) throw notFound('lecture', lectureId);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('lecture_progress').where('lecture_id', '=', row.id).execute();
+      await trx.deleteFrom('lectures').where('id', '=', row.id).execute();
+    });
+  }
+
+  /** The id of a course of the site. @throws PlatformError `not_found` */
+  async courseId(siteId: string, slug: string): Promise<string> {
+    const row = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', slug).executeTakeFirst();
+    if (!row) throw notFound('course', slug);
+    return row.id;
+  }
+}

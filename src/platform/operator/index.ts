@@ -1,0 +1,35 @@
+/**
+ * The operator services of one process (SPEC §1 "site operator", §2.5 operator scopes). Shared by
+ * the MCP operator tools and, later, the admin REST API. Callers pass the site id of the
+ * authenticated principal; authorization (scopes, operator role) is the caller's job.
+ */
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from '../schema.js';
+import type { OperatorDatabase } from './schema.js';
+import { CourseAdmin } from './courses.js';
+import { PeopleAdmin } from './people.js';
+import { CommerceAdmin } from './commerce.js';
+import { EventAdmin } from './events.js';
+import { AnalyticsAdmin } from './analytics.js';
+
+export { CourseAdmin, PeopleAdmin, CommerceAdmin, EventAdmin, AnalyticsAdmin };
+
+export interface OperatorServices {
+  courses: CourseAdmin;
+  people: PeopleAdmin;
+  commerce: CommerceAdmin;
+  events: EventAdmin;
+  analytics: AnalyticsAdmin;
+}
+
+/** Builds the services on the platform database (migration `0002_operator` applied). */
+export function operatorServices(db: Kysely<PlatformDatabase>): OperatorServices {
+  const odb = db as unknown as Kysely<OperatorDatabase>;
+  return {
+    courses: new CourseAdmin(odb),
+    people: new PeopleAdmin(odb),
+    commerce: new CommerceAdmin(odb),
+    events: new EventAdmin(odb),
+    analytics: new AnalyticsAdmin(odb),
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Operator view of a site's students (enrollments) and members (roles) (SPEC §2.5
+ * `students:*`, `members:*`; DESIGN D5 roles `owner`, `admin`, `instructor`, `student`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { OperatorDatabase } from './schema.js';
+import { PlatformError, notFound } from '../errors.js';
+import { CourseAdmin } from './courses.js';
+
+export const ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
+export type SiteRole = (typeof ROLES)[number];
+
+/** One enrollment at the site. `status` is computed at `now`. */
+export interface StudentEnrollment {
+  email: string;
+  name: string;
+  courseSlug: string;
+  /** ISO 8601 UTC; null with lifetime access. */
+  expireDate: string | null;
+  hasLifetimeAccess: boolean;
+  status: 'active' | 'expired';
+  enrolledAt: string;
+}
+
+export interface SiteMember {
+  email: string;
+  name: string;
+  roles: string[];
+}
+
+/** Input of `enroll`: either `expiresAt` (ISO 8601, in the future) or `lifetimeAccess`. */
+export interface EnrollInput {
+  email: string;
+  courseSlug: string;
+  expiresAt?: string;
+  lifetimeAccess?: boolean;
+}
+
+export class PeopleAdmin {
+  private readonly courses: CourseAdmin;
+  constructor(private readonly db: Kysely<OperatorDatabase>) {
+    this.courses = new CourseAdmin(db);
+  }
+
+  /** Enrollments at the site, optionally of one course, by e-mail, `limit` at most (1…200). */
+  async students(siteId: string, options: { courseSlug?: string; limit: number }, now = new Date()): Promise<StudentEnrollment[]> {
+    let q = this.db
+      .selectFrom('enrollments')
+      .innerJoin('users', 'users.id', 'enrollments.user_id')
+      .innerJoin('courses', 'courses.id', 'enrollments.course_id')
+      .select(['users.email as email', 'users.name as name', 'courses.slug as slug', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime', 'enrollments.created_at as created_at'])
+      .where('enrollments.site_id', '=', siteId)
+      .orderBy('users.email')
+      .orderBy('courses.slug')
+      .limit(Math.min(Math.max(1, Math.trunc(options.limit)), 200));
+    if (options.courseSlug) q = q.where('courses.slug', '=', options.courseSlug);
+    const rows = await q.execute();
+    return rows.map((r) => ({
+      email: r.email,
+      name: r.name,
+      courseSlug: r.slug,
+      expireDate: r.expires_at,
+      hasLifetimeAccess: r.lifetime === 1,
+      status: r.lifetime === 1 || r.expires_at === null || Date.parse(r.expires_at) >= now.getTime() ? 'active' : 'expired',
+      enrolledAt: r.created_at,
+    }));
+  }
+
+  /**
+   * Enrolls an existing user (giving them the `student` role at the site when they have no role)
+   * or changes the expiry of an existing enrollment.
+   * @throws PlatformError `not_found` (user or course), `invalid` (neither or both of expiresAt /
+   *   lifetimeAccess, or a date in the past)
+   */
+  async enroll(siteId: string, input: EnrollInput, now = new Date()): Promise<StudentEnrollment> {
+    const lifetime = input.lifetimeAccess === true;
+    if (lifetime === (input.expiresAt !== undefined)) throw new PlatformError('invalid', 'give either expiresAt or lifetimeAccess: true');
+    let expiresAt: string | null = null;
+    if (input.expiresAt !== undefined) {
+      const t = Date.parse(input.expiresAt);
+      if (Number.isNaN(t)) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time');
+      if (t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be in the future');
+      expiresAt = new Date(t).toISOString();
+    }
+    const courseId = await this.courses.courseId(siteId, input.courseSlug);
+    const user = await this.userByEmail(input.email);
+    await this.db.transaction().execute(async (trx) => {
+      const role = await trx.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', user.id).executeTakeFirst();
+      if (!role) await trx.insertInto('memberships').values({ site_id: siteId, user_id: user.id, role: 'student' }).execute();
+      await trx
+        .insertInto('enrollments')
+        .values({ id: `enr_${randomUUID()}`, site_id: siteId, user_id: user.id, course_id: courseId, expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0, created_at: now.toISOString() })
+        .onConflict((oc) => oc.columns(['site_id', 'user_id', 'course_id']).doUpdateSet({ expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0 }))
+        .execute();
+    });
+    const [row] = (await this.students(siteId, { courseSlug: input.courseSlug, limit: 200 }, now)).filter((s) => s.email === user.email);
+    return row!;
+  }
+
+  /** Removes an enrollment and the member's progress in that course. @throws PlatformError `not_found` */
+  async unenroll(siteId: string, email: string, courseSlug: string): Promise<void> {
+    const courseId = await this.courses.courseId(siteId, courseSlug);
+    const user = await this.userByEmail(email);
+    const result = await this.db.deleteFrom('enrollments').where('site_id', '=', siteId).where('user_id', '=', user.id).where('course_id', '=', courseId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound('enrollment', `${email} in ${courseSlug}`);
+    await this.db.deleteFrom('lecture_progress').where('user_id', '=', user.id).where('course_id', '=', courseId).execute();
+  }
+
+  /** Users with a role at the site, by e-mail. */
+  async members(siteId: string): Promise<SiteMember[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select(['users.email as email', 'users.name as name', 'memberships.role as role'])
+      .where('memberships.site_id', '=', siteId)
+      .orderBy('users.email')
+      .orderBy('memberships.role')
+      .execute();
+    const byEmail = new Map<string, SiteMember>();
+    for (const r of rows) {
+      const m = byEmail.get(r.email) ?? { email: r.email, name: r.name, roles: [] };
+      m.roles.push(r.role);
+      byEmail.set(r.email, m);
+    }
+    return [...byEmail.values()];
+  }
+
+  /** Gives an existing user a role at the site (idempotent). @throws PlatformError `not_found`, `invalid` */
+  async grantRole(siteId: string, email: string, role: string): Promise<SiteMember> {
+    if (!(ROLES as readonly string[]).includes(role)) throw new PlatformError('invalid', `role must be one of ${ROLES.join(', ')}`);
+    const user = await this.userByEmail(email);
+    await this.db.insertInto('memberships').values({ site_id: siteId, user_id: user.id, role }).onConflict((oc) => oc.doNothing()).execute();
+    return (await this.members(siteId)).find((m) => m.email === user.email)!;
+  }
+
+  /**
+   * Takes a role away. The last owner of a site keeps the `owner` role.
+   * @throws PlatformError `not_found` (user or role), `conflict` (last owner)
+   */
+  async revokeRole(siteId: string, email: string, role: string): Promise<void> {
+    const user = await this.userByEmail(email);
+    if (role === 'owner') {
+      const owners = await this.db.selectFrom('memberships').select('user_id').where('site_id', '=', siteId).where('role', '=', 'owner').execute();
+      if (owners.length === 1 && owners[0]!.user_id === user.id) throw new PlatformError('conflict', 'the last owner of a site keeps the owner role');
+    }
+    const result = await this.db.deleteFrom('memberships').where('site_id', '=', siteId).where('user_id', '=', user.id).where('role', '=', role).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound('role', `${role} of ${email}`);
+  }
+
+  private async userByEmail(email: string): Promise<{ id: string; email: string }> {
+    const user = await this.db.selectFrom('users').select(['id', 'email']).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    if (!user) throw notFound('user with e-mail', email);
+    return user;
+  }
+}

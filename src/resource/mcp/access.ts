@@ -1,0 +1,44 @@
+/**
+ * Who may call which tool (DESIGN D2, D4; SPEC §5.7), as one function used both to filter
+ * `tools/list` and to answer `tools/call` with the HTTP challenge the MCP authorization spec
+ * expects (401 starts OAuth, 403 `insufficient_scope` asks for step-up).
+ */
+import { OPERATOR_ROLES } from '../../platform/accounts.js';
+import type { AnyTool, Caller } from './tools/types.js';
+
+/** The outcome for one tool and one caller. `scope` is what the client should ask for next. */
+export type Decision =
+  | { allowed: true }
+  | { allowed: false; status: 401 | 403; error: 'invalid_token' | 'insufficient_scope'; description: string; scope: string };
+
+/**
+ * Decides whether `caller` may call `tool`.
+ * - public tools: everyone;
+ * - no token: 401 `invalid_token` with the tool's scopes (the client starts OAuth);
+ * - token without a needed scope: 403 `insufficient_scope`, `scope` = the token's scopes plus the
+ *   missing ones, so that step-up keeps what was granted;
+ * - operator tools also need an `owner` or `admin` role at the token's site, read now (a role
+ *   taken away after the token was issued ends access at once): 403 otherwise.
+ */
+export function decide(tool: AnyTool, caller: Caller): Decision {
+  if (tool.audience === 'public') return { allowed: true };
+  const needed = tool.scopes.join(' ');
+  const { principal } = caller;
+  if (!principal) {
+    return { allowed: false, status: 401, error: 'invalid_token', description: `the tool ${tool.name} needs an access token with the scope ${needed}`, scope: needed };
+  }
+  const missing = tool.scopes.filter((s) => !principal.scopes.has(s));
+  if (missing.length > 0) {
+    const wanted = [...new Set([...principal.scopes, ...tool.scopes])].join(' ');
+    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs the scope ${missing.join(' ')}`, scope: wanted };
+  }
+  if (tool.audience === 'operator' && !caller.roles.some((r) => OPERATOR_ROLES.has(r))) {
+    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs an owner or admin role at ${principal.siteId}`, scope: needed };
+  }
+  return { allowed: true };
+}
+
+/** The tools `caller` may call: exactly what `tools/list` shows. */
+export function visibleTools(tools: readonly AnyTool[], caller: Caller): AnyTool[] {
+  return tools.filter((t) => decide(t, caller).allowed);
+}

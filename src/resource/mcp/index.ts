@@ -1,0 +1,134 @@
+/**
+ * `/mcp`: the MCP tool interface (SPEC §4.3, §5.7; DESIGN D4) on the MCP SDK's Streamable HTTP
+ * transport, stateless. The endpoint is a pipeline of small named steps, read top to bottom:
+ *
+ *   renderJsonRpcErrors → originGuard → allowPostOnly → readBody → authenticateCaller
+ *     → gateToolCalls → serveMcp
+ *
+ * No token is fine (anonymous caller, public tools); a bad token is 401 `invalid_token`; a
+ * protected tool call without its scopes is 401/403 with `WWW-Authenticate` (gate.ts).
+ */
+import type { Context, Middleware } from 'koa';
+import type Router from '@koa/router';
+import type { Kysely } from 'kysely';
+import type Provider from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { Accounts } from '../../platform/accounts.js';
+import type { Learning } from '../../platform/learning.js';
+import type { PlatformDatabase } from '../../platform/schema.js';
+import { Catalog } from '../../platform/catalog.js';
+import { MemberRecords } from '../../platform/member-records.js';
+import { operatorServices } from '../../platform/operator/index.js';
+import { authenticate, challenge, readBearerToken } from '../bearer.js';
+import { readJsonRpcBody, type JsonRpcBody } from './body.js';
+import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
+import { gateToolCalls } from './gate.js';
+import { originGuard } from './origin-guard.js';
+import { buildMcpServer } from './server.js';
+import { serveWithSdk } from './transport.js';
+import { scopeMap } from './scope-map.js';
+import type { Caller, ToolServices } from './tools/types.js';
+
+/** What `/mcp` needs from the composition root. */
+export interface McpDeps {
+  provider: Provider;
+  baseUrl: string;
+  accounts: Accounts;
+  learning: Learning;
+  db: Kysely<PlatformDatabase>;
+  logger: Logger;
+  /** The `/openapi.json` document, for the admin operations of the scope map. */
+  openapi: Record<string, unknown>;
+}
+
+interface McpState {
+  body: JsonRpcBody;
+  caller: Caller;
+}
+
+const state = (ctx: Context): McpState => ctx.state as McpState;
+
+/** Turns transport errors into JSON-RPC error bodies; anything else goes on to the app's edge. */
+const renderJsonRpcErrors: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (err) {
+    if (!(err instanceof JsonRpcHttpError)) throw err;
+    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+    sendJsonRpcError(ctx, err.status, err.code, err.message);
+  }
+};
+
+/** MCP Streamable HTTP: POST only here; GET (no server-initiated SSE stream) and DELETE (no sessions) → 405. */
+const allowPostOnly: Middleware = async (ctx, next) => {
+  if (ctx.method !== 'POST') {
+    throw new JsonRpcHttpError(405, -32000, `Method Not Allowed: ${ctx.method} /mcp (this server is stateless: POST JSON-RPC only)`, { Allow: 'POST' });
+  }
+  await next();
+};
+
+const readBody: Middleware = async (ctx, next) => {
+  state(ctx).body = await readJsonRpcBody(ctx);
+  await next();
+};
+
+function authenticateCaller(deps: McpDeps): Middleware {
+  return async (ctx, next) => {
+    const token = readBearerToken(ctx, deps.baseUrl);
+    if (token === undefined) {
+      state(ctx).caller = { roles: [] };
+    } else {
+      const principal = await authenticate(deps.provider, deps.baseUrl, token);
+      const roles = await deps.accounts.rolesAt(principal.userId, principal.siteId);
+      if (roles.length === 0) throw challenge(deps.baseUrl, 401, 'invalid_token', 'the access token acts for no member of its site');
+      state(ctx).caller = { principal, roles };
+    }
+    await next();
+  };
+}
+
+function gate(baseUrl: string): Middleware {
+  return async (ctx, next) => {
+    const result = gateToolCalls(state(ctx).body.parsed, state(ctx).caller, baseUrl);
+    if (!result.pass) return sendJsonRpcError(ctx, 200, result.code, result.message, result.id);
+    await next();
+  };
+}
+
+function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
+  return async (ctx) => {
+    const requestId = String(ctx.state.requestId ?? '');
+    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId);
+    await serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl);
+  };
+}
+
+/** Path of the published scope map (generated from the tool registry). */
+export const SCOPE_MAP_PATH = '/.well-known/coursegate-scope-map.json';
+
+/** Adds `/mcp` (all methods) and the scope map to the router. */
+export function mountMcp(router: Router, deps: McpDeps): void {
+  const services: ToolServices = {
+    accounts: deps.accounts,
+    learning: deps.learning,
+    catalog: new Catalog(deps.db),
+    records: new MemberRecords(deps.db),
+    operator: operatorServices(deps.db),
+    baseUrl: deps.baseUrl,
+  };
+  router.all(
+    '/mcp',
+    renderJsonRpcErrors,
+    originGuard(deps.baseUrl),
+    allowPostOnly,
+    readBody,
+    authenticateCaller(deps),
+    gate(deps.baseUrl),
+    serveMcp(deps, services),
+  );
+  const map = scopeMap(deps.baseUrl, deps.openapi);
+  router.get(SCOPE_MAP_PATH, (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.body = map;
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Builds the MCP server of one request (stateless, DESIGN §1): a fresh `McpServer` holding only
+ * the tools the caller may call, so `tools/list` shows exactly those. Tool results carry both
+ * `structuredContent` (checked against the output schema) and a JSON text block for clients that
+ * read `content` only.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { PlatformError } from '../../platform/errors.js';
+import { visibleTools } from './access.js';
+import { TOOLS } from './tools/registry.js';
+import type { AnyTool, Caller, ToolServices } from './tools/types.js';
+
+export const SERVER_INFO = { name: 'coursegate', title: 'coursegate course platform', version: '0.1.0' } as const;
+
+const INSTRUCTIONS = [
+  'Tools of an online-course platform.',
+  'Without a token: the public catalogue (search_courses, get_course) and how_to_connect.',
+  'Members (account:read / account:write): their enrollments, progress, orders and event registrations.',
+  'Site owners and admins (operator scopes): courses, curriculum, students, members, orders, analytics, events and coupons.',
+  'Call how_to_connect to see which scope unlocks which tool.',
+].join(' ');
+
+/** Runs a tool and maps its outcome to an MCP result; never lets an internal error text out. */
+async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Caller, services: ToolServices, logger: Logger, requestId: string): Promise<CallToolResult> {
+  // Audit line per call: who (sub, site), which tool, outcome. Never arguments or tokens.
+  const audit = { req_id: requestId, tool: tool.name, sub: caller.principal?.userId, org_id: caller.principal?.siteId, client_id: caller.principal?.clientId };
+  try {
+    const result = await tool.run(args, { caller, services });
+    logger.info({ ...audit, outcome: 'ok' }, 'mcp tool call');
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+  } catch (err) {
+    if (err instanceof PlatformError || err instanceof RangeError) {
+      const code = err instanceof PlatformError ? err.code : 'invalid';
+      logger.info({ ...audit, outcome: code }, 'mcp tool call');
+      return { isError: true, content: [{ type: 'text', text: `${code}: ${err.message}` }] };
+    }
+    logger.error({ req_id: requestId, tool: tool.name, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'mcp tool failed');
+    return { isError: true, content: [{ type: 'text', text: `internal error in ${tool.name} (request id ${requestId}); try again later` }] };
+  }
+}
+
+/**
+ * A server for one request.
+ * @param caller who calls (anonymous or a principal with its roles)
+ * @param requestId the request id, quoted in internal-error results for support
+ */
+export function buildMcpServer(caller: Caller, services: ToolServices, logger: Logger, requestId: string): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  for (const tool of visibleTools(TOOLS, caller)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.scopes.length ? `${tool.description} Needs: ${tool.scopes.join(' ')}.` : tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { title: tool.title, ...tool.annotations },
+        _meta: { 'coursegate/scopes': [...tool.scopes], 'coursegate/audience': tool.audience },
+      },
+      (async (args: Record<string, unknown>) => runTool(tool, args, caller, services, logger, requestId)) as never,
+    );
+  }
+  return server;
+}

@@ -1,0 +1,69 @@
+/**
+ * `/mcp` through `mcp-remote` (npm), the stdio proxy desktop clients launch (research §4),
+ * driven headlessly: anonymous tools/list, then a member tool whose 401 makes mcp-remote sign in
+ * mid-session with the pre-registered `demo-member-cli` (student@demo.test); and an operator tool
+ * whose 401 makes it register a loopback client dynamically (owner@demo.test, site demo).
+ */
+import { writeFileSync } from 'node:fs';
+import { freePort, startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
+import { startMcpRemote, type McpRemoteSession } from '../helpers/mcp-remote.js';
+
+let server: TestServer;
+let session: McpRemoteSession;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  session = await startMcpRemote(`${server.baseUrl}/mcp`, await freePort(), { email: 'student@demo.test', password: DEMO_PASSWORD }, [
+    '--static-oauth-client-info',
+    JSON.stringify({ client_id: 'demo-member-cli' }),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  if (process.env.MCP_REMOTE_LOG) writeFileSync(process.env.MCP_REMOTE_LOG, session?.log() ?? '');
+  await session?.close();
+  await server.close();
+});
+
+describe('mcp-remote as a real client', () => {
+  test('lists the public tools anonymously', async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_course', 'how_to_connect', 'search_courses']);
+  }, 30_000);
+
+  test('a member tool makes mcp-remote sign in (401 → OAuth with demo-member-cli) and answers with the course slugs', async () => {
+    const result = await session.client.callTool({ name: 'my_enrollments', arguments: {} }, undefined, { timeout: 30_000 });
+    if (result.isError) console.log(session.log());
+    expect(result.isError).toBeFalsy();
+    const slugs = (result.structuredContent as { enrollments: Array<{ slug: string }> }).enrollments.map((e) => e.slug);
+    expect(slugs).toEqual(['typescript-fundamentals', 'oauth-in-practice', 'sql-basics']);
+    const url = session.authorizationUrls[0]!;
+    expect(url.searchParams.get('client_id')).toBe('demo-member-cli');
+    // mcp-remote sends the resource with a trailing slash; the AS treats it as BASE_URL (RFC 3986 §6.2.3).
+    expect(url.searchParams.get('resource')).toBe(`${server.baseUrl}/`);
+    expect(url.searchParams.get('scope')).toContain('account:read');
+    // After signing in, tools/list shows the member tools too.
+    const names = (await session.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('continue_watching');
+  }, 60_000);
+});
+
+describe('mcp-remote with dynamic registration (operator, owner@demo.test at site demo)', () => {
+  let operator: McpRemoteSession;
+  beforeAll(async () => {
+    operator = await startMcpRemote(`${server.baseUrl}/mcp`, await freePort(), { email: 'owner@demo.test', password: DEMO_PASSWORD, site: 'demo' });
+  }, 60_000);
+  afterAll(async () => {
+    if (process.env.MCP_REMOTE_LOG) writeFileSync(`${process.env.MCP_REMOTE_LOG}.operator`, operator?.log() ?? '');
+    await operator?.close();
+  });
+
+  test('an operator tool makes mcp-remote register a loopback client (DCR), sign in and call it', async () => {
+    const result = await operator.client.callTool({ name: 'list_courses', arguments: {} }, undefined, { timeout: 30_000 });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain('sql-basics');
+    const url = operator.authorizationUrls[0]!;
+    expect(url.searchParams.get('client_id')).not.toBe('demo-member-cli');
+    expect(url.searchParams.get('scope')).toContain('courses:read');
+  }, 60_000);
+});
+

@@ -1,0 +1,148 @@
+/**
+ * Operator tools end to end over `/mcp` (SPEC §2.5 operator scopes, DESIGN D2, D5): writes of
+ * every area, the site boundary of the token, and the operator role read on every request.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
+import { HeadlessOAuthProvider } from '../helpers/mcp-oauth-provider.js';
+
+const ALL_OPERATOR_TOOL_SCOPES = [
+  'courses:read',
+  'courses:write',
+  'curriculum:read',
+  'curriculum:write',
+  'students:read',
+  'students:write',
+  'members:read',
+  'members:write',
+  'orders:read',
+  'analytics:read',
+  'events:read',
+  'events:write',
+  'coupons:read',
+  'coupons:write',
+].join(' ');
+
+let server: TestServer;
+let mcpUrl: URL;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  mcpUrl = new URL(`${server.baseUrl}/mcp`);
+});
+afterAll(() => server.close());
+
+/** Signs in through the SDK (DCR loopback client) and returns a connected client. */
+async function operatorClient(email: string, site: string, scope = ALL_OPERATOR_TOOL_SCOPES) {
+  const provider = new HeadlessOAuthProvider({ user: { email, password: DEMO_PASSWORD, site }, issuer: server.baseUrl });
+  expect(await auth(provider, { serverUrl: mcpUrl, scope })).toBe('REDIRECT');
+  expect(await auth(provider, { serverUrl: mcpUrl, authorizationCode: provider.code })).toBe('AUTHORIZED');
+  const client = new Client({ name: 'operator-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return { client, provider };
+}
+
+const structured = <T>(r: object) => (r as { structuredContent?: unknown }).structuredContent as T;
+
+describe('operator write tools at site demo (owner@demo.test)', () => {
+  let client: Client;
+  beforeAll(async () => {
+    ({ client } = await operatorClient('owner@demo.test', 'demo'));
+  });
+  afterAll(() => client.close());
+
+  test('every operator tool is listed with the full operator scope set', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toHaveLength(3 + 20);
+    expect(names).not.toContain('my_enrollments');
+  });
+
+  test('curriculum: add a lecture, remove it', async () => {
+    const added = await client.callTool({ name: 'add_lecture', arguments: { slug: 'sql-basics', title: 'JOIN', durationSeconds: 600 } });
+    const lecture = structured<{ lecture: { id: string; position: number } }>(added).lecture;
+    expect(lecture.position).toBe(2);
+    expect(structured<{ lectures: unknown[] }>(await client.callTool({ name: 'get_curriculum', arguments: { slug: 'sql-basics' } })).lectures).toHaveLength(2);
+    await client.callTool({ name: 'remove_lecture', arguments: { lectureId: lecture.id } });
+    expect(structured<{ lectures: unknown[] }>(await client.callTool({ name: 'get_curriculum', arguments: { slug: 'sql-basics' } })).lectures).toHaveLength(1);
+    const gone = await client.callTool({ name: 'remove_lecture', arguments: { lectureId: lecture.id } });
+    expect(gone.isError).toBe(true);
+  });
+
+  test('courses: update title and visibility', async () => {
+    const updated = await client.callTool({ name: 'update_course', arguments: { slug: 'sql-basics', title: 'SQL Basics (2nd ed.)' } });
+    expect(structured<{ course: { title: string; isPublic: boolean } }>(updated).course).toMatchObject({ title: 'SQL Basics (2nd ed.)', isPublic: true });
+    const bad = await client.callTool({ name: 'update_course', arguments: { slug: 'nope' } });
+    expect(bad).toMatchObject({ isError: true, content: [{ text: 'not_found: no course "nope"' }] });
+  });
+
+  test('students: renew an expired enrollment, then remove it; past dates are refused', async () => {
+    const renewed = await client.callTool({ name: 'enroll_student', arguments: { email: 'student@demo.test', courseSlug: 'sql-basics', expiresAt: '2030-01-01T00:00:00Z' } });
+    expect(structured<{ enrollment: { status: string; expireDate: string } }>(renewed).enrollment).toMatchObject({ status: 'active', expireDate: '2030-01-01T00:00:00.000Z' });
+    const past = await client.callTool({ name: 'enroll_student', arguments: { email: 'student@demo.test', courseSlug: 'sql-basics', expiresAt: '2001-01-01T00:00:00Z' } });
+    expect(past.isError).toBe(true);
+    const instructor = await client.callTool({ name: 'enroll_student', arguments: { email: 'instructor@demo.test', courseSlug: 'sql-basics', lifetimeAccess: true } });
+    expect(structured<{ enrollment: { hasLifetimeAccess: boolean } }>(instructor).enrollment.hasLifetimeAccess).toBe(true);
+    await client.callTool({ name: 'unenroll_student', arguments: { email: 'instructor@demo.test', courseSlug: 'sql-basics' } });
+    const left = structured<{ students: Array<{ email: string }> }>(await client.callTool({ name: 'list_students', arguments: { courseSlug: 'sql-basics' } })).students;
+    expect(left.map((s) => s.email)).toEqual(['student@demo.test']);
+  });
+
+  test('members: the last owner keeps the owner role; roles can be granted and taken', async () => {
+    const last = await client.callTool({ name: 'revoke_member_role', arguments: { email: 'owner@demo.test', role: 'owner' } });
+    expect(last).toMatchObject({ isError: true });
+    expect(JSON.stringify(last.content)).toContain('conflict');
+    const granted = await client.callTool({ name: 'grant_member_role', arguments: { email: 'student@demo.test', role: 'instructor' } });
+    expect(structured<{ member: { roles: string[] } }>(granted).member.roles).toEqual(['instructor', 'student']);
+    await client.callTool({ name: 'revoke_member_role', arguments: { email: 'student@demo.test', role: 'instructor' } });
+    const invalidRole = await client.callTool({ name: 'grant_member_role', arguments: { email: 'student@demo.test', role: 'superuser' } });
+    expect(invalidRole.isError).toBe(true);
+  });
+
+  test('events: create and cancel; end before start is refused', async () => {
+    const created = await client.callTool({
+      name: 'create_event',
+      arguments: { title: 'Office hours', startsAt: '2027-03-01T10:00:00Z', endsAt: '2027-03-01T11:00:00Z', location: 'Online' },
+    });
+    const id = structured<{ event: { id: string } }>(created).event.id;
+    const upcoming = structured<{ events: Array<{ id: string }> }>(await client.callTool({ name: 'list_events', arguments: { upcomingOnly: true } })).events;
+    expect(upcoming.map((e) => e.id)).toContain(id);
+    await client.callTool({ name: 'cancel_event', arguments: { eventId: id } });
+    const inverted = await client.callTool({
+      name: 'create_event',
+      arguments: { title: 'Backwards', startsAt: '2027-03-01T11:00:00Z', endsAt: '2027-03-01T10:00:00Z', location: 'Online' },
+    });
+    expect(inverted.isError).toBe(true);
+  });
+});
+
+describe('DESIGN D5 a token reaches its own site only', () => {
+  test('owner@demo.test signed in for site "second" sees the second site only', async () => {
+    const { client } = await operatorClient('owner@demo.test', 'second', 'courses:read orders:read');
+    const courses = structured<{ courses: Array<{ slug: string }> }>(await client.callTool({ name: 'list_courses', arguments: {} })).courses;
+    expect(courses.map((c) => c.slug)).toEqual(['second-school-intro']);
+    const orders = structured<{ orders: Array<{ number: string }> }>(await client.callTool({ name: 'list_orders', arguments: {} })).orders;
+    expect(orders.map((o) => o.number)).toEqual(['SS-3001']); // the second site's only order
+    await client.close();
+  });
+});
+
+describe('DESIGN D2 the operator role is read on every request', () => {
+  test('an admin whose role is taken away loses the operator tools at once (403)', async () => {
+    const { client: owner } = await operatorClient('owner@demo.test', 'demo', 'members:write');
+    await owner.callTool({ name: 'grant_member_role', arguments: { email: 'instructor@demo.test', role: 'admin' } });
+    const { client: admin, provider } = await operatorClient('instructor@demo.test', 'demo', 'courses:read');
+    expect((await admin.callTool({ name: 'list_courses', arguments: {} })).isError).toBeFalsy();
+    await owner.callTool({ name: 'revoke_member_role', arguments: { email: 'instructor@demo.test', role: 'admin' } });
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${provider.tokens()!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_courses', arguments: {} } }),
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toContain('owner or admin role');
+    await owner.close();
+    await admin.close();
+  });
+});
