@@ -135,6 +135,16 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           responses: { '200': { description: 'GraphQL result' }, ...bearerErrors },
         },
       },
+      '/mcp': {
+        post: {
+          summary: 'MCP tool endpoint (Streamable HTTP, stateless, JSON-RPC 2.0). Anonymous callers get the public tools; a protected tool without its scope answers 401/403 with WWW-Authenticate',
+          requestBody: { content: json({ type: 'object', properties: { jsonrpc: { const: '2.0' }, method: { type: 'string' } } }) },
+          responses: { '200': { description: 'JSON-RPC response' }, '202': { description: 'notification accepted' }, ...bearerErrors },
+        },
+      },
+      '/.well-known/coursegate-scope-map.json': {
+        get: { summary: 'Which scope unlocks which MCP tool, GraphQL field and admin operation (generated from the code)', responses: { '200': { description: 'scope map' } } },
+      },
       ...adminPaths,
     },
   };

@@ -65,6 +65,11 @@ test('/openapi.json describes every admin route with its scope', async () => {
   expect(doc.paths['/api/v1/site'].patch.security).toEqual([{ oauth2: ['school:write'] }]);
   expect(doc.paths['/api/v1/oauth-applications'].post.security).toEqual([{ oauth2: ['school:write'] }]);
   expect(doc.paths['/api/v1/oauth-applications/{clientId}'].delete).toBeDefined();
+  const map = await (await fetch(`${base}/.well-known/coursegate-scope-map.json`)).json();
+  expect(map.scopes['school:write'].admin_operations).toEqual(
+    expect.arrayContaining(['PATCH /api/v1/site', 'POST /api/v1/oauth-applications', 'DELETE /api/v1/oauth-applications/{clientId}']),
+  );
+  expect(map.scopes['account:read'].admin_operations).toEqual([]);
 });
 
 describe('SPEC §5.4 member clients through the admin API', () => {

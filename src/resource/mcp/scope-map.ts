@@ -47,6 +47,7 @@ function adminOperations(openapi: Record<string, unknown>): Map<string, string[]
   const out = new Map<string, string[]>();
   const paths = (openapi.paths ?? {}) as Record<string, Record<string, { security?: Array<Record<string, string[]>> }>>;
   for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/api/v1/')) continue; // the admin API only (UserInfo and GraphQL are listed elsewhere)
     for (const [method, op] of Object.entries(item)) {
       for (const requirement of op?.security ?? []) {
         for (const scope of requirement.oauth2 ?? []) out.set(scope, [...(out.get(scope) ?? []), `${method.toUpperCase()} ${path}`]);
