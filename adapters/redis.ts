@@ -187,7 +187,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       // Read a batch of members, delete them and their index entries atomically; repeat while a
       // concurrent upsert added more (the script reports what is left).
       for (let round = 0; round < 1000; round++) {
-        const ids = await redis.zrange(index, 0, REVOKE_BATCH - 1);
+        const ids = await redis.zrange(index, '0', String(REVOKE_BATCH - 1));
         if (ids.length === 0) return;
         const left = await redis.cgRevoke(1 + ids.length, index, ...ids.map(data), ...ids);
         if (left === 0) return;

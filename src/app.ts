@@ -11,8 +11,8 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
 import type { Config } from './config.js';
-import { openEmbeddedStore, type EmbeddedStore } from './store/database.js';
-import { sqliteAdapterFactory, purgeExpired } from '../adapters/sqlite.js';
+import { openStores, type Stores } from './store/stores.js';
+import { purgeExpired } from '../adapters/sqlite.js';
 import { Accounts } from './platform/accounts.js';
 import { Learning } from './platform/learning.js';
 import { createProvider } from './oauth/provider.js';
@@ -28,15 +28,22 @@ import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler } from './resource/account-graphql/index.js';
+import { ROUTES } from './oauth/provider.js';
+import { rateLimiting } from './http/rate-limits.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { createReadiness, type Readiness } from './ops/health.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
   app: Koa;
   provider: Provider;
-  store: EmbeddedStore;
+  /** The open stores (platform data: `store.db`; OIDC state: `adapter`). */
+  store: Stores;
   adapter: new (name: string) => Adapter;
   accounts: Accounts;
   learning: Learning;
+  metrics: Metrics;
+  readiness: Readiness;
   /** Stops timers and closes the stores. */
   close(): Promise<void>;
 }
@@ -86,8 +93,10 @@ function renderError(ctx: Context, err: unknown, logger: Logger): void {
  * @throws ConfigError / Error when the store cannot be opened
  */
 export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
-  const store = await openEmbeddedStore(config.dataDir);
-  const adapter = sqliteAdapterFactory(store.sqlite);
+  const store = await openStores(config);
+  const metrics = createMetrics();
+  const adapter = metrics.instrumentAdapter(store.adapter, store.oidcKind);
+  const readiness = createReadiness(store.probes);
   const accounts = new Accounts(store.db);
   const learning = new Learning(store.db);
   const [signingKeys, cookieKeys] = await Promise.all([
@@ -98,10 +107,19 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys });
   installProviderHooks(provider, config);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
+  metrics.observeProvider(provider);
+  const limits = rateLimiting({
+    limits: config.rateLimits,
+    routes: ROUTES,
+    redis: store.redis,
+    prefix: config.redisKeyPrefix,
+    onLimited: (limit) => metrics.rateLimited.inc({ limit }),
+  });
 
   const app = new Koa({ proxy: config.trustProxy });
   app.keys = cookieKeys;
   app.use(edge(logger));
+  app.use(metrics.middleware);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -144,6 +162,11 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  router.get('/readyz', readiness.handler);
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
   const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);
@@ -152,7 +175,17 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
 
-  const interactions = interactionRouter({ provider, accounts, siteChoices, signer, logger, baseUrl: config.baseUrl });
+  const interactions = interactionRouter({
+    provider,
+    accounts,
+    siteChoices,
+    signer,
+    logger,
+    baseUrl: config.baseUrl,
+    beforeLogin: limits.beforeLogin,
+    onLoginFailure: limits.onLoginFailure,
+  });
+  app.use(limits.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
@@ -162,8 +195,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     if (ctx.body === undefined && ctx.status === 404) sendOAuthError(ctx, 404, 'not_found', `no resource at ${ctx.path}`);
   });
 
-  purgeExpired(store.sqlite);
-  const purgeTimer = setInterval(() => purgeExpired(store.sqlite), 10 * 60 * 1000);
+  const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
+  if (sqlite) purgeExpired(sqlite);
+  const purgeTimer = setInterval(() => sqlite && purgeExpired(sqlite), 10 * 60 * 1000);
   purgeTimer.unref();
 
   return {
@@ -173,6 +207,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     adapter,
     accounts,
     learning,
+    metrics,
+    readiness,
     async close() {
       clearInterval(purgeTimer);
       await store.close();

@@ -46,7 +46,9 @@ export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?:
     .values({ kid: key.kid, state: 'active', private_jwk: JSON.stringify(key), created_at: new Date().toISOString() })
     .onConflict((oc) => oc.doNothing())
     .execute();
-  return [key];
+  // Processes starting together on one PostgreSQL must agree: the first insert wins, all re-read.
+  const stored = await db.selectFrom('signing_keys').select('private_jwk').where('state', '=', 'active').orderBy('created_at', 'asc').orderBy('kid', 'asc').executeTakeFirst();
+  return [stored ? (JSON.parse(stored.private_jwk) as SigningJwk) : key];
 }
 
 /** Cookie secrets: the configured ones, else generated once and kept in the store's settings. */

@@ -42,8 +42,8 @@ const subjects: Record<string, (() => Promise<Subject>) | undefined> = {
   redis: TEST_REDIS_URL
     ? async () => {
         const prefix = randomPrefix();
-        const a = new Redis(TEST_REDIS_URL);
-        const b = new Redis(TEST_REDIS_URL);
+        const a = new Redis(TEST_REDIS_URL!);
+        const b = new Redis(TEST_REDIS_URL!);
         return {
           adapter: redisAdapterFactory(a, { prefix }),
           other: redisAdapterFactory(b, { prefix }),
