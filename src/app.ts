@@ -32,6 +32,7 @@ import { ROUTES } from './oauth/provider.js';
 import { rateLimiting } from './http/rate-limits.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { createReadiness, type Readiness } from './ops/health.js';
+import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -108,6 +109,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   installProviderHooks(provider, config);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
   metrics.observeProvider(provider);
+  installOutageHandling(provider);
   const limits = rateLimiting({
     limits: config.rateLimits,
     routes: ROUTES,
@@ -120,6 +122,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.keys = cookieKeys;
   app.use(edge(logger));
   app.use(metrics.middleware);
+  app.use(outageMiddleware);
   app.use(
     helmet({
       contentSecurityPolicy: {

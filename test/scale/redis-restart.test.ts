@@ -52,7 +52,10 @@ d('Redis restart during a run', () => {
     expect(down.checks.redis).toMatch(/^down/);
     // During the outage the token endpoint fails without a stack trace.
     const during = await refresh(origin, String(confirmed[0]!.refresh_token));
-    expect(during.status).toBeGreaterThanOrEqual(500);
+    expect(during.status).toBe(503);
+    expect(during.body.error).toBe('temporarily_unavailable');
+    expect(during.headers.get('retry-after')).toBe('5');
+    expect(await viewerStatus(origin, String(confirmed[0]!.access_token))).toBe(503);
     expect(JSON.stringify(during.body)).not.toMatch(/at .*\.(js|ts):\d+/);
 
     redis = await startPrivateRedis({ appendonly: true, port: redis.port, dir: redis.dir });
