@@ -8,7 +8,8 @@
  *
  * The URLs are exported as TEST_REDIS_URL / TEST_DATABASE_URL (tests never read REDIS_URL, so a
  * developer's own settings do not leak in). A missing binary is reported loudly and the tests
- * that need it skip.
+ * that need it skip. `TEST_SERVICES=private` always starts private servers (what CI does on a
+ * machine without them).
  *
  * Self-contained (no relative imports): jest loads globalSetup outside its module mapper. Tests
  * import the helpers below from here too.
@@ -175,23 +176,27 @@ const loud = (message: string) => process.stderr.write(`\n\x1b[33m*** coursegate
 export default async function globalSetup(): Promise<void> {
   const started: PrivateService[] = [];
   globalThis.__coursegateServices = started;
+  // TEST_SERVICES=private ignores the machine's servers (exercises the CI fallback path).
+  const forcePrivate = process.env.TEST_SERVICES === 'private';
 
   if (!process.env.TEST_REDIS_URL) {
     const local = 'redis://127.0.0.1:6379';
-    if (await pingRedis(local)) process.env.TEST_REDIS_URL = local;
+    if (!forcePrivate && (await pingRedis(local))) process.env.TEST_REDIS_URL = local;
     else if (findBinary('redis-server')) {
       const svc = await startPrivateRedis();
       started.push(svc);
+      process.stderr.write(`coursegate tests: started a private redis-server at ${svc.url}\n`);
       process.env.TEST_REDIS_URL = svc.url;
     } else loud('no Redis on 127.0.0.1:6379 and no redis-server binary: Redis tests are SKIPPED (apt-get install redis-server)');
   }
 
   if (!process.env.TEST_DATABASE_URL) {
     const local = 'postgres://postgres@127.0.0.1:5432/postgres';
-    if (await pingPostgres(local)) process.env.TEST_DATABASE_URL = local;
+    if (!forcePrivate && (await pingPostgres(local))) process.env.TEST_DATABASE_URL = local;
     else if (findBinary('initdb')) {
       const svc = await startPrivatePostgres();
       started.push(svc);
+      process.stderr.write(`coursegate tests: started a private PostgreSQL at ${svc.url}\n`);
       process.env.TEST_DATABASE_URL = svc.url;
     } else loud('no PostgreSQL on 127.0.0.1:5432 and no initdb binary: PostgreSQL tests are SKIPPED (apt-get install postgresql)');
   }
