@@ -24,3 +24,4 @@ const config = loadConfig({
 });
 const running = await startServer(config, pino({ level: 'silent' }));
 process.stdout.write(`${JSON.stringify({ port: running.port })}\n`);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void running.stop(1000).then(() => process.exit(0)));
