@@ -1,6 +1,7 @@
 /**
  * The oidc-provider adapter contract (research/oidc-provider-v9.md §8), run against every adapter:
- * the embedded SQLite one and the Redis one. Same expectations, same tests.
+ * the embedded SQLite one, the Redis one on a standalone server and on a 3-master Redis Cluster.
+ * Same expectations, same tests.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -9,8 +10,9 @@ import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
-import { redisAdapterFactory } from '../../adapters/redis.js';
+import { connectRedis, redisAdapterFactory } from '../../adapters/redis.js';
 import { TEST_REDIS_URL, randomPrefix } from '../helpers/services.js';
+import { findBinary, startPrivateRedisCluster } from '../services/global-setup.js';
 
 type AdapterClass = new (name: string) => Adapter;
 
@@ -52,6 +54,23 @@ const subjects: Record<string, (() => Promise<Subject>) | undefined> = {
             if (keys.length) await a.del(...keys);
             a.disconnect();
             b.disconnect();
+          },
+        };
+      }
+    : undefined,
+  // A real 3-master Cluster: every script must stay within one slot (hash tags) to run at all.
+  'redis-cluster': findBinary('redis-server') && findBinary('redis-cli')
+    ? async () => {
+        const cluster = await startPrivateRedisCluster();
+        const a = connectRedis({ clusterNodes: cluster.nodes });
+        const b = connectRedis({ clusterNodes: cluster.nodes });
+        return {
+          adapter: redisAdapterFactory(a, { prefix: 'cg' }),
+          other: redisAdapterFactory(b, { prefix: 'cg' }),
+          async close() {
+            a.disconnect();
+            b.disconnect();
+            await cluster.stop();
           },
         };
       }

@@ -129,6 +129,43 @@ export async function startPrivateRedis(options: { appendonly?: boolean; port?: 
   };
 }
 
+/** A private Redis Cluster: its seed nodes (`host:port`) and a stop function. */
+export interface PrivateRedisCluster {
+  nodes: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a 3-master Redis Cluster (no replicas) on free ports with `redis-cli --cluster create`.
+ * @throws when redis-server or redis-cli is missing or the cluster does not reach `cluster_state:ok`
+ */
+export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
+  const binary = findBinary('redis-server');
+  const cli = findBinary('redis-cli');
+  if (!binary || !cli) throw new Error('redis-server / redis-cli not installed');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-redis-cluster-'));
+  const ports = [await freeTcpPort(), await freeTcpPort(), await freeTcpPort()];
+  const children = ports.map((port) =>
+    spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }),
+  );
+  const stop = async () => {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map(exited));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports) await waitFor(() => pingRedis(`redis://127.0.0.1:${port}`), `cluster node ${port}`);
+    const nodes = ports.map((p) => `127.0.0.1:${p}`);
+    const created = spawnSync(cli, ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+    await waitFor(async () => ports.every((p) => spawnSync(cli, ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes('cluster_state:ok')), 'cluster_state:ok');
+    return { nodes, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
 /** Starts a private PostgreSQL cluster (initdb + pg_ctl) with trust auth for user `postgres`. */
 export async function startPrivatePostgres(): Promise<PrivateService> {
   const initdb = findBinary('initdb');
