@@ -94,7 +94,7 @@ function renderError(ctx: Context, err: unknown, logger: Logger): void {
  * @throws ConfigError / Error when the store cannot be opened
  */
 export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
-  const store = await openStores(config);
+  const store = await openStores(config, logger);
   const metrics = createMetrics();
   const adapter = metrics.instrumentAdapter(store.adapter, store.oidcKind);
   const readiness = createReadiness(store.probes);

@@ -14,6 +14,7 @@ import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Adapter } from 'oidc-provider';
+import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { openEmbeddedStore, type EmbeddedStore } from './database.js';
@@ -51,9 +52,10 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 /**
  * Opens the configured stores (see the table above).
+ * @param logger receives store connection state changes (no URLs, no secrets)
  * @throws when a store cannot be reached at start or a migration fails
  */
-export async function openStores(config: Config): Promise<Stores> {
+export async function openStores(config: Config, logger?: Logger): Promise<Stores> {
   const probes: Record<string, () => Promise<void>> = {};
   const closers: (() => Promise<void>)[] = [];
   let embedded: EmbeddedStore | undefined;
@@ -77,7 +79,19 @@ export async function openStores(config: Config): Promise<Stores> {
   let redis: RedisClient | undefined;
   if (config.redisUrl || config.redisClusterNodes) {
     const client = connectRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
-    client.on('error', () => undefined); // reconnects by itself; /readyz reports the outage
+    // The client reconnects by itself; /readyz reports the outage. Log state changes, not each
+    // retry (and never the URL: it may carry a password).
+    let down = false;
+    client.on('error', (err: Error) => {
+      if (down) return;
+      down = true;
+      logger?.warn({ event: 'redis_down', err: { type: err.name, message: err.message } }, 'redis unreachable');
+    });
+    client.on('ready', () => {
+      if (!down) return;
+      down = false;
+      logger?.info({ event: 'redis_up' }, 'redis reachable again');
+    });
     redis = client;
     adapter = redisAdapterFactory(client, { prefix: config.redisKeyPrefix });
     probes.redis = async () => {
