@@ -212,7 +212,8 @@ export interface RedisConnection {
  */
 export function connectRedis(connection: RedisConnection): RedisClient {
   const retryStrategy = (attempt: number) => Math.min(50 * 2 ** attempt, 2000);
-  const common = { maxRetriesPerRequest: 2, retryStrategy, connectTimeout: 5000, lazyConnect: false } as const;
+  // Auto-pipelining batches the commands issued in one event-loop tick into one socket write.
+  const common = { maxRetriesPerRequest: 2, retryStrategy, connectTimeout: 5000, lazyConnect: false, enableAutoPipelining: true } as const;
   if (connection.clusterNodes && connection.clusterNodes.length > 0) {
     const auth = connection.url ? new URL(connection.url) : undefined;
     const nodes = connection.clusterNodes.map((n) => {

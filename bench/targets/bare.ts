@@ -7,17 +7,16 @@
  * env: PORT, DATA_DIR, BENCH_REDIS_URL (optional), BENCH_TOKENS (refresh tokens to mint)
  */
 import Provider, { type Configuration } from 'oidc-provider';
-import { Redis } from 'ioredis';
 import { openEmbeddedStore } from '../../src/store/database.js';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
-import { redisAdapterFactory } from '../../adapters/redis.js';
+import { connectRedis, redisAdapterFactory } from '../../adapters/redis.js';
 import { generateSigningKey } from '../../src/oauth/keys.js';
 import { ROUTES } from '../../src/oauth/provider.js';
 
 const port = Number(process.env.PORT);
 const base = `http://127.0.0.1:${port}`;
 const adapter = process.env.BENCH_REDIS_URL
-  ? redisAdapterFactory(new Redis(process.env.BENCH_REDIS_URL), { prefix: `bench-bare-${process.pid}` })
+  ? redisAdapterFactory(connectRedis({ url: process.env.BENCH_REDIS_URL }), { prefix: `bench-bare-${process.pid}` })
   : sqliteAdapterFactory((await openEmbeddedStore(process.env.DATA_DIR!)).sqlite);
 
 const configuration: Configuration = {

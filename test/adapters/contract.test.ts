@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Redis } from 'ioredis';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
 import { connectRedis, redisAdapterFactory } from '../../adapters/redis.js';
@@ -44,8 +43,9 @@ const subjects: Record<string, (() => Promise<Subject>) | undefined> = {
   redis: TEST_REDIS_URL
     ? async () => {
         const prefix = randomPrefix();
-        const a = new Redis(TEST_REDIS_URL!);
-        const b = new Redis(TEST_REDIS_URL!);
+        // The production client settings (auto-pipelining, retry policy).
+        const a = connectRedis({ url: TEST_REDIS_URL });
+        const b = connectRedis({ url: TEST_REDIS_URL });
         return {
           adapter: redisAdapterFactory(a, { prefix }),
           other: redisAdapterFactory(b, { prefix }),
