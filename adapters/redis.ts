@@ -149,12 +149,15 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
       const id = await redis.get(`${prefix}:${this.name}:uid:{${uid}}`);
-      return id ? this.find(id) : undefined;
+      const found = id ? await this.find(id) : undefined;
+      // A lookup key left by an earlier save of the instance under another uid does not match.
+      return found?.uid === uid ? found : undefined;
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
       const id = await redis.get(`${prefix}:${this.name}:uc:{${userCode}}`);
-      return id ? this.find(id) : undefined;
+      const found = id ? await this.find(id) : undefined;
+      return found?.userCode === userCode ? found : undefined;
     }
 
     async consume(id: string): Promise<void> {

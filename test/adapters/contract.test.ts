@@ -203,6 +203,11 @@ for (const [name, open] of Object.entries(subjects)) {
       await sess.upsert(sid, { jti: sid, uid, accountId: 'u1' }, 60);
       expect((await new s.other('Session').findByUid(uid))?.accountId).toBe('u1');
       expect(await sess.findByUid(uniq('nope'))).toBeUndefined();
+      // Saved again under a new uid: only the new uid finds it.
+      const uid2 = uniq('uid');
+      await sess.upsert(sid, { jti: sid, uid: uid2, accountId: 'u1' }, 60);
+      expect(await sess.findByUid(uid)).toBeUndefined();
+      expect((await sess.findByUid(uid2))?.uid).toBe(uid2);
 
       const dc = new s.adapter('DeviceCode');
       const id = uniq('dc');
