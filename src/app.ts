@@ -94,8 +94,8 @@ function renderError(ctx: Context, err: unknown, logger: Logger): void {
  * @throws ConfigError / Error when the store cannot be opened
  */
 export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
-  const store = await openStores(config, logger);
   const metrics = createMetrics();
+  const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
   const adapter = metrics.instrumentAdapter(store.adapter, store.oidcKind);
   const readiness = createReadiness(store.probes);
   const accounts = new Accounts(store.db);

@@ -7,7 +7,8 @@
  * - `coursegate_tokens_issued_total{type}`: access / refresh tokens and codes saved by oidc-provider;
  * - `coursegate_errors_total{kind}`: 5xx answers, oidc-provider `server_error`s, token-endpoint errors;
  * - `coursegate_rate_limited_total{limit}`: 429 answers per limit (DESIGN D7);
- * - `coursegate_store_operation_duration_seconds{store,model,op}`: adapter latency;
+ * - `coursegate_store_operation_duration_seconds{store,model,op}`: adapter latency, and platform
+ *   queries as `model="platform"`, `op="query"` (or `query_error`);
  * - the default Node.js process metrics.
  *
  * One registry per app, so several servers in one process (tests) keep separate counters.
@@ -27,6 +28,8 @@ export interface Metrics {
   middleware: Koa.Middleware;
   /** Wraps an adapter class so that each operation is timed. */
   instrumentAdapter(adapter: AdapterClass, store: string): AdapterClass;
+  /** Records one platform query (Kysely log hook); `ms` in milliseconds. */
+  observeQuery(store: string, ms: number, ok: boolean): void;
   /** Subscribes to oidc-provider events (issuance, errors). */
   observeProvider(provider: Provider): void;
 }
@@ -125,5 +128,10 @@ export function createMetrics(): Metrics {
     provider.on('grant.error', () => errors.inc({ kind: 'token_endpoint' }));
   }
 
-  return { registry, rateLimited, middleware, instrumentAdapter, observeProvider };
+  function observeQuery(store: string, ms: number, ok: boolean): void {
+    storeLatency.observe({ store, model: 'platform', op: ok ? 'query' : 'query_error' }, ms / 1000);
+    if (!ok) errors.inc({ kind: 'platform_query' });
+  }
+
+  return { registry, rateLimited, middleware, instrumentAdapter, observeQuery, observeProvider };
 }

@@ -11,7 +11,7 @@
  * Scale-out (several processes) needs both REDIS_URL and DATABASE_URL.
  */
 import type Database from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import type { Kysely, LogEvent } from 'kysely';
 import { sql } from 'kysely';
 import type { Adapter } from 'oidc-provider';
 import type { Logger } from 'pino';
@@ -53,20 +53,22 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 /**
  * Opens the configured stores (see the table above).
  * @param logger receives store connection state changes (no URLs, no secrets)
+ * @param onQuery called after each platform query with its duration in ms (metrics)
  * @throws when a store cannot be reached at start or a migration fails
  */
-export async function openStores(config: Config, logger?: Logger): Promise<Stores> {
+export async function openStores(config: Config, logger?: Logger, onQuery?: (store: 'sqlite' | 'postgres', ms: number, ok: boolean) => void): Promise<Stores> {
+  const log = (store: 'sqlite' | 'postgres') => (onQuery ? (e: LogEvent) => onQuery(store, e.queryDurationMillis, e.level === 'query') : undefined);
   const probes: Record<string, () => Promise<void>> = {};
   const closers: (() => Promise<void>)[] = [];
   let embedded: EmbeddedStore | undefined;
   let db: Kysely<PlatformDatabase>;
   if (config.databaseUrl) {
-    const pgStore = await openPostgresStore(config.databaseUrl);
+    const pgStore = await openPostgresStore(config.databaseUrl, 10, log('postgres'));
     db = pgStore.db;
     probes.postgres = () => within(pgStore.ping(), 2000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
-    embedded = await openEmbeddedStore(config.dataDir);
+    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'));
     db = embedded.db;
     const e = embedded;
     probes.sqlite = async () => {

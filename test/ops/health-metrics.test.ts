@@ -35,6 +35,7 @@ describe('health, readiness and metrics', () => {
     expect(text).toMatch(/coursegate_tokens_issued_total\{type="authorization_code"\} [1-9]/);
     expect(text).toMatch(/coursegate_errors_total\{kind="token_endpoint"\} [1-9]/);
     expect(text).toMatch(/coursegate_store_operation_duration_seconds_count\{store="sqlite",model="AuthorizationCode",op="consume"\} [1-9]/);
+    expect(text).toMatch(/coursegate_store_operation_duration_seconds_count\{store="sqlite",model="platform",op="query"\} [1-9]/);
     expect(text).toMatch(/process_cpu_user_seconds_total/);
     expect(text).not.toContain(String(tokens.access_token));
     expect(text).not.toContain(String(tokens.refresh_token));
