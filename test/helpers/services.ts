@@ -11,11 +11,11 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 /** A PostgreSQL admin URL (database `postgres`), or undefined when none is available. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
-/** `describe`, or `describe.skip` with a loud message when the service is missing. */
-export function describeWith(service: 'redis' | 'postgres'): jest.Describe {
-  const available = service === 'redis' ? TEST_REDIS_URL : TEST_DATABASE_URL;
-  if (available) return describe;
-  process.stderr.write(`\n*** SKIPPED: ${service} not available (see test/services/global-setup.ts) ***\n`);
+/** `describe`, or `describe.skip` with a loud message when a service is missing. */
+export function describeWith(...services: Array<'redis' | 'postgres'>): jest.Describe {
+  const missing = services.filter((s) => !(s === 'redis' ? TEST_REDIS_URL : TEST_DATABASE_URL));
+  if (missing.length === 0) return describe;
+  process.stderr.write(`\n*** SKIPPED: ${missing.join(' and ')} not available (see test/services/global-setup.ts) ***\n`);
   return describe.skip;
 }
 

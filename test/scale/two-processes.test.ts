@@ -8,7 +8,7 @@ import { startTestServer, freePort, type TestServer } from '../helpers/server.js
 import { TEST_REDIS_URL, createTestDatabase, describeWith, randomPrefix, type TestDatabase } from '../helpers/services.js';
 import { authorizeMember, postForm, redeemCode, refresh, viewerStatus, MEMBER_CLIENT } from '../helpers/flows.js';
 
-describeWith('redis')('two processes on one Redis + one PostgreSQL', () => {
+describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL', () => {
   let database: TestDatabase;
   let a: TestServer;
   let b: TestServer;
