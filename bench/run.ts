@@ -14,7 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
 import { freePort } from '../test/helpers/server.js';
+import { deleteRedisPrefix } from '../test/helpers/services.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -28,25 +30,30 @@ interface Target {
   child: ChildProcess;
   info: { port: number; refreshTokens?: string[]; accessToken?: string };
   dir: string;
+  /** Redis key prefix of this target (deleted at stop). */
+  prefix: string;
 }
 
 async function startTarget(script: string): Promise<Target> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-bench-'));
   const args = ['--import', 'tsx', path.join(here, 'targets', script)];
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dir, BENCH_TOKENS: String(POOL) };
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dir, BENCH_TOKENS: String(POOL), BENCH_PREFIX: prefix };
   const child = pin ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  return { origin: `http://127.0.0.1:${port}`, child, info: JSON.parse(line), dir };
+  return { origin: `http://127.0.0.1:${port}`, child, info: JSON.parse(line), dir, prefix };
 }
 
 async function stopTarget(t: Target): Promise<void> {
   t.child.kill('SIGTERM');
   await new Promise((r) => t.child.once('exit', r));
   rmSync(t.dir, { recursive: true, force: true });
+  // Rotated refresh chains leave ~10^5 keys with 30-day TTLs: remove them.
+  if (process.env.BENCH_REDIS_URL) await deleteRedisPrefix(process.env.BENCH_REDIS_URL, t.prefix);
 }
 
 type Req = NonNullable<autocannon.Options['requests']>[number];

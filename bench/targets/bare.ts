@@ -16,7 +16,7 @@ import { ROUTES } from '../../src/oauth/provider.js';
 const port = Number(process.env.PORT);
 const base = `http://127.0.0.1:${port}`;
 const adapter = process.env.BENCH_REDIS_URL
-  ? redisAdapterFactory(connectRedis({ url: process.env.BENCH_REDIS_URL }), { prefix: `bench-bare-${process.pid}` })
+  ? redisAdapterFactory(connectRedis({ url: process.env.BENCH_REDIS_URL }), { prefix: process.env.BENCH_PREFIX ?? 'bench-bare' })
   : sqliteAdapterFactory((await openEmbeddedStore(process.env.DATA_DIR!)).sqlite);
 
 const configuration: Configuration = {

@@ -17,7 +17,7 @@ const config = loadConfig({
   DATA_DIR: process.env.DATA_DIR,
   DEMO_PASSWORD,
   LOG_LEVEL: 'silent',
-  ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench-cg-${process.pid}` } : {}),
+  ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: process.env.BENCH_PREFIX ?? 'bench-cg' } : {}),
   RATE_LIMIT_TOKEN: high,
   RATE_LIMIT_INTROSPECTION: high,
   RATE_LIMIT_REVOCATION: high,

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { redisAdapterFactory } from '../../adapters/redis.js';
-import { TEST_REDIS_URL, describeWith, randomPrefix } from '../helpers/services.js';
+import { TEST_REDIS_URL, deleteRedisPrefix, describeWith, randomPrefix } from '../helpers/services.js';
 
 describeWith('redis')('Redis adapter key layout', () => {
   let redis: Redis;
@@ -14,9 +14,8 @@ describeWith('redis')('Redis adapter key layout', () => {
     redis = new Redis(TEST_REDIS_URL!);
   });
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
     redis.disconnect();
+    await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
   });
 
   const hashTag = (key: string) => /\{([^}]*)\}/.exec(key)?.[1];

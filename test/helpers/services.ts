@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 
 /** The Redis URL the tests use, or undefined when none is available (tests skip). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
@@ -22,6 +23,23 @@ export function describeWith(...services: Array<'redis' | 'postgres'>): jest.Des
 /** A random key prefix such as `cgtest-3f9a0c1b` (no braces). */
 export function randomPrefix(): string {
   return `cgtest-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Deletes every key under `prefix:` (SCAN + UNLINK), so tests leave nothing on a shared Redis
+ * (refresh tokens live 30 days, clients forever).
+ */
+export async function deleteRedisPrefix(url: string, prefix: string): Promise<number> {
+  const redis = new Redis(url);
+  let deleted = 0;
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) {
+      if ((keys as string[]).length) deleted += await redis.unlink(...(keys as string[]));
+    }
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
 }
 
 /** A freshly created PostgreSQL database: its URL and a function that drops it. */

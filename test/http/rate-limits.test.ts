@@ -7,7 +7,7 @@ import { startTestServer, freePort, type TestServer } from '../helpers/server.js
 import { CookieJar, parseForm } from '../helpers/user-agent.js';
 import { pkcePair } from '../helpers/pkce.js';
 import { postForm, MEMBER_CLIENT, REDIRECT_URI } from '../helpers/flows.js';
-import { TEST_REDIS_URL, describeWith, randomPrefix } from '../helpers/services.js';
+import { TEST_REDIS_URL, deleteRedisPrefix, describeWith, randomPrefix } from '../helpers/services.js';
 
 const LIMITS = {
   RATE_LIMIT_TOKEN: '3/60',
@@ -139,15 +139,17 @@ describe('DESIGN D7 limits (one process, in-memory counters)', () => {
 describeWith('redis')('DESIGN D7 limits hold across processes (Redis counters)', () => {
   let a: TestServer;
   let b: TestServer;
+  const prefix = randomPrefix();
   beforeAll(async () => {
     const portA = await freePort();
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix(), RATE_LIMIT_TOKEN: '4/60', BASE_URL: `http://127.0.0.1:${portA}` };
+    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_TOKEN: '4/60', BASE_URL: `http://127.0.0.1:${portA}` };
     a = await startTestServer(env, undefined, portA);
     b = await startTestServer(env);
   });
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
   });
 
   test('2 requests at A + 2 at B exhaust one client’s budget at both', async () => {

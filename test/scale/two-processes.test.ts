@@ -5,7 +5,7 @@
  * separate adapter and Redis connections), with the same BASE_URL: the balancer's origin.
  */
 import { startTestServer, freePort, type TestServer } from '../helpers/server.js';
-import { TEST_REDIS_URL, createTestDatabase, describeWith, randomPrefix, type TestDatabase } from '../helpers/services.js';
+import { TEST_REDIS_URL, createTestDatabase, deleteRedisPrefix, describeWith, randomPrefix, type TestDatabase } from '../helpers/services.js';
 import { authorizeMember, postForm, redeemCode, refresh, viewerStatus, MEMBER_CLIENT } from '../helpers/flows.js';
 
 describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL', () => {
@@ -13,12 +13,13 @@ describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL',
   let a: TestServer;
   let b: TestServer;
   let issuer: string;
+  const prefix = randomPrefix();
 
   beforeAll(async () => {
     database = await createTestDatabase();
     const portA = await freePort();
     issuer = `http://127.0.0.1:${portA}`;
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix(), DATABASE_URL: database.url, BASE_URL: issuer };
+    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, DATABASE_URL: database.url, BASE_URL: issuer };
     // Started one after the other: the first one migrates and seeds PostgreSQL.
     a = await startTestServer(env, undefined, portA);
     b = await startTestServer(env);
@@ -27,6 +28,7 @@ describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL',
     await a?.close();
     await b?.close();
     await database?.drop();
+    await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
   });
 
   const originA = () => `http://127.0.0.1:${a.port}`;
