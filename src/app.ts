@@ -30,6 +30,7 @@ import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler } from './resource/account-graphql/index.js';
 import { ROUTES } from './oauth/provider.js';
 import { rateLimiting } from './http/rate-limits.js';
+import { bodyLimit } from './http/body-limit.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
@@ -188,6 +189,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     beforeLogin: limits.beforeLogin,
     onLoginFailure: limits.onLoginFailure,
   });
+  app.use(bodyLimit());
   app.use(limits.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods());

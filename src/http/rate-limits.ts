@@ -17,17 +17,16 @@
  *
  * Over the limit: `429 Too Many Requests` (RFC 6585 §4), `Retry-After: <seconds>` and the RFC 6749
  * §5.2-shaped body `{"error":"too_many_requests","error_description":"…"}`; the login page shows
- * the message in the form instead. Bodies over 64 KiB: `413` with `invalid_request`.
+ * the message in the form instead. The body of a limited endpoint is read here (64 KiB cap, see
+ * `body-limit.ts`) and handed to oidc-provider on `req.body`.
  */
 import type Koa from 'koa';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimit, RateLimits } from '../config.js';
 import type { RedisClient } from '../../adapters/redis.js';
-import { HttpError, sendOAuthError } from './errors.js';
-
-/** DESIGN D7: largest accepted request body, in bytes. */
-export const MAX_BODY_BYTES = 64 * 1024;
+import { HttpError } from './errors.js';
+import { bufferBody } from './body-limit.js';
 
 /** The error code of a 429 answer (not an RFC 6749 code: none fits a per-client quota). */
 export const RATE_LIMIT_ERROR = 'too_many_requests';
@@ -56,7 +55,7 @@ export interface RateLimitDeps {
 
 /** The Koa middleware and the login hooks of `src/interaction/routes.ts`. */
 export interface RateLimiting {
-  /** 413 for oversized bodies; 429 at the token, revocation, introspection and registration endpoints. */
+  /** 429 at the token, revocation, introspection and registration endpoints. */
   middleware: Koa.Middleware;
   /** Throws HttpError 429 while `email` + client IP is locked out. */
   beforeLogin(ctx: Context, email: string): Promise<void>;
@@ -95,24 +94,6 @@ export function clientIdOf(authorization: string | undefined, form: URLSearchPar
   return form.get('client_id') ?? undefined;
 }
 
-/**
- * Reads the whole body (at most MAX_BODY_BYTES) and leaves it on `req.body` as a string, where
- * oidc-provider's body parser picks it up.
- * @throws HttpError 413 when the body is larger
- */
-async function bufferBody(ctx: Context): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'invalid_request', `request body too large (limit ${MAX_BODY_BYTES / 1024} KiB)`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  (ctx.req as unknown as { body?: string }).body = text;
-  return text;
-}
-
 /** Builds the limiters and the middleware of DESIGN D7. */
 export function rateLimiting(deps: RateLimitDeps): RateLimiting {
   const limiters = Object.fromEntries(
@@ -139,11 +120,6 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
   }
 
   const middleware: Koa.Middleware = async (ctx, next) => {
-    const declared = Number(ctx.get('content-length') || 0);
-    if (declared > MAX_BODY_BYTES) {
-      ctx.set('Connection', 'close');
-      return sendOAuthError(ctx, 413, 'invalid_request', `request body too large (limit ${MAX_BODY_BYTES / 1024} KiB)`);
-    }
     if (ctx.method !== 'POST') return next();
     if (ctx.path === deps.routes.registration) {
       await consume('registration', ctx.ip, 'too many client registrations from this address; retry later');
