@@ -57,8 +57,18 @@ export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?:
     .innerJoin('signing_keys', 'signing_keys.kid', 'settings.value')
     .select('signing_keys.private_jwk')
     .where('settings.key', '=', 'first_signing_kid')
-    .executeTakeFirstOrThrow();
-  return [JSON.parse(winner.private_jwk) as SigningJwk];
+    .executeTakeFirst();
+  if (winner) return [JSON.parse(winner.private_jwk) as SigningJwk];
+  // The claimed key was deleted since (by an operator): claim again with ours.
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('settings').set({ value: key.kid }).where('key', '=', 'first_signing_kid').execute();
+    await trx
+      .insertInto('signing_keys')
+      .values({ kid: key.kid, state: 'active', private_jwk: JSON.stringify(key), created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  });
+  return [key];
 }
 
 /** Cookie secrets: the configured ones, else generated once and kept in the store's settings. */

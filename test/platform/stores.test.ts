@@ -108,6 +108,11 @@ for (const [name, open] of Object.entries(backends)) {
         const [c1, c2] = await Promise.all([loadCookieKeys(s.db), loadCookieKeys(other.db)]);
         expect(c1).toEqual(c2);
         expect((await loadSigningKeys(s.db))[0]!.kid).toBe(k1[0]!.kid);
+        // An operator deleted every key: the next start generates and claims a new one.
+        await s.db.deleteFrom('signing_keys').execute();
+        const fresh = await loadSigningKeys(s.db);
+        expect(fresh[0]!.kid).not.toBe(k1[0]!.kid);
+        expect((await loadSigningKeys(other.db))[0]!.kid).toBe(fresh[0]!.kid);
       } finally {
         await other.close();
       }
