@@ -8,4 +8,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
+  // Brings up Redis / PostgreSQL for the storage tests when none answers (test/services/).
+  globalSetup: '<rootDir>/test/services/global-setup.ts',
+  globalTeardown: '<rootDir>/test/services/global-teardown.ts',
 };

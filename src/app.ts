@@ -11,8 +11,8 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
 import type { Config } from './config.js';
-import { openEmbeddedStore, type EmbeddedStore } from './store/database.js';
-import { sqliteAdapterFactory, purgeExpired } from '../adapters/sqlite.js';
+import { openStores, type Stores } from './store/stores.js';
+import { purgeExpired } from '../adapters/sqlite.js';
 import { Accounts } from './platform/accounts.js';
 import { Learning } from './platform/learning.js';
 import { createProvider } from './oauth/provider.js';
@@ -33,16 +33,25 @@ import { SiteSettings } from './platform/sites.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
+import { ROUTES } from './oauth/provider.js';
+import { rateLimiting } from './http/rate-limits.js';
+import { bodyLimit } from './http/body-limit.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { createReadiness, type Readiness } from './ops/health.js';
+import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
   app: Koa;
   provider: Provider;
-  store: EmbeddedStore;
+  /** The open stores (platform data: `store.db`; OIDC state: `adapter`). */
+  store: Stores;
   adapter: new (name: string) => Adapter;
   accounts: Accounts;
   learning: Learning;
   memberClients: MemberClients;
+  metrics: Metrics;
+  readiness: Readiness;
   /** Stops timers and closes the stores. */
   close(): Promise<void>;
 }
@@ -94,8 +103,10 @@ function renderError(ctx: Context, err: unknown, logger: Logger): void {
  * @throws ConfigError / Error when the store cannot be opened
  */
 export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
-  const store = await openEmbeddedStore(config.dataDir);
-  const adapter = sqliteAdapterFactory(store.sqlite);
+  const metrics = createMetrics();
+  const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
+  const adapter = metrics.instrumentAdapter(store.adapter, store.oidcKind);
+  const readiness = createReadiness(store.probes);
   const accounts = new Accounts(store.db);
   const learning = new Learning(store.db);
   const [signingKeys, cookieKeys] = await Promise.all([
@@ -107,10 +118,21 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys, ...registration.providerDeps });
   installProviderHooks(provider, config);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
+  metrics.observeProvider(provider);
+  installOutageHandling(provider);
+  const limits = rateLimiting({
+    limits: config.rateLimits,
+    routes: ROUTES,
+    redis: store.redis,
+    prefix: config.redisKeyPrefix,
+    onLimited: (limit) => metrics.rateLimited.inc({ limit }),
+  });
 
   const app = new Koa({ proxy: config.trustProxy });
   app.keys = cookieKeys;
   app.use(edge(logger));
+  app.use(metrics.middleware);
+  app.use(outageMiddleware);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -153,6 +175,11 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  router.get('/readyz', readiness.handler);
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
   const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);
@@ -167,7 +194,18 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql', accountBearer, graphql);
   mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
 
-  const interactions = interactionRouter({ provider, accounts, siteChoices, signer, logger, baseUrl: config.baseUrl });
+  const interactions = interactionRouter({
+    provider,
+    accounts,
+    siteChoices,
+    signer,
+    logger,
+    baseUrl: config.baseUrl,
+    beforeLogin: limits.beforeLogin,
+    onLoginFailure: limits.onLoginFailure,
+  });
+  app.use(bodyLimit());
+  app.use(limits.middleware);
   const memberClients = new MemberClients(store.db, adapter);
   const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
   app.use(router.routes());
@@ -182,8 +220,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     if (ctx.body === undefined && ctx.status === 404) sendOAuthError(ctx, 404, 'not_found', `no resource at ${ctx.path}`);
   });
 
-  purgeExpired(store.sqlite);
-  const purgeTimer = setInterval(() => purgeExpired(store.sqlite), 10 * 60 * 1000);
+  const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
+  if (sqlite) purgeExpired(sqlite);
+  const purgeTimer = setInterval(() => sqlite && purgeExpired(sqlite), 10 * 60 * 1000);
   purgeTimer.unref();
 
   return {
@@ -194,6 +233,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     accounts,
     learning,
     memberClients,
+    metrics,
+    readiness,
     async close() {
       clearInterval(purgeTimer);
       await store.close();

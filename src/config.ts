@@ -43,8 +43,55 @@ const fileSchema = z
         session: z.number().int().positive().optional(),
       })
       .optional(),
+    /** DESIGN D7, see src/http/rate-limits.ts and docs/deployment.md. */
+    rate_limits: z
+      .object({
+        token: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
+        revocation: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
+        introspection: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
+        login_failures: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
+        registration: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
+      })
+      .optional(),
   })
   .strict();
+
+/** A rate limit: at most `points` requests per `duration` seconds per key (DESIGN D7). */
+export interface RateLimit {
+  points: number;
+  duration: number;
+}
+
+/** The limits of DESIGN D7 and what each is keyed by. */
+export interface RateLimits {
+  /** Token endpoint, per client_id. */
+  token: RateLimit;
+  /** Revocation endpoint, per client_id. */
+  revocation: RateLimit;
+  /** Introspection endpoint, per client_id. */
+  introspection: RateLimit;
+  /** Failed logins, per account (e-mail) + IP. */
+  loginFailures: RateLimit;
+  /** Dynamic registration, per IP. */
+  registration: RateLimit;
+}
+
+const DEFAULT_RATE_LIMITS: RateLimits = {
+  token: { points: 600, duration: 60 },
+  revocation: { points: 600, duration: 60 },
+  introspection: { points: 6000, duration: 60 },
+  loginFailures: { points: 5, duration: 900 },
+  registration: { points: 60, duration: 600 },
+};
+
+/** Reads `RATE_LIMIT_<NAME>=points/seconds` (e.g. `RATE_LIMIT_TOKEN=600/60`). */
+function readRateLimit(env: NodeJS.ProcessEnv, name: string, fallback: RateLimit): RateLimit {
+  const raw = env[`RATE_LIMIT_${name}`];
+  if (!raw) return fallback;
+  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new ConfigError(`RATE_LIMIT_${name}: expected points/seconds, e.g. 600/60`);
+  return { points: Number(m[1]), duration: Number(m[2]) };
+}
 
 /** The validated configuration the whole process runs with. Durations are in seconds. */
 export interface Config {
@@ -75,6 +122,14 @@ export interface Config {
   ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number };
   /** Trust `X-Forwarded-*` from a TLS-terminating proxy. */
   trustProxy: boolean;
+  /** `postgres://…` for platform data on PostgreSQL; undefined = the embedded SQLite file. */
+  databaseUrl: string | undefined;
+  /** Redis Cluster seed nodes (`host:port`); REDIS_URL then only gives credentials/TLS. */
+  redisClusterNodes: string[] | undefined;
+  /** Prefix of every Redis key (OIDC state and rate-limit counters). */
+  redisKeyPrefix: string;
+  /** DESIGN D7 rate limits. */
+  rateLimits: RateLimits;
 }
 
 /** Client ID Metadata Document settings (SPEC §5.4). */
@@ -163,7 +218,8 @@ function normaliseBaseUrl(raw: string): string {
  *
  * @param env process environment (PORT, BASE_URL, DATA_DIR, REDIS_URL, DEMO_PASSWORD, DOCS_URL,
  *   COOKIE_SECRETS, SIGNING_KEY / SIGNING_KEY_FILE, ID_TOKEN_SIGNING, LOG_LEVEL, NODE_ENV, TRUST_PROXY, CONFIG_FILE,
- *   INTEGRATIONS_FILE, CIMD_ALLOWED_HOSTS, CIMD_REVIEWED, CIMD_OPEN, CIMD_ALLOW_LOOPBACK, CIMD_TEST_CA_FILE)
+ *   INTEGRATIONS_FILE, CIMD_ALLOWED_HOSTS, CIMD_REVIEWED, CIMD_OPEN, CIMD_ALLOW_LOOPBACK, CIMD_TEST_CA_FILE,
+ *   DATABASE_URL, REDIS_CLUSTER_NODES, REDIS_KEY_PREFIX, RATE_LIMIT_{TOKEN,REVOCATION,INTROSPECTION,LOGIN_FAILURES,REGISTRATION})
  * @param root directory holding `config/` (defaults to the current working directory)
  * @throws ConfigError naming the first missing or invalid setting
  */
@@ -230,5 +286,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       session: ttl.session ?? 14 * 24 * 3600,
     },
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    ...storageSettings(env, file),
   };
+}
+
+function storageSettings(env: NodeJS.ProcessEnv, file: z.infer<typeof fileSchema>): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits'> {
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL: expected postgres://user[:password]@host[:port]/database');
+  const nodes = env.REDIS_CLUSTER_NODES?.split(',').map((n) => n.trim()).filter(Boolean);
+  if (nodes?.some((n) => !/^[^:\s]+:\d+$/.test(n))) throw new ConfigError('REDIS_CLUSTER_NODES: comma-separated host:port list');
+  const redisKeyPrefix = env.REDIS_KEY_PREFIX ?? 'cg';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisKeyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX: letters, digits, _ . : - only (no braces)');
+  const f = file.rate_limits ?? {};
+  const rateLimits: RateLimits = {
+    token: readRateLimit(env, 'TOKEN', f.token ?? DEFAULT_RATE_LIMITS.token),
+    revocation: readRateLimit(env, 'REVOCATION', f.revocation ?? DEFAULT_RATE_LIMITS.revocation),
+    introspection: readRateLimit(env, 'INTROSPECTION', f.introspection ?? DEFAULT_RATE_LIMITS.introspection),
+    loginFailures: readRateLimit(env, 'LOGIN_FAILURES', f.login_failures ?? DEFAULT_RATE_LIMITS.loginFailures),
+    registration: readRateLimit(env, 'REGISTRATION', f.registration ?? DEFAULT_RATE_LIMITS.registration),
+  };
+  return { databaseUrl, redisClusterNodes: nodes?.length ? nodes : undefined, redisKeyPrefix, rateLimits };
 }

@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const running = await startServer(config);
   const lines = [
     '',
-    `coursegate listening on port ${running.port} (${config.mode} mode, embedded store at ${config.dataDir})`,
+    `coursegate listening on port ${running.port} (${config.mode} mode)`,
+    `  stores:             OIDC state on ${running.store.oidcKind}, platform data on ${running.store.platformKind}${running.store.sqlite ? ` (${config.dataDir})` : ''}`,
     `  issuer / resource:  ${config.baseUrl}`,
     `  discovery:          ${config.baseUrl}/.well-known/openid-configuration`,
     `  protected resource: ${config.baseUrl}/.well-known/oauth-protected-resource`,

@@ -37,12 +37,17 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     const seed = readSeed(config.demoSeedFile);
     const result = await seedDemo(built.store.db, seed, config.demoPassword);
     if (result.seeded) {
-      for (const c of seed.member_clients) {
-        await built.memberClients.create(c.site, { clientId: c.client_id, clientName: c.client_name, redirectUris: c.redirect_uris, scope: c.scope });
-      }
       await seedOperatorDemo(built.store.db);
       generatedPassword = result.generatedPassword;
       logger.info({ event: 'demo_seeded', sites: seed.sites.length, users: seed.users.length }, 'demo data loaded');
+    }
+    // The demo member clients live in the OIDC store, which may be newer than the platform data
+    // (a fresh Redis next to an existing PostgreSQL): put back the ones that are missing.
+    const clients = new built.adapter('Client');
+    for (const c of seed.member_clients) {
+      if (result.seeded || !(await clients.find(c.client_id))) {
+        await built.memberClients.create(c.site, { clientId: c.client_id, clientName: c.client_name, redirectUris: c.redirect_uris, scope: c.scope });
+      }
     }
   }
   const server = createServer(built.app.callback());
@@ -58,6 +63,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     port,
     generatedPassword,
     async stop(graceMs = 10_000) {
+      // /readyz turns 503 at once; requests in flight finish (up to graceMs), then stores close.
+      built.readiness.draining = true;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();

@@ -25,6 +25,7 @@ import type { SiteChoices } from '../oauth/account.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../oauth/client-kinds.js';
 import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../oauth/scopes.js';
 import type { Signer } from '../http/signed.js';
+import { HttpError } from '../http/errors.js';
 import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
 import type { Logger } from 'pino';
 
@@ -159,7 +160,14 @@ export function interactionRouter(deps: InteractionDeps): Router {
       ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: signer.csrfToken(d.uid), clientName: name, email, error });
     };
     if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
-    await deps.beforeLogin?.(ctx, email);
+    try {
+      await deps.beforeLogin?.(ctx, email);
+    } catch (err) {
+      // DESIGN D7: a locked-out account + IP sees why on the login page itself.
+      if (!(err instanceof HttpError) || err.status !== 429) throw err;
+      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+      return showLogin(err.description, 429);
+    }
     const user = await accounts.authenticate(email, password);
     if (!user) {
       logger.info({ event: 'login_failed', uid: d.uid }, 'login failed');

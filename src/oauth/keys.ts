@@ -40,12 +40,34 @@ export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?:
     rows.sort((a, b) => (a.state === 'active' ? -1 : b.state === 'active' ? 1 : 0));
     return rows.map((r) => JSON.parse(r.private_jwk) as SigningJwk);
   }
+  // Processes starting together on one PostgreSQL must agree: the `settings` row claims the first
+  // key atomically (insert-if-absent, in the same transaction as the key), everyone re-reads it.
   const key = await generateSigningKey();
-  await db
-    .insertInto('signing_keys')
-    .values({ kid: key.kid, state: 'active', private_jwk: JSON.stringify(key), created_at: new Date().toISOString() })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const claim = await trx.insertInto('settings').values({ key: 'first_signing_kid', value: key.kid }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    if (Number(claim.numInsertedOrUpdatedRows ?? 0) === 1) {
+      await trx
+        .insertInto('signing_keys')
+        .values({ kid: key.kid, state: 'active', private_jwk: JSON.stringify(key), created_at: new Date().toISOString() })
+        .execute();
+    }
+  });
+  const winner = await db
+    .selectFrom('settings')
+    .innerJoin('signing_keys', 'signing_keys.kid', 'settings.value')
+    .select('signing_keys.private_jwk')
+    .where('settings.key', '=', 'first_signing_kid')
+    .executeTakeFirst();
+  if (winner) return [JSON.parse(winner.private_jwk) as SigningJwk];
+  // The claimed key was deleted since (by an operator): claim again with ours.
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('settings').set({ value: key.kid }).where('key', '=', 'first_signing_kid').execute();
+    await trx
+      .insertInto('signing_keys')
+      .values({ kid: key.kid, state: 'active', private_jwk: JSON.stringify(key), created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  });
   return [key];
 }
 

@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type KyselyConfig } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { migratePlatform } from '../platform/migrations.js';
 
@@ -22,16 +22,17 @@ export interface EmbeddedStore {
 
 /**
  * Opens (creating when absent) `<dataDir>/coursegate.db` and runs the schema migrations.
+ * @param log optional Kysely query log hook (metrics: query latency)
  * @throws when the directory cannot be created or the file is not a SQLite database
  */
-export async function openEmbeddedStore(dataDir: string): Promise<EmbeddedStore> {
+export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log']): Promise<EmbeddedStore> {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new Database(path.join(dataDir, 'coursegate.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${process.env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: sqlite }), log });
   await migratePlatform(db);
   return {
     sqlite,

@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const expiresAt = (clientId: string) =>
-  (server.store.sqlite.prepare('SELECT expires_at FROM oidc_models WHERE model = ? AND id = ?').get('Client', clientId) as { expires_at: number | null }).expires_at;
+  (server.store.sqlite!.prepare('SELECT expires_at FROM oidc_models WHERE model = ? AND id = ?').get('Client', clientId) as { expires_at: number | null }).expires_at;
 
 async function authorize(email: string, scope: string | undefined, site?: string) {
   const codeVerifier = client.randomPKCECodeVerifier();

@@ -33,7 +33,7 @@ async function register(body: unknown, contentType = 'application/json', path = 
 }
 
 function storedRow(clientId: string): { expires_at: number | null } | undefined {
-  return server.store.sqlite.prepare('SELECT expires_at FROM oidc_models WHERE model = ? AND id = ?').get('Client', clientId) as
+  return server.store.sqlite!.prepare('SELECT expires_at FROM oidc_models WHERE model = ? AND id = ?').get('Client', clientId) as
     | { expires_at: number | null }
     | undefined;
 }
@@ -109,7 +109,7 @@ describe('DESIGN D1 registration table (SPEC §5.4), row by row', () => {
 
   test('row 2: an unused loopback client is gone once its 24 h expire (simulated by moving expires_at)', async () => {
     const res = await register({ redirect_uris: ['http://127.0.0.1/callback'] });
-    server.store.sqlite.prepare('UPDATE oidc_models SET expires_at = ? WHERE model = ? AND id = ?').run(Math.floor(Date.now() / 1000) - 1, 'Client', res.body.client_id);
+    server.store.sqlite!.prepare('UPDATE oidc_models SET expires_at = ? WHERE model = ? AND id = ?').run(Math.floor(Date.now() / 1000) - 1, 'Client', res.body.client_id);
     const { challenge } = pkcePair();
     const page = await fetch(
       `${server.baseUrl}/oauth/authorize?response_type=code&client_id=${res.body.client_id}&redirect_uri=${encodeURIComponent('http://127.0.0.1:5000/callback')}&scope=openid&code_challenge=${challenge}&code_challenge_method=S256&state=s`,

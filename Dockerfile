@@ -1,0 +1,43 @@
+# coursegate container image (docs/deployment.md). Multi-stage: build with dev dependencies,
+# ship only production dependencies and the compiled JavaScript, run as the unprivileged `node`.
+# test/deploy/dockerfile-replay.test.ts replays these steps without a Docker engine.
+
+# ---- build: TypeScript → dist/ -------------------------------------------------------------
+FROM node:22-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary matches.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY adapters ./adapters
+COPY src ./src
+RUN npm run build
+
+# ---- deps: production dependencies only ----------------------------------------------------
+FROM node:22-slim AS deps
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# ---- runtime ---------------------------------------------------------------------------------
+FROM node:22-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY config ./config
+RUN mkdir -p /data && chown node:node /data
+USER node
+# /data: the embedded SQLite store (unused with REDIS_URL + DATABASE_URL); /app/config: YAML config.
+VOLUME ["/data", "/app/config"]
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Production refuses to start without BASE_URL, COOKIE_SECRETS and SIGNING_KEY(_FILE).
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,238 @@
+/**
+ * oidc-provider adapter on Redis (ioredis; standalone or Cluster) for the scale-out topology of
+ * DESIGN.md §1: N stateless processes share one Redis for codes, tokens, grants and sessions.
+ *
+ * Written from the adapter interface of oidc-provider 9 (research/oidc-provider-v9.md §8).
+ *
+ * Key layout (`P` = the configured prefix, `M` = model name, `{…}` = Redis Cluster hash tag):
+ *
+ * | key                       | type   | holds                                                        |
+ * |---------------------------|--------|--------------------------------------------------------------|
+ * | `P:M:{id}`                | hash   | `p` payload JSON, `c` consumed-at (epoch s); or, for an      |
+ * |                           |        | instance bound to a grant, only `g` = its grant id (locator) |
+ * | `P:{g:G}:M:id`            | hash   | `p`, `c` of an instance bound to grant G                     |
+ * | `P:{g:G}:M:idx`           | zset   | ids of model M bound to grant G, scored by expiry (epoch ms) |
+ * | `P:M:uid:{uid}`           | string | id of the Session with that uid                              |
+ * | `P:M:uc:{userCode}`       | string | id of the DeviceCode with that user code                     |
+ *
+ * Why: every key of one grant shares the slot of `{g:G}`, so the upsert script (instance + grant
+ * index) and the revocation script (index + its members) are single-slot, atomic and legal on a
+ * Cluster. `revokeByGrantId` is O(live tokens of that grant). Every key carries the instance's TTL
+ * (`expiresIn`); grant indexes are trimmed of expired members on each write and expire with their
+ * longest-lived member, so nothing grows without bound (the flaws of the old upstream example).
+ * `consume` is an atomic check-and-set script: of N concurrent redemptions exactly one succeeds,
+ * the others get `invalid_grant` (RFC 6749 §5.2), the contract of `adapters/sqlite.ts`; consuming
+ * an absent or expired instance never recreates a payload-less key.
+ */
+import { Cluster, Redis } from 'ioredis';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+
+/** Models whose instances can be consumed (used once). */
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
+
+/** A connected ioredis client: standalone or Cluster. */
+export type RedisClient = Redis | Cluster;
+
+/** KEYS: data, index. ARGV: payload, ttl ms (0 = none), index score (epoch ms or +inf), id, now ms. */
+const UPSERT = `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'p', ARGV[1])
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+if KEYS[2] then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[5])
+  -- The index expires with its longest-lived member (persists while one never expires).
+  local top = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')[2]
+  if top == 'inf' then redis.call('PERSIST', KEYS[2]) else redis.call('PEXPIREAT', KEYS[2], top) end
+end
+return 1`;
+
+/** KEYS: data. ARGV: consumed-at (epoch s). Returns 1 when this call consumed it, 0 otherwise. */
+const CONSUME = `
+if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return 0 end
+return redis.call('HSETNX', KEYS[1], 'c', ARGV[1])`;
+
+/** KEYS: index, then data keys read from it. ARGV: the ids of those data keys. Returns members left. */
+const REVOKE = `
+for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
+if #ARGV > 0 then redis.call('ZREM', KEYS[1], unpack(ARGV)) end
+local left = redis.call('ZCARD', KEYS[1])
+if left == 0 then redis.call('DEL', KEYS[1]) end
+return left`;
+
+interface Scripts {
+  cgUpsert(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  cgConsume(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  cgRevoke(numKeys: number, ...args: (string | number)[]): Promise<number>;
+}
+
+function defineScripts(client: RedisClient): RedisClient & Scripts {
+  const c = client as RedisClient & Partial<Scripts>;
+  if (!c.cgUpsert) {
+    client.defineCommand('cgUpsert', { lua: UPSERT });
+    client.defineCommand('cgConsume', { lua: CONSUME });
+    client.defineCommand('cgRevoke', { lua: REVOKE });
+  }
+  return client as RedisClient & Scripts;
+}
+
+/** Options of {@link redisAdapterFactory}. */
+export interface RedisAdapterOptions {
+  /** Prefix of every key (no braces), e.g. `cg` → `cg:Session:{…}`. Default `cg`. */
+  prefix?: string;
+}
+
+/** Revocation reads at most this many index members per round (bounded script size). */
+const REVOKE_BATCH = 500;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Builds the adapter class oidc-provider instantiates once per model name (any model name works,
+ * e.g. coursegate's own `SiteChoice`).
+ * @param client a connected ioredis `Redis` or `Cluster`; the caller owns it (and quits it)
+ */
+export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOptions = {}): new (name: string) => Adapter {
+  const redis = defineScripts(client);
+  const prefix = options.prefix ?? 'cg';
+  if (/[{}]/.test(prefix)) throw new Error('redis adapter prefix must not contain braces (hash tags)');
+
+  return class RedisAdapter implements Adapter {
+    constructor(private readonly name: string) {}
+
+    private locatorKey(id: string): string {
+      return `${prefix}:${this.name}:{${id}}`;
+    }
+    private grantKeys(grantId: string): { data: (id: string) => string; index: string } {
+      const tag = `${prefix}:{g:${grantId}}:${this.name}`;
+      return { data: (id) => `${tag}:${id}`, index: `${tag}:idx` };
+    }
+
+    /** The key holding the instance's `p`/`c` fields, or undefined when it does not exist. */
+    private async dataKey(id: string): Promise<{ key: string; fields?: Record<string, string> } | undefined> {
+      const key = this.locatorKey(id);
+      const fields = await redis.hgetall(key);
+      if (fields.g !== undefined) return { key: this.grantKeys(fields.g).data(id) };
+      return fields.p === undefined ? undefined : { key, fields };
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const ttlMs = expiresIn && expiresIn > 0 ? Math.ceil(expiresIn * 1000) : 0;
+      const json = JSON.stringify(payload);
+      const writes: Promise<unknown>[] = [];
+      const { grantId } = payload;
+      if (grantId) {
+        const { data, index } = this.grantKeys(grantId);
+        const score = ttlMs ? String(Date.now() + ttlMs) : '+inf';
+        writes.push(redis.cgUpsert(2, data(id), index, json, ttlMs, score, id, Date.now()));
+        // The locator lives in the instance's own slot: a separate single-key transaction.
+        const locator = redis.multi().del(this.locatorKey(id)).hset(this.locatorKey(id), 'g', grantId);
+        writes.push((ttlMs ? locator.pexpire(this.locatorKey(id), ttlMs) : locator).exec());
+      } else {
+        writes.push(redis.cgUpsert(1, this.locatorKey(id), json, ttlMs, 0, id, 0));
+      }
+      const lookup = (key: string) => writes.push(ttlMs ? redis.set(key, id, 'PX', ttlMs) : redis.set(key, id));
+      if (payload.uid) lookup(`${prefix}:${this.name}:uid:{${payload.uid}}`);
+      if (payload.userCode) lookup(`${prefix}:${this.name}:uc:{${payload.userCode}}`);
+      await Promise.all(writes);
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      const located = await this.dataKey(id);
+      if (!located) return undefined;
+      const fields = located.fields ?? (await redis.hgetall(located.key));
+      if (fields.p === undefined) return undefined; // revoked or expired meanwhile
+      const payload = JSON.parse(fields.p) as AdapterPayload;
+      return fields.c ? { ...payload, consumed: Number(fields.c) } : payload;
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const id = await redis.get(`${prefix}:${this.name}:uid:{${uid}}`);
+      const found = id ? await this.find(id) : undefined;
+      // A lookup key left by an earlier save of the instance under another uid does not match.
+      return found?.uid === uid ? found : undefined;
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      const id = await redis.get(`${prefix}:${this.name}:uc:{${userCode}}`);
+      const found = id ? await this.find(id) : undefined;
+      return found?.userCode === userCode ? found : undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      const located = await this.dataKey(id);
+      const won = located ? await redis.cgConsume(1, located.key, nowSeconds()) : 0;
+      if (won !== 1 && CONSUMABLE.has(this.name)) {
+        // Lost the race against a concurrent redemption, or the instance expired meanwhile.
+        throw new errors.InvalidGrant('grant request is invalid');
+      }
+    }
+
+    async destroy(id: string): Promise<void> {
+      const locator = this.locatorKey(id);
+      const fields = await redis.hgetall(locator);
+      if (fields.g !== undefined) {
+        const { data, index } = this.grantKeys(fields.g);
+        await redis.cgRevoke(2, index, data(id), id);
+      } else if (fields.p !== undefined) {
+        const payload = JSON.parse(fields.p) as AdapterPayload;
+        const extra: string[] = [];
+        if (payload.uid) extra.push(`${prefix}:${this.name}:uid:{${payload.uid}}`);
+        if (payload.userCode) extra.push(`${prefix}:${this.name}:uc:{${payload.userCode}}`);
+        await Promise.all(extra.map((k) => redis.del(k)));
+      }
+      await redis.del(locator);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      const { data, index } = this.grantKeys(grantId);
+      // Read a batch of members, delete them and their index entries atomically; repeat while a
+      // concurrent upsert added more (the script reports what is left).
+      for (let round = 0; round < 1000; round++) {
+        const ids = await redis.zrange(index, '0', String(REVOKE_BATCH - 1));
+        if (ids.length === 0) return;
+        const left = await redis.cgRevoke(1 + ids.length, index, ...ids.map(data), ...ids);
+        if (left === 0) return;
+      }
+    }
+  };
+}
+
+/** Connection settings of {@link connectRedis}. */
+export interface RedisConnection {
+  /** `redis://[:password@]host:port[/db]` or `rediss://…` (TLS). */
+  url?: string;
+  /** Cluster seed nodes `host:port`; when given, a Cluster client is built (url gives auth/TLS). */
+  clusterNodes?: string[];
+}
+
+/**
+ * Builds an ioredis client. Commands issued while the connection is down wait in the offline queue
+ * and fail after a few reconnection attempts (no request hangs for long); the client reconnects by
+ * itself with capped backoff (≤ 2 s).
+ * @throws Error when neither `url` nor `clusterNodes` is given
+ */
+export function connectRedis(connection: RedisConnection): RedisClient {
+  const retryStrategy = (attempt: number) => Math.min(50 * 2 ** attempt, 2000);
+  // Auto-pipelining batches the commands issued in one event-loop tick into one socket write.
+  const common = { maxRetriesPerRequest: 2, retryStrategy, connectTimeout: 5000, lazyConnect: false, enableAutoPipelining: true } as const;
+  if (connection.clusterNodes && connection.clusterNodes.length > 0) {
+    const auth = connection.url ? new URL(connection.url) : undefined;
+    const nodes = connection.clusterNodes.map((n) => {
+      const [host, port] = n.split(':');
+      return { host: host ?? '127.0.0.1', port: Number(port ?? 6379) };
+    });
+    return new Cluster(nodes, {
+      clusterRetryStrategy: retryStrategy,
+      redisOptions: {
+        ...common,
+        password: auth?.password ? decodeURIComponent(auth.password) : undefined,
+        username: auth?.username ? decodeURIComponent(auth.username) : undefined,
+        tls: auth?.protocol === 'rediss:' ? {} : undefined,
+      },
+    });
+  }
+  if (!connection.url) throw new Error('REDIS_URL or REDIS_CLUSTER_NODES is required');
+  return new Redis(connection.url, common);
+}

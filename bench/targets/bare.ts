@@ -1,0 +1,54 @@
+/**
+ * Bench target: a bare oidc-provider 9 (no coursegate policy, hooks or middleware) on the same
+ * adapter and store as coursegate (SQLite WAL/NORMAL via adapters/sqlite.ts, or Redis via
+ * adapters/redis.ts when BENCH_REDIS_URL is set). Mints refresh and access tokens in-process and
+ * prints `{"port":…,"refreshTokens":[…],"accessToken":"…"}` on stdout.
+ *
+ * env: PORT, DATA_DIR, BENCH_REDIS_URL (optional), BENCH_TOKENS (refresh tokens to mint)
+ */
+import Provider, { type Configuration } from 'oidc-provider';
+import { openEmbeddedStore } from '../../src/store/database.js';
+import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
+import { connectRedis, redisAdapterFactory } from '../../adapters/redis.js';
+import { generateSigningKey } from '../../src/oauth/keys.js';
+import { ROUTES } from '../../src/oauth/provider.js';
+
+const port = Number(process.env.PORT);
+const base = `http://127.0.0.1:${port}`;
+const adapter = process.env.BENCH_REDIS_URL
+  ? redisAdapterFactory(connectRedis({ url: process.env.BENCH_REDIS_URL }), { prefix: process.env.BENCH_PREFIX ?? 'bench-bare' })
+  : sqliteAdapterFactory((await openEmbeddedStore(process.env.DATA_DIR!)).sqlite);
+
+const configuration: Configuration = {
+  adapter,
+  clients: [{ client_id: 'bench', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], redirect_uris: ['http://127.0.0.1/cb'] }],
+  jwks: { keys: [(await generateSigningKey()) as never] },
+  enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+  clientDefaults: { id_token_signed_response_alg: 'ES256' },
+  findAccount: async (_ctx, accountId) => ({ accountId, claims: async () => ({ sub: accountId }) }),
+  scopes: ['openid', 'offline_access'],
+  routes: { ...ROUTES },
+  rotateRefreshToken: true,
+  issueRefreshToken: async () => true,
+  expiresWithSession: async () => false,
+  pkce: { required: () => true },
+  features: { devInteractions: { enabled: false }, introspection: { enabled: true }, revocation: { enabled: true } },
+  ttl: { AccessToken: 3600, RefreshToken: 30 * 24 * 3600, Grant: 30 * 24 * 3600, AuthorizationCode: 60, IdToken: 600, Session: 3600, Interaction: 3600 },
+};
+const provider = new Provider(base, configuration);
+const client = await provider.Client.find('bench');
+
+async function mint(): Promise<{ refreshToken: string; accessToken: string }> {
+  const grant = new provider.Grant({ accountId: 'usr_bench', clientId: 'bench' });
+  grant.addOIDCScope('openid');
+  const grantId = await grant.save();
+  const common = { accountId: 'usr_bench', client, grantId, scope: 'openid', gty: 'authorization_code' };
+  const refreshToken = await new provider.RefreshToken(common as never).save();
+  const accessToken = await new provider.AccessToken(common as never).save();
+  return { refreshToken, accessToken };
+}
+
+const minted = await Promise.all(Array.from({ length: Number(process.env.BENCH_TOKENS ?? 40) }, mint));
+provider.listen(port, '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ port, refreshTokens: minted.map((m) => m.refreshToken), accessToken: minted[0]!.accessToken })}\n`);
+});

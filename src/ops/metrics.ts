@@ -1,0 +1,137 @@
+/**
+ * Prometheus metrics (prom-client) served at `/metrics` in the text exposition format:
+ *
+ * - `coursegate_http_requests_total{method,route,status}` and
+ *   `coursegate_http_request_duration_seconds{method,route}`: every request; `route` is a fixed
+ *   label (the endpoint, e.g. `token`, `/account/graphql`), never the raw path (no ids, no codes);
+ * - `coursegate_tokens_issued_total{type}`: access / refresh tokens and codes saved by oidc-provider;
+ * - `coursegate_errors_total{kind}`: 5xx answers, oidc-provider `server_error`s, token-endpoint errors;
+ * - `coursegate_rate_limited_total{limit}`: 429 answers per limit (DESIGN D7);
+ * - `coursegate_store_operation_duration_seconds{store,model,op}`: adapter latency, and platform
+ *   queries as `model="platform"`, `op="query"` (or `query_error`);
+ * - the default Node.js process metrics.
+ *
+ * One registry per app, so several servers in one process (tests) keep separate counters.
+ */
+import type Koa from 'koa';
+import type Provider from 'oidc-provider';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+type AdapterClass = new (name: string) => Adapter;
+
+/** The metrics of one app. */
+export interface Metrics {
+  registry: Registry;
+  rateLimited: Counter<'limit'>;
+  /** Koa middleware counting and timing each request. */
+  middleware: Koa.Middleware;
+  /** Wraps an adapter class so that each operation is timed. */
+  instrumentAdapter(adapter: AdapterClass, store: string): AdapterClass;
+  /** Records one platform query (Kysely log hook); `ms` in milliseconds. */
+  observeQuery(store: string, ms: number, ok: boolean): void;
+  /** Subscribes to oidc-provider events (issuance, errors). */
+  observeProvider(provider: Provider): void;
+}
+
+/** Paths with a label of their own; anything else is `other` (bounded label cardinality). */
+const KNOWN = ['/healthz', '/readyz', '/metrics', '/account/graphql', '/mcp', '/openapi.json', '/api/oauth/userinfo'];
+
+function routeLabel(ctx: Koa.Context): string {
+  const oidcRoute = (ctx as unknown as { oidc?: { route?: string } }).oidc?.route;
+  if (oidcRoute) return oidcRoute;
+  if (ctx.path.startsWith('/interaction/')) return 'interaction';
+  if (ctx.path.startsWith('/.well-known/')) return 'well-known';
+  if (ctx.path.startsWith('/admin')) return 'admin';
+  if (ctx.path.startsWith('/api/v1/')) return 'admin-api';
+  return KNOWN.includes(ctx.path) ? ctx.path : 'other';
+}
+
+/** Creates the registry and the metrics listed above. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'coursegate_http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'coursegate_http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const issued = new Counter({ name: 'coursegate_tokens_issued_total', help: 'Tokens and codes issued', labelNames: ['type'], registers: [registry] });
+  const errors = new Counter({ name: 'coursegate_errors_total', help: 'Errors by kind', labelNames: ['kind'], registers: [registry] });
+  const rateLimited = new Counter({ name: 'coursegate_rate_limited_total', help: '429 answers by limit (DESIGN D7)', labelNames: ['limit'], registers: [registry] });
+  const storeLatency = new Histogram({
+    name: 'coursegate_store_operation_duration_seconds',
+    help: 'oidc-provider adapter operation latency',
+    labelNames: ['store', 'model', 'op'],
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+    registers: [registry],
+  });
+
+  const middleware: Koa.Middleware = async (ctx, next) => {
+    const end = duration.startTimer();
+    try {
+      await next();
+    } finally {
+      const route = routeLabel(ctx);
+      end({ method: ctx.method, route });
+      requests.inc({ method: ctx.method, route, status: String(ctx.status) });
+      if (ctx.status >= 500) errors.inc({ kind: 'http_5xx' });
+    }
+  };
+
+  function instrumentAdapter(Base: AdapterClass, store: string): AdapterClass {
+    return class InstrumentedAdapter implements Adapter {
+      private readonly inner: Adapter;
+      constructor(private readonly name: string) {
+        this.inner = new Base(name);
+      }
+      private async time<T>(op: string, run: () => Promise<T>): Promise<T> {
+        const end = storeLatency.startTimer({ store, model: this.name, op });
+        try {
+          return await run();
+        } finally {
+          end();
+        }
+      }
+      upsert(id: string, payload: AdapterPayload, expiresIn: number) {
+        return this.time('upsert', () => this.inner.upsert(id, payload, expiresIn));
+      }
+      find(id: string) {
+        return this.time('find', () => this.inner.find(id));
+      }
+      findByUid(uid: string) {
+        return this.time('findByUid', () => this.inner.findByUid(uid));
+      }
+      findByUserCode(userCode: string) {
+        return this.time('findByUserCode', () => this.inner.findByUserCode(userCode));
+      }
+      consume(id: string) {
+        return this.time('consume', () => this.inner.consume(id));
+      }
+      destroy(id: string) {
+        return this.time('destroy', () => this.inner.destroy(id));
+      }
+      revokeByGrantId(grantId: string) {
+        return this.time('revokeByGrantId', () => this.inner.revokeByGrantId(grantId));
+      }
+    };
+  }
+
+  function observeProvider(provider: Provider): void {
+    provider.on('access_token.saved', () => issued.inc({ type: 'access_token' }));
+    provider.on('refresh_token.saved', () => issued.inc({ type: 'refresh_token' }));
+    provider.on('authorization_code.saved', () => issued.inc({ type: 'authorization_code' }));
+    provider.on('server_error', () => errors.inc({ kind: 'oidc_server_error' }));
+    provider.on('grant.error', () => errors.inc({ kind: 'token_endpoint' }));
+  }
+
+  function observeQuery(store: string, ms: number, ok: boolean): void {
+    storeLatency.observe({ store, model: 'platform', op: ok ? 'query' : 'query_error' }, ms / 1000);
+    if (!ok) errors.inc({ kind: 'platform_query' });
+  }
+
+  return { registry, rateLimited, middleware, instrumentAdapter, observeQuery, observeProvider };
+}

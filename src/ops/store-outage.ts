@@ -1,0 +1,50 @@
+/**
+ * A store outage (Redis or PostgreSQL unreachable) is the server's problem, not the client's, and
+ * it is temporary: answer `503 Service Unavailable` with `Retry-After` and the RFC 6749 §5.2-shaped
+ * body `{"error":"temporarily_unavailable"}` instead of a generic 500, inside and outside
+ * oidc-provider. Other errors are left alone.
+ */
+import type Koa from 'koa';
+import type Provider from 'oidc-provider';
+import { sendOAuthError } from '../http/errors.js';
+
+/** Seconds a client should wait before retrying during an outage. */
+export const OUTAGE_RETRY_AFTER = 5;
+
+const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError', 'ConnectionTimeoutError']);
+const OUTAGE_MESSAGE = /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Stream isn't writeable|Connection terminated|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i;
+
+/** True when `err` says a store could not be reached (ioredis / pg connection errors). */
+export function isStoreOutage(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; message?: string; code?: string };
+  return OUTAGE_NAMES.has(e.name ?? '') || OUTAGE_MESSAGE.test(e.message ?? '') || e.code === 'ECONNREFUSED';
+}
+
+function answer503(ctx: Koa.Context): void {
+  ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER));
+  sendOAuthError(ctx, 503, 'temporarily_unavailable', 'a backing store is unreachable; retry shortly');
+}
+
+/** Inside oidc-provider: its error handler has already rendered 500 `server_error`; rewrite it. */
+export function installOutageHandling(provider: Provider): void {
+  const OUTAGE = Symbol('storeOutage');
+  provider.on('server_error', (ctx, err) => {
+    if (isStoreOutage(err)) (ctx as unknown as Record<symbol, boolean>)[OUTAGE] = true;
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) answer503(ctx as unknown as Koa.Context);
+  });
+}
+
+/** Outside oidc-provider (our routes): errors from a store outage become 503. */
+export const outageMiddleware: Koa.Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (err) {
+    if (!isStoreOutage(err)) throw err;
+    if (ctx.path.startsWith('/interaction')) ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER));
+    answer503(ctx);
+  }
+};

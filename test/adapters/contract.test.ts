@@ -1,0 +1,241 @@
+/**
+ * The oidc-provider adapter contract (research/oidc-provider-v9.md §8), run against every adapter:
+ * the embedded SQLite one, the Redis one on a standalone server and on a 3-master Redis Cluster.
+ * Same expectations, same tests.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
+import { connectRedis, redisAdapterFactory } from '../../adapters/redis.js';
+import { TEST_REDIS_URL, randomPrefix } from '../helpers/services.js';
+import { findBinary, startPrivateRedisCluster } from '../services/global-setup.js';
+
+type AdapterClass = new (name: string) => Adapter;
+
+interface Subject {
+  /** The adapter class as one process sees it. */
+  adapter: AdapterClass;
+  /** A second, independent connection to the same store (another process). */
+  other: AdapterClass;
+  close(): Promise<void>;
+}
+
+const subjects: Record<string, (() => Promise<Subject>) | undefined> = {
+  sqlite: async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-contract-'));
+    const a = new Database(path.join(dir, 'oidc.db'));
+    a.pragma('journal_mode = WAL');
+    const b = new Database(path.join(dir, 'oidc.db'));
+    b.pragma('busy_timeout = 5000');
+    return {
+      adapter: sqliteAdapterFactory(a),
+      other: sqliteAdapterFactory(b),
+      async close() {
+        a.close();
+        b.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  redis: TEST_REDIS_URL
+    ? async () => {
+        const prefix = randomPrefix();
+        // The production client settings (auto-pipelining, retry policy).
+        const a = connectRedis({ url: TEST_REDIS_URL });
+        const b = connectRedis({ url: TEST_REDIS_URL });
+        return {
+          adapter: redisAdapterFactory(a, { prefix }),
+          other: redisAdapterFactory(b, { prefix }),
+          async close() {
+            const keys = await a.keys(`${prefix}:*`);
+            if (keys.length) await a.del(...keys);
+            a.disconnect();
+            b.disconnect();
+          },
+        };
+      }
+    : undefined,
+  // A real 3-master Cluster: every script must stay within one slot (hash tags) to run at all.
+  'redis-cluster': findBinary('redis-server') && findBinary('redis-cli')
+    ? async () => {
+        const cluster = await startPrivateRedisCluster();
+        const a = connectRedis({ clusterNodes: cluster.nodes });
+        const b = connectRedis({ clusterNodes: cluster.nodes });
+        return {
+          adapter: redisAdapterFactory(a, { prefix: 'cg' }),
+          other: redisAdapterFactory(b, { prefix: 'cg' }),
+          async close() {
+            a.disconnect();
+            b.disconnect();
+            await cluster.stop();
+          },
+        };
+      }
+    : undefined,
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let seq = 0;
+const uniq = (s: string) => `${s}-${Date.now().toString(36)}-${++seq}`;
+
+for (const [name, open] of Object.entries(subjects)) {
+  const d = open ? describe : describe.skip;
+  if (!open) process.stderr.write(`\n*** SKIPPED adapter contract for ${name}: service not available ***\n`);
+
+  d(`oidc-provider adapter contract: ${name}`, () => {
+    let s: Subject;
+    beforeAll(async () => {
+      s = await open!();
+    });
+    afterAll(() => s.close());
+
+    test('upsert then find returns the payload; unknown ids are undefined', async () => {
+      const at = new s.adapter('AccessToken');
+      const id = uniq('at');
+      const payload: AdapterPayload = { jti: id, kind: 'AccessToken', grantId: uniq('g'), accountId: 'u1', scope: 'openid' };
+      await at.upsert(id, payload, 60);
+      expect(await at.find(id)).toEqual(payload);
+      expect(await new s.other('AccessToken').find(id)).toEqual(payload);
+      expect(await at.find(uniq('nope'))).toBeUndefined();
+      // Same id under another model name is another instance.
+      expect(await new s.adapter('RefreshToken').find(id)).toBeUndefined();
+    });
+
+    test('upsert replaces an instance (and clears consumed)', async () => {
+      const rt = new s.adapter('RefreshToken');
+      const id = uniq('rt');
+      await rt.upsert(id, { jti: id, grantId: 'g1', accountId: 'a' }, 60);
+      await rt.consume(id);
+      await rt.upsert(id, { jti: id, grantId: 'g1', accountId: 'b' }, 60);
+      const found = await rt.find(id);
+      expect(found?.accountId).toBe('b');
+      expect(found?.consumed).toBeUndefined();
+    });
+
+    test('instances without expiresIn persist; arbitrary model names work (SiteChoice, Client)', async () => {
+      const client = new s.adapter('Client');
+      const id = uniq('client');
+      await client.upsert(id, { client_id: id, redirect_uris: ['http://127.0.0.1/cb'] } as AdapterPayload);
+      expect((await client.find(id))?.client_id).toBe(id);
+      const choice = new s.adapter('SiteChoice');
+      await choice.upsert('grant-x', { siteId: 'demo' } as AdapterPayload, 60);
+      expect(await choice.find('grant-x')).toEqual({ siteId: 'demo' });
+    });
+
+    test('expiry: an instance is gone after expiresIn seconds', async () => {
+      const code = new s.adapter('AuthorizationCode');
+      const session = new s.adapter('Session');
+      const id = uniq('code');
+      const sid = uniq('sess');
+      await code.upsert(id, { jti: id, grantId: uniq('g') }, 1);
+      await session.upsert(sid, { jti: sid, uid: uniq('uid') }, 1);
+      expect(await code.find(id)).toBeDefined();
+      await sleep(2100);
+      expect(await code.find(id)).toBeUndefined();
+      expect(await session.find(sid)).toBeUndefined();
+    });
+
+    test('consume marks the instance consumed (epoch seconds); a second consume is invalid_grant', async () => {
+      const code = new s.adapter('AuthorizationCode');
+      const id = uniq('code');
+      await code.upsert(id, { jti: id, grantId: uniq('g') }, 60);
+      const before = Math.floor(Date.now() / 1000);
+      await code.consume(id);
+      const found = await code.find(id);
+      expect(typeof found?.consumed).toBe('number');
+      expect(found!.consumed as number).toBeGreaterThanOrEqual(before);
+      await expect(code.consume(id)).rejects.toBeInstanceOf(errors.InvalidGrant);
+      await expect(new s.other('AuthorizationCode').consume(id)).rejects.toBeInstanceOf(errors.InvalidGrant);
+    });
+
+    test('consume of an absent code is invalid_grant and creates nothing', async () => {
+      const code = new s.adapter('AuthorizationCode');
+      const id = uniq('ghost');
+      await expect(code.consume(id)).rejects.toBeInstanceOf(errors.InvalidGrant);
+      expect(await code.find(id)).toBeUndefined();
+    });
+
+    test('destroy removes one instance', async () => {
+      const at = new s.adapter('AccessToken');
+      const [a, b] = [uniq('at'), uniq('at')];
+      const grantId = uniq('g');
+      await at.upsert(a, { jti: a, grantId }, 60);
+      await at.upsert(b, { jti: b, grantId }, 60);
+      await new s.other('AccessToken').destroy(a);
+      expect(await at.find(a)).toBeUndefined();
+      expect(await at.find(b)).toBeDefined();
+      const sess = new s.adapter('Session');
+      const sid = uniq('sess');
+      const uid = uniq('uid');
+      await sess.upsert(sid, { jti: sid, uid }, 60);
+      await sess.destroy(sid);
+      expect(await sess.findByUid(uid)).toBeUndefined();
+    });
+
+    test('revokeByGrantId removes that grant’s instances of that model only', async () => {
+      const at = new s.adapter('AccessToken');
+      const rt = new s.adapter('RefreshToken');
+      const [g1, g2] = [uniq('g'), uniq('g')];
+      const ids = Array.from({ length: 5 }, () => uniq('at'));
+      for (const id of ids) await at.upsert(id, { jti: id, grantId: g1 }, 60);
+      const keep = uniq('at');
+      await at.upsert(keep, { jti: keep, grantId: g2 }, 60);
+      const rtId = uniq('rt');
+      await rt.upsert(rtId, { jti: rtId, grantId: g1 }, 60);
+
+      await new s.other('AccessToken').revokeByGrantId(g1);
+      for (const id of ids) expect(await at.find(id)).toBeUndefined();
+      expect(await at.find(keep)).toBeDefined();
+      expect(await rt.find(rtId)).toBeDefined();
+      await rt.revokeByGrantId(g1);
+      expect(await rt.find(rtId)).toBeUndefined();
+      // Revoking an unknown grant is a no-op.
+      await expect(at.revokeByGrantId(uniq('none'))).resolves.toBeUndefined();
+    });
+
+    test('findByUid (Session) and findByUserCode (DeviceCode)', async () => {
+      const sess = new s.adapter('Session');
+      const sid = uniq('sess');
+      const uid = uniq('uid');
+      await sess.upsert(sid, { jti: sid, uid, accountId: 'u1' }, 60);
+      expect((await new s.other('Session').findByUid(uid))?.accountId).toBe('u1');
+      expect(await sess.findByUid(uniq('nope'))).toBeUndefined();
+      // Saved again under a new uid: only the new uid finds it.
+      const uid2 = uniq('uid');
+      await sess.upsert(sid, { jti: sid, uid: uid2, accountId: 'u1' }, 60);
+      expect(await sess.findByUid(uid)).toBeUndefined();
+      expect((await sess.findByUid(uid2))?.uid).toBe(uid2);
+
+      const dc = new s.adapter('DeviceCode');
+      const id = uniq('dc');
+      const userCode = uniq('ABCD');
+      await dc.upsert(id, { jti: id, userCode, clientId: 'c' }, 60);
+      expect((await dc.findByUserCode(userCode))?.clientId).toBe('c');
+      expect(await dc.findByUserCode(uniq('nope'))).toBeUndefined();
+    });
+
+    test('concurrency: 50 parallel consumes of one code from two connections → exactly one wins', async () => {
+      const id = uniq('code');
+      await new s.adapter('AuthorizationCode').upsert(id, { jti: id, grantId: uniq('g') }, 60);
+      const attempts = Array.from({ length: 50 }, (_, i) => new (i % 2 ? s.other : s.adapter)('AuthorizationCode').consume(id));
+      const results = await Promise.allSettled(attempts);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(rejected).toHaveLength(49);
+      for (const r of rejected) expect(r.reason).toBeInstanceOf(errors.InvalidGrant);
+    });
+
+    test('revokeByGrantId removes every token of a grant written from both connections', async () => {
+      const grantId = uniq('g');
+      const ids = Array.from({ length: 30 }, () => uniq('at'));
+      await Promise.all(ids.map((id, i) => new (i % 2 ? s.other : s.adapter)('AccessToken').upsert(id, { jti: id, grantId }, 60)));
+      const at = new s.adapter('AccessToken');
+      await new s.other('AccessToken').revokeByGrantId(grantId);
+      const left = await Promise.all(ids.map((id) => at.find(id)));
+      expect(left.filter(Boolean)).toHaveLength(0);
+    });
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * DESIGN.md §1 "one typed query layer": the platform queries, migrations, demo seed and key
+ * storage run unchanged on the embedded SQLite file and on PostgreSQL (DATABASE_URL).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from '../../src/platform/schema.js';
+import { openEmbeddedStore } from '../../src/store/database.js';
+import { openPostgresStore } from '../../src/store/postgres.js';
+import { migratePlatform } from '../../src/platform/migrations.js';
+import { readSeed, seedDemo } from '../../src/platform/seed.js';
+import { Accounts } from '../../src/platform/accounts.js';
+import { Learning } from '../../src/platform/learning.js';
+import { loadCookieKeys, loadSigningKeys } from '../../src/oauth/keys.js';
+import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
+
+interface Opened {
+  db: Kysely<PlatformDatabase>;
+  /** A second, independent connection (another process). */
+  other(): Promise<{ db: Kysely<PlatformDatabase>; close(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+const backends: Record<string, (() => Promise<Opened>) | undefined> = {
+  sqlite: async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-platform-'));
+    const store = await openEmbeddedStore(dir);
+    return {
+      db: store.db,
+      other: () => openEmbeddedStore(dir),
+      async close() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  postgres: TEST_DATABASE_URL
+    ? async () => {
+        const database = await createTestDatabase();
+        const store = await openPostgresStore(database.url);
+        return {
+          db: store.db,
+          other: () => openPostgresStore(database.url),
+          async close() {
+            await store.close();
+            await database.drop();
+          },
+        };
+      }
+    : undefined,
+};
+
+const seed = readSeed(path.resolve('config/demo-seed.yaml'));
+
+for (const [name, open] of Object.entries(backends)) {
+  const d = open ? describe : describe.skip;
+  if (!open) process.stderr.write(`\n*** SKIPPED platform store tests on ${name}: not available ***\n`);
+
+  d(`platform data on ${name}`, () => {
+    let s: Opened;
+    beforeAll(async () => {
+      s = await open!();
+      await seedDemo(s.db, seed, 'pw-for-platform-tests');
+    }, 30_000);
+    afterAll(() => s.close());
+
+    test('migrations are idempotent', async () => {
+      await expect(migratePlatform(s.db)).resolves.toBeUndefined();
+    });
+
+    test('seeding an already seeded store does nothing', async () => {
+      expect((await seedDemo(s.db, seed, 'x')).seeded).toBe(false);
+    });
+
+    test('accounts: authenticate, memberships and roles', async () => {
+      const accounts = new Accounts(s.db);
+      const student = await accounts.authenticate('student@demo.test', 'pw-for-platform-tests');
+      expect(student?.id).toBe('usr_student');
+      expect(await accounts.authenticate('student@demo.test', 'wrong')).toBeUndefined();
+      expect(await accounts.rolesAt('usr_student', 'demo')).toEqual(['student']);
+      const owner = await accounts.membershipsOf('usr_owner');
+      expect(owner.map((m) => m.site.id).sort()).toEqual(['demo', 'second']);
+      expect((await accounts.findSite('demo'))?.name).toBe('Demo Academy');
+    });
+
+    test('learning: paginated enrollments with last watched lecture', async () => {
+      const learning = new Learning(s.db);
+      const member = { siteId: 'demo', userId: 'usr_student' };
+      const page = await learning.enrollments(member, 1);
+      expect(page.items).toHaveLength(1);
+      expect(page.totalCount).toBeGreaterThanOrEqual(2);
+      expect(page.hasNextPage).toBe(true);
+      const next = await learning.enrollments(member, 10, page.items[0]!.cursor);
+      expect(next.items.length).toBe(page.totalCount - 1);
+      const all = [page.items[0]!.node, ...next.items.map((i) => i.node)];
+      expect(all.some((e) => e.hasLifetimeAccess)).toBe(true);
+      expect(all.some((e) => e.expireDate !== null)).toBe(true);
+      expect(all.some((e) => e.lastWatchedLecture !== null)).toBe(true);
+    });
+
+    test('signing keys and cookie secrets: two processes starting together agree', async () => {
+      const other = await s.other();
+      try {
+        const [k1, k2] = await Promise.all([loadSigningKeys(s.db), loadSigningKeys(other.db)]);
+        expect(k1[0]!.kid).toBe(k2[0]!.kid);
+        const [c1, c2] = await Promise.all([loadCookieKeys(s.db), loadCookieKeys(other.db)]);
+        expect(c1).toEqual(c2);
+        expect((await loadSigningKeys(s.db))[0]!.kid).toBe(k1[0]!.kid);
+        // An operator deleted every key: the next start generates and claims a new one.
+        await s.db.deleteFrom('signing_keys').execute();
+        const fresh = await loadSigningKeys(s.db);
+        expect(fresh[0]!.kid).not.toBe(k1[0]!.kid);
+        expect((await loadSigningKeys(other.db))[0]!.kid).toBe(fresh[0]!.kid);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+}
