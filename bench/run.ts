@@ -37,7 +37,9 @@ interface Target {
 async function startTarget(script: string): Promise<Target> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-bench-'));
-  const args = ['--import', 'tsx', path.join(here, 'targets', script)];
+  // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of each target (inspect with bench/profile-summary.ts).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const args = [...prof, '--import', 'tsx', path.join(here, 'targets', script)];
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const env = { ...process.env, PORT: String(port), DATA_DIR: dir, BENCH_TOKENS: String(POOL), BENCH_PREFIX: prefix };
   const child = pin ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });

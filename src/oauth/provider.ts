@@ -60,6 +60,11 @@ function sameUrl(a: string, b: string): boolean {
   }
 }
 
+/** True inside a refresh_token grant request. */
+function isRefresh(ctx: KoaContextWithOIDC | undefined): boolean {
+  return ctx?.oidc?.route === 'token' && ctx.oidc.params?.grant_type === 'refresh_token';
+}
+
 function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boolean {
   return !!client && kindOf(client.metadata()) === 'member';
 }
@@ -71,27 +76,40 @@ function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boo
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, accounts } = deps;
   const base = config.baseUrl;
+  // One request reads a grant's site up to twice (findAccount, extraTokenClaims): remember it.
+  const siteCache = new WeakMap<object, Map<string, Promise<string | undefined>>>();
+  const siteOfGrant = (ctx: object | undefined, grantId: string | undefined): Promise<string | undefined> => {
+    if (!ctx || !grantId) return deps.siteChoices.siteOf(grantId);
+    let perRequest = siteCache.get(ctx);
+    if (!perRequest) siteCache.set(ctx, (perRequest = new Map()));
+    let site = perRequest.get(grantId);
+    if (!site) perRequest.set(grantId, (site = deps.siteChoices.siteOf(grantId)));
+    return site;
+  };
 
   const configuration: Configuration = {
     adapter: deps.adapter,
     clients: deps.staticClients ?? [],
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    findAccount: async (_ctx, accountId, token) => {
+    findAccount: async (ctx, accountId, token) => {
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
-      const siteId = await deps.siteChoices.siteOf(token?.grantId);
+      const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
       if (token && (!siteId || (await accounts.rolesAt(accountId, siteId)).length === 0)) return undefined;
       return {
         accountId,
-        async claims(_use, scope) {
+        async claims(use, scope) {
+          // SPEC §2.2: a refresh response carries no id_token, so its claims are never read
+          // (see suppressIdTokenOnRefresh): skip the queries.
+          if (use === 'id_token' && isRefresh(ctx)) return { sub: accountId };
           const claims = siteId ? await loadClaims(accounts, accountId, siteId, scope) : undefined;
           return (claims ?? { sub: accountId }) as unknown as { sub: string };
         },
       };
     },
     // DESIGN D5: every access token carries the site it reaches (also shown by introspection).
-    extraTokenClaims: async (_ctx, token) => {
-      const siteId = await deps.siteChoices.siteOf((token as { grantId?: string }).grantId);
+    extraTokenClaims: async (ctx, token) => {
+      const siteId = await siteOfGrant(ctx, (token as { grantId?: string }).grantId);
       return siteId ? { org_id: siteId } : undefined;
     },
     claims: { ...CLAIMS_BY_SCOPE } as Configuration['claims'],
@@ -214,5 +232,21 @@ export function createProvider(deps: ProviderDeps): Provider {
 
   const provider = new Provider(base, configuration);
   provider.proxy = config.trustProxy;
+  suppressIdTokenSigning(provider, config.idTokenSigning === 'active');
   return provider;
+}
+
+/**
+ * SPEC §2.2: refresh responses carry no id_token, and none is issued while signing has not started
+ * (DESIGN D6). oidc-provider has no switch for either and signs one on every refresh of an
+ * `openid` grant; this wraps its IdToken model so that such a token is never signed (an ES256
+ * signature is ~20 % of a refresh). `provider-hooks.ts` still strips the field as a second line.
+ */
+function suppressIdTokenSigning(provider: Provider, signingActive: boolean): void {
+  const IdToken = provider.IdToken as unknown as { prototype: { issue(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]): Promise<string | undefined> } };
+  const issue = IdToken.prototype.issue;
+  IdToken.prototype.issue = async function suppressed(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]) {
+    if (this.ctx?.oidc?.route === 'token' && (!signingActive || isRefresh(this.ctx))) return undefined;
+    return issue.apply(this, args);
+  };
 }

@@ -32,7 +32,7 @@ export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log
   sqlite.pragma(`synchronous = ${process.env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: sqlite }), log });
+  const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
   await migratePlatform(db);
   return {
     sqlite,
@@ -41,4 +41,30 @@ export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log
       await db.destroy(); // closes the shared better-sqlite3 handle too
     },
   };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew (`db.prepare(sql)` per query, ~4 % of a
+ * token request). better-sqlite3 statements are reusable, so keep one per SQL text. The cache is
+ * bounded (Kysely builds a small, fixed set of statements; parameters are bound, not inlined).
+ */
+function withStatementCache(sqlite: Database.Database, max = 500): Database.Database {
+  const cache = new Map<string, Database.Statement>();
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') {
+        return (source: string) => {
+          let stmt = cache.get(source);
+          if (!stmt) {
+            stmt = target.prepare(source);
+            if (cache.size >= max) cache.delete(cache.keys().next().value!);
+            cache.set(source, stmt);
+          }
+          return stmt;
+        };
+      }
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
