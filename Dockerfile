@@ -8,7 +8,9 @@ WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary matches.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# `npm install` keeps to package-lock.json; `npm ci` refuses this lock (README: it lists only the
+# optional platform binaries our registry serves).
+RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY adapters ./adapters
@@ -20,7 +22,7 @@ FROM node:22-slim AS deps
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm install --omit=dev --no-audit --no-fund
 
 # ---- runtime ---------------------------------------------------------------------------------
 FROM node:22-slim

@@ -4,10 +4,10 @@
  * same runtime layout (`node_modules` from the deps stage, `dist` from the build stage, config),
  * the same ENV and CMD, and the HEALTHCHECK command itself — then stops the server with SIGTERM.
  *
- * Dependency installs: by default the `npm ci` steps are simulated from this checkout (build
+ * Dependency installs: by default the `npm install` steps are simulated from this checkout (build
  * stage: the full node_modules; deps stage: exactly the packages `npm ls --omit=dev` lists, so a
  * runtime import of a devDependency fails here as it would in the image). With
- * `COURSEGATE_DOCKER_REPLAY=full` the `npm ci` commands themselves run (minutes: better-sqlite3
+ * `COURSEGATE_DOCKER_REPLAY=full` the `npm install` commands themselves run (minutes: better-sqlite3
  * may compile). `apt-get` steps are not replayed.
  */
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
@@ -52,7 +52,7 @@ function run(cmd: string, cwd: string, env: NodeJS.ProcessEnv = process.env): vo
   if (r.status !== 0) throw new Error(`\`${cmd}\` failed in ${cwd}:\n${r.stdout}\n${r.stderr}`);
 }
 
-/** Simulates `npm ci [--omit=dev]` by copying the packages of this checkout's tree. */
+/** Simulates `npm install [--omit=dev]` by copying the packages of this checkout's tree. */
 function installFromCheckout(dir: string, omitDev: boolean): void {
   if (!omitDev) {
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
@@ -85,7 +85,7 @@ function replayStage(stage: Stage, dir: string, from: Record<string, string>): R
     }
     if (step.op === 'RUN') {
       if (/^apt-get|^mkdir -p \/data/.test(step.args)) continue; // system packages / image paths
-      const npmCi = /^npm ci\b/.test(step.args);
+      const npmCi = /^npm (ci|install)\b/.test(step.args);
       if (npmCi && !FULL) installFromCheckout(dir, step.args.includes('--omit=dev'));
       else run(step.args, dir);
     }
@@ -104,7 +104,7 @@ describe('Dockerfile', () => {
     expect(ops('VOLUME')[0]).toContain('/app/config');
     expect(ops('COPY').some((c) => c.startsWith('--from=deps /app/node_modules'))).toBe(true);
     const deps = dockerfile.find((s) => s.name === 'deps')!;
-    expect(deps.steps.some((s) => s.op === 'RUN' && s.args.startsWith('npm ci --omit=dev'))).toBe(true);
+    expect(deps.steps.some((s) => s.op === 'RUN' && s.args.startsWith('npm install --omit=dev'))).toBe(true);
   });
 
   test(
