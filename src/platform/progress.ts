@@ -14,6 +14,9 @@ import { MemberDataError } from './member-errors.js';
 
 export const COMPLETION_THRESHOLD = 0.9;
 
+/** How far in the future a client's `recordedAt` may be (clock skew), in milliseconds. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
 /** Completion of one course for one member. */
 export interface CourseProgress {
   completedLectures: number;
@@ -36,6 +39,7 @@ export interface ProgressWriteResult {
   /** False when a write with the same or a newer `recordedAt` was already stored (monotonic rule). */
   applied: boolean;
   courseId: string;
+  courseSlug: string;
   lecture: LastWatched & { completed: boolean };
 }
 
@@ -74,14 +78,23 @@ export class Progress {
    * later than the stored one, so an older client write never overwrites a newer one (retries of
    * the same write are no-ops). Atomic: one `INSERT … ON CONFLICT DO UPDATE … WHERE`.
    * @throws MemberDataError NOT_FOUND when the lecture is not in a course the member is enrolled in
-   *   at this site; ACCESS_EXPIRED when that enrollment has expired
+   *   at this site; ACCESS_EXPIRED when that enrollment has expired; BAD_USER_INPUT when the
+   *   position is negative, fractional or beyond the lecture's duration, or `recordedAt` is more
+   *   than MAX_CLOCK_SKEW_MS ahead
    */
   async record(member: MemberRef, write: ProgressWrite): Promise<ProgressWriteResult> {
+    if (!Number.isInteger(write.positionSeconds) || write.positionSeconds < 0) {
+      throw new MemberDataError('BAD_USER_INPUT', 'positionSeconds must be an integer ≥ 0');
+    }
+    // A timestamp from the future would pin the position (monotonic rule): allow clock skew only.
+    if (Date.parse(write.recordedAt) > this.now().getTime() + MAX_CLOCK_SKEW_MS) {
+      throw new MemberDataError('BAD_USER_INPUT', 'recordedAt must not be more than 5 minutes in the future');
+    }
     const lecture = await this.db
       .selectFrom('lectures')
       .innerJoin('courses', 'courses.id', 'lectures.course_id')
       .innerJoin('enrollments', 'enrollments.course_id', 'courses.id')
-      .select(['lectures.course_id as course_id', 'lectures.duration_seconds as duration', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime'])
+      .select(['lectures.course_id as course_id', 'courses.slug as course_slug', 'lectures.duration_seconds as duration', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime'])
       .where('lectures.id', '=', write.lectureId)
       .where('courses.site_id', '=', member.siteId)
       .where('enrollments.site_id', '=', member.siteId)
@@ -91,7 +104,10 @@ export class Progress {
     if (!lecture) throw new MemberDataError('NOT_FOUND', `no lecture ${write.lectureId} in a course you are enrolled in`);
     const nowIso = this.now().toISOString();
     if (lecture.lifetime !== 1 && lecture.expires_at !== null && lecture.expires_at <= nowIso) {
-      throw new MemberDataError('ACCESS_EXPIRED', `your access to the course of lecture ${write.lectureId} expired at ${lecture.expires_at}`);
+      throw new MemberDataError('ACCESS_EXPIRED', `your access to ${lecture.course_slug} expired at ${lecture.expires_at}`);
+    }
+    if (write.positionSeconds > lecture.duration) {
+      throw new MemberDataError('BAD_USER_INPUT', `positionSeconds must be between 0 and ${lecture.duration} for this lecture`);
     }
     const row = {
       user_id: member.userId,
@@ -122,6 +138,7 @@ export class Progress {
     return {
       applied: Number(result.numInsertedOrUpdatedRows ?? 0n) > 0,
       courseId: lecture.course_id,
+      courseSlug: lecture.course_slug,
       lecture: {
         lectureId: write.lectureId,
         positionSeconds: stored.position_seconds,

@@ -174,6 +174,9 @@ describe('DESIGN D4 member tools with demo-member-cli (pre-registered) and stude
     expect(expired).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^forbidden: your access to sql-basics expired/) }] });
     const beyond = await client.callTool({ name: 'record_progress', arguments: { lectureId: 'lec_ts_1', positionSeconds: 421 } });
     expect(beyond).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('between 0 and 420') }] });
+    // The same rules as the Account API's recordLectureProgress (one Progress service).
+    const future = await client.callTool({ name: 'record_progress', arguments: { lectureId: 'lec_ts_1', positionSeconds: 5, recordedAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    expect(future).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^invalid: recordedAt must not be more than 5 minutes in the future/) }] });
     const older = await client.callTool({ name: 'record_progress', arguments: { lectureId: 'lec_ts_3', positionSeconds: 5, recordedAt: '2020-01-01T00:00:00Z' } });
     expect(older.structuredContent).toMatchObject({ applied: false });
     await client.close();

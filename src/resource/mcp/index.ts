@@ -18,6 +18,9 @@ import type { Learning } from '../../platform/learning.js';
 import type { PlatformDatabase } from '../../platform/schema.js';
 import { Catalog } from '../../platform/catalog.js';
 import { MemberRecords } from '../../platform/member-records.js';
+import { Orders } from '../../platform/orders.js';
+import { EventRegistrations } from '../../platform/events.js';
+import { Progress } from '../../platform/progress.js';
 import { operatorServices } from '../../platform/operator/index.js';
 import { authenticate, challenge, readBearerToken } from '../bearer.js';
 import { readJsonRpcBody, type JsonRpcBody } from './body.js';
@@ -113,6 +116,9 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     learning: deps.learning,
     catalog: new Catalog(deps.db),
     records: new MemberRecords(deps.db),
+    orders: new Orders(deps.db),
+    eventRegistrations: new EventRegistrations(deps.db),
+    progress: new Progress(deps.db),
     operator: operatorServices(deps.db),
     baseUrl: deps.baseUrl,
   };

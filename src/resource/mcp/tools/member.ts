@@ -101,7 +101,17 @@ export const myOrders = defineTool({
   },
   annotations: READ,
   async run(args, ctx) {
-    return { orders: await ctx.services.records.orders(memberOf(ctx), args.limit) };
+    const page = await ctx.services.orders.list(memberOf(ctx), { first: args.limit });
+    return {
+      orders: page.items.map(({ node: o }) => ({
+        number: o.number,
+        status: o.status,
+        totalMinor: o.total.amountMinor,
+        currency: o.total.currency,
+        createdAt: o.createdAt,
+        items: o.items.map((i) => ({ title: i.title, courseSlug: i.courseSlug, quantity: i.quantity, unitPriceMinor: i.unitPrice.amountMinor })),
+      })),
+    };
   },
 });
 
@@ -119,7 +129,17 @@ export const myEventRegistrations = defineTool({
   },
   annotations: READ,
   async run(_args, ctx) {
-    return { registrations: await ctx.services.records.eventRegistrations(memberOf(ctx)) };
+    const page = await ctx.services.eventRegistrations.list(memberOf(ctx), { first: MAX_PAGE_SIZE });
+    return {
+      registrations: page.items.map(({ node: r }) => ({
+        eventId: r.event.id,
+        title: r.event.title,
+        startsAt: r.event.startsAt,
+        endsAt: r.event.endsAt,
+        location: r.event.location,
+        status: r.status,
+      })),
+    };
   },
 });
 
@@ -138,7 +158,9 @@ export const recordProgress = defineTool({
   output: { applied: z.boolean(), courseSlug: z.string(), lectureId: z.string(), positionSeconds: z.number().int() },
   annotations: WRITE_IDEMPOTENT,
   async run(args, ctx) {
-    const result = await ctx.services.records.recordProgress(memberOf(ctx), args);
-    return { ...result, lectureId: args.lectureId, positionSeconds: args.positionSeconds };
+    // The Account API's rule (monotonic by recordedAt, enrolled + not expired), not a second copy.
+    const recordedAt = new Date(args.recordedAt ?? Date.now()).toISOString();
+    const result = await ctx.services.progress.record(memberOf(ctx), { lectureId: args.lectureId, positionSeconds: args.positionSeconds, recordedAt });
+    return { applied: result.applied, courseSlug: result.courseSlug, lectureId: args.lectureId, positionSeconds: result.lecture.positionSeconds };
   },
 });

@@ -10,6 +10,9 @@ import type { Accounts } from '../../../platform/accounts.js';
 import type { Learning, MemberRef } from '../../../platform/learning.js';
 import type { Catalog } from '../../../platform/catalog.js';
 import type { MemberRecords } from '../../../platform/member-records.js';
+import type { Orders } from '../../../platform/orders.js';
+import type { EventRegistrations } from '../../../platform/events.js';
+import type { Progress } from '../../../platform/progress.js';
 import type { OperatorServices } from '../../../platform/operator/index.js';
 import { PlatformError } from '../../../platform/errors.js';
 
@@ -29,7 +32,12 @@ export interface ToolServices {
   accounts: Accounts;
   learning: Learning;
   catalog: Catalog;
+  /** Continue-watching view (MCP only). */
   records: MemberRecords;
+  /** The same member-data services as the Account API (one implementation of each rule). */
+  orders: Orders;
+  eventRegistrations: EventRegistrations;
+  progress: Progress;
   operator: OperatorServices;
   /** BASE_URL: issuer and protected-resource identifier (for `how_to_connect`). */
   baseUrl: string;
