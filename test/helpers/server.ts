@@ -2,26 +2,16 @@
  * Starts the real coursegate server on a free port with a fresh embedded store, for one test file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { freePort } from './ports.js';
 
 export const DEMO_PASSWORD = 'demo-password-for-tests';
 
-/** Finds a free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface TestServer extends RunningServer {
   baseUrl: string;

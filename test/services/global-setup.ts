@@ -45,7 +45,8 @@ export function findBinary(name: string): string | undefined {
   return undefined;
 }
 
-/** A free TCP port on 127.0.0.1. */
+/** A free TCP port on 127.0.0.1. (Same as test/helpers/ports.ts: globalSetup loads as CommonJS
+ * outside jest's module mapping, so it cannot import the ESM helper.) */
 export function freeTcpPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
