@@ -6,7 +6,6 @@
  * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load
  * generator runs here. Closed loop, keep-alive, BENCH_CONNECTIONS (16) connections, 2 s warm-up,
  * BENCH_DURATION (8) s measured. BENCH_REDIS_URL=redis://… puts both servers' OIDC state on Redis.
- * `/mcp` is not in this branch: no MCP tool-call scenario.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -112,6 +111,14 @@ const viewerRequest = (token: string) => (): Req => ({
   body: JSON.stringify({ query: '{ viewer { id email enrolledCourses(first: 10) { nodes { slug expireDate hasLifetimeAccess } } } }' }),
 });
 
+// A stateless MCP tool call (no initialize needed, src/resource/mcp): the member's enrollments.
+const mcpRequest = (token: string) => (): Req => ({
+  method: 'POST',
+  path: '/mcp',
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: { first: 10 } } }),
+});
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const cg = await startTarget('coursegate.ts');
@@ -126,6 +133,7 @@ async function main(): Promise<void> {
     rows.push(await measure('refresh_token grant', 'coursegate', cg.origin, refreshRequest(pool, MEMBER_CLIENT)));
     rows.push(await measure('introspection', 'coursegate', cg.origin, introspectRequest(accessToken, MEMBER_CLIENT)));
     rows.push(await measure('/account/graphql viewer', 'coursegate', cg.origin, viewerRequest(accessToken)));
+    rows.push(await measure('MCP tool call (my_enrollments)', 'coursegate', cg.origin, mcpRequest(accessToken)));
   } finally {
     await stopTarget(cg);
   }
@@ -148,7 +156,6 @@ async function main(): Promise<void> {
     '| scenario | target | req/s | p50 ms | p99 ms | non-2xx | coursegate ÷ bare |',
     '|---|---|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.scenario} | ${r.target} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${ratio(r)} |`),
-    '| MCP tool call | coursegate | – | – | – | – | skipped: no /mcp in this branch |',
   ];
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }
