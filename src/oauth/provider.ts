@@ -173,7 +173,6 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     discovery: {
       service_documentation: config.docsUrl,
-      op_policy_uri: undefined,
     },
     features: {
       devInteractions: { enabled: false },
