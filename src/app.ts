@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
 import mount from 'koa-mount';
-import helmet from 'koa-helmet';
+import { securityHeaders } from './http/security-headers.js';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
@@ -134,7 +134,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(metrics.middleware);
   app.use(outageMiddleware);
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
