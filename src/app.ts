@@ -110,7 +110,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const accounts = new Accounts(store.db);
   const learning = new Learning(store.db);
   const [signingKeys, cookieKeys] = await Promise.all([
-    loadSigningKeys(store.db, config.signingKey),
+    loadSigningKeys(store.db, config.signingKeys),
     loadCookieKeys(store.db, config.cookieKeys),
   ]);
   const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);

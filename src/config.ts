@@ -112,8 +112,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Cookie signing keys (newest first); undefined in development = generated and kept in the store. */
   cookieKeys: string[] | undefined;
-  /** Private ES256 JWK given by the operator (production); undefined in development = generated. */
-  signingKey: Record<string, unknown> | undefined;
+  /** Private ES256 JWKs given by the operator (production), the signing one first; undefined in development = generated. */
+  signingKeys: Array<Record<string, unknown>> | undefined;
   idTokenSigning: 'active' | 'published';
   integrationsFile: string;
   demoSeedFile: string;
@@ -170,7 +170,12 @@ const jwkSchema = z
   .object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string(), d: z.string() })
   .passthrough();
 
-function readSigningKey(env: NodeJS.ProcessEnv): Record<string, unknown> | undefined {
+/**
+ * Reads the operator's signing keys: one private ES256 JWK, or a JWK Set `{ "keys": [...] }` for
+ * rotation (DESIGN D6): the first key signs (`active`), the others are only published in the JWKS
+ * (a next key announced early, or a retired one kept until the id_tokens it signed expire).
+ */
+function readSigningKeys(env: NodeJS.ProcessEnv): Array<Record<string, unknown>> | undefined {
   let raw: string | undefined;
   let source = 'SIGNING_KEY';
   if (env.SIGNING_KEY_FILE) {
@@ -185,11 +190,15 @@ function readSigningKey(env: NodeJS.ProcessEnv): Record<string, unknown> | undef
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError(`${source}: not JSON (expected a private EC P-256 JWK)`);
+    throw new ConfigError(`${source}: not JSON (expected a private EC P-256 JWK or a JWK Set of them)`);
   }
-  const result = jwkSchema.safeParse(parsed);
-  if (!result.success) throw new ConfigError(`${source}: expected a private EC P-256 JWK with kty, crv, x, y and d`);
-  return result.data;
+  const list = parsed && typeof parsed === 'object' && Array.isArray((parsed as { keys?: unknown }).keys) ? (parsed as { keys: unknown[] }).keys : [parsed];
+  if (list.length === 0) throw new ConfigError(`${source}: the JWK Set has no keys`);
+  return list.map((key, i) => {
+    const result = jwkSchema.safeParse(key);
+    if (!result.success) throw new ConfigError(`${source}: key ${i}: expected a private EC P-256 JWK with kty, crv, x, y and d`);
+    return result.data;
+  });
 }
 
 function readCookieKeys(env: NodeJS.ProcessEnv): string[] | undefined {
@@ -273,7 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     docsUrl,
     logLevel,
     cookieKeys: readCookieKeys(env),
-    signingKey: readSigningKey(env),
+    signingKeys: readSigningKeys(env),
     idTokenSigning: signing,
     integrationsFile: path.resolve(root, env.INTEGRATIONS_FILE ?? file.integrations_file ?? 'config/integrations.yaml'),
     demoSeedFile: path.resolve(root, env.DEMO_SEED_FILE ?? file.demo_seed_file ?? 'config/demo-seed.yaml'),

@@ -29,11 +29,12 @@ export async function normaliseSigningKey(jwk: Record<string, unknown>): Promise
 }
 
 /**
- * The signing keys to publish, newest first: the operator's key when given, else the stored
- * `active` key, generated on first start.
+ * The signing keys to publish, the signing one first: the operator's keys when given (a JWK or a
+ * JWK Set, DESIGN D6), else the stored keys (`active` first), generated on first start.
  */
-export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?: Record<string, unknown>): Promise<SigningJwk[]> {
-  if (configured) return [await normaliseSigningKey(configured)];
+export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?: Array<Record<string, unknown>>): Promise<SigningJwk[]> {
+  // Operator keys: the first signs (oidc-provider signs with the first key of the alg), all are published.
+  if (configured) return Promise.all(configured.map((k) => normaliseSigningKey(k)));
   const rows = await db.selectFrom('signing_keys').selectAll().where('state', 'in', ['active', 'published', 'retired']).orderBy('created_at', 'desc').execute();
   if (rows.length > 0) {
     // oidc-provider signs with the first key of a matching alg: put the active one first.

@@ -98,6 +98,26 @@ describe('SPEC §2.2 / DESIGN D6: JWKS published, signing not started', () => {
   });
 });
 
+describe('DESIGN D6: key rotation with a JWK Set', () => {
+  test('the first key signs, every key is published', async () => {
+    const [current, next] = [await generateSigningKey(), await generateSigningKey()];
+    const server = await startTestServer({ SIGNING_KEY: JSON.stringify({ keys: [current, next] }) });
+    try {
+      const jwks = await (await fetch(`${server.baseUrl}/.well-known/jwks.json`)).json();
+      expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([current.kid, next.kid]);
+      const { tokens } = await memberLogin(server.baseUrl, new CookieJar(), 'openid account:read');
+      expect(JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString()).kid).toBe(current.kid);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a JWK Set with a bad key is refused, naming the key', () => {
+    expect(() => loadConfig({ SIGNING_KEY: JSON.stringify({ keys: [{ kty: 'RSA' }] }) })).toThrow(/SIGNING_KEY: key 0/);
+    expect(() => loadConfig({ SIGNING_KEY: JSON.stringify({ keys: [] }) })).toThrow(/no keys/);
+  });
+});
+
 describe('production mode (DESIGN §3)', () => {
   const base = { NODE_ENV: 'production' } as NodeJS.ProcessEnv;
 
