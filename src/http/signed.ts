@@ -1,10 +1,10 @@
 /**
- * Small HMAC-signed values for the interaction pages: CSRF tokens bound to an interaction and the
- * short-lived "signed in, site not chosen yet" ticket of the site picker. Verified in constant time.
+ * CSRF tokens of the interaction pages: an HMAC of the interaction uid under the cookie keys,
+ * verified in constant time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Signs and verifies values with the first cookie key (older keys still verify). */
+/** Issues CSRF tokens with the first cookie key; every key (rotation) still verifies. */
 export class Signer {
   constructor(private readonly keys: readonly string[]) {
     if (keys.length === 0) throw new Error('Signer needs at least one key');
@@ -27,30 +27,5 @@ export class Signer {
       const expected = this.mac(k, `csrf:${uid}`);
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
-  }
-
-  /** Signs a JSON payload with an expiry (`ttlSeconds`). */
-  seal(payload: Record<string, unknown>, ttlSeconds: number): string {
-    const body = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(Date.now() / 1000) + ttlSeconds })).toString('base64url');
-    return `${body}.${this.mac(this.keys[0]!, `seal:${body}`).toString('base64url')}`;
-  }
-
-  /** The payload of a sealed value, or undefined when forged, malformed or expired. */
-  unseal<T extends Record<string, unknown>>(sealed: unknown): T | undefined {
-    if (typeof sealed !== 'string') return undefined;
-    const [body, mac] = sealed.split('.');
-    if (!body || !mac) return undefined;
-    const given = Buffer.from(mac, 'base64url');
-    const ok = this.keys.some((k) => {
-      const expected = this.mac(k, `seal:${body}`);
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
-    if (!ok) return undefined;
-    try {
-      const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T & { exp: number };
-      return payload.exp > Date.now() / 1000 ? payload : undefined;
-    } catch {
-      return undefined;
-    }
   }
 }

@@ -29,6 +29,7 @@ import { HttpError } from '../http/errors.js';
 import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
 import type { Logger } from 'pino';
 
+/** What the interaction pages need: the provider, platform accounts, site choices, the CSRF signer, and the D7 login-limit hooks. */
 export interface InteractionDeps {
   provider: Provider;
   accounts: Accounts;

@@ -37,6 +37,7 @@ export interface LoginView {
   error?: string;
 }
 
+/** The login form (DESIGN §3: inputs `email`, `password`); `error` is shown above the form. */
 export function loginPage(v: LoginView): string {
   return layout(
     'Sign in',
@@ -61,6 +62,7 @@ export interface SitePickerView {
   sites: Array<{ id: string; name: string; roles: string[] }>;
 }
 
+/** The site picker (DESIGN §3: radio inputs `org_id` whose values are site ids). */
 export function sitePickerPage(v: SitePickerView): string {
   const options = v.sites
     .map(
@@ -93,6 +95,7 @@ export interface ConsentView {
   scopes: Array<{ scope: string; description: string }>;
 }
 
+/** The consent page: client, kind, site and each scope in plain words; buttons `decision` = approve | deny. */
 export function consentPage(v: ConsentView): string {
   const items = v.scopes.map((s) => `<li><span>${e(s.description)}</span> <code>${e(s.scope)}</code></li>`).join('\n');
   return layout(

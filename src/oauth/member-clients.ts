@@ -27,6 +27,7 @@ export interface OAuthApplication {
 /** Scopes a member client may be given (DESIGN D2, row `member`). */
 export const MEMBER_CLIENT_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOPES];
 
+/** Creates, lists and deletes a site's member clients (SPEC §5.4); the client metadata goes through the OIDC adapter. */
 export class MemberClients {
   private readonly clients: Adapter;
   constructor(

@@ -24,6 +24,7 @@ export interface PublicCourseDetails extends PublicCourse {
 
 export const MAX_CATALOGUE_PAGE = 50;
 
+/** The public course catalogue of a site (anonymous MCP tools); published courses only. */
 export class Catalog {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 

@@ -28,6 +28,7 @@ export interface EventRegistration {
   event: SiteEvent;
 }
 
+/** A member's event registrations at one site (SPEC §1), keyset-paginated by event start. */
 export class EventRegistrations {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 

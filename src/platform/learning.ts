@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
+import { checkPageSize } from './paging.js';
 
 /** The member a request acts for: one user at one site (DESIGN D5). */
 export interface MemberRef {
@@ -36,17 +37,16 @@ export interface Page<T> {
   totalCount: number;
 }
 
-export const MAX_PAGE_SIZE = 100;
-
+/** A member's enrollments with access expiry and last-watched lecture (SPEC §2.4), scoped by (site, user). */
 export class Learning {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
   /**
-   * The member's enrollments ordered by id, `first` at most (1…100), after the row `after`.
-   * @throws RangeError when `first` is outside 0…100
+   * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
+   * @throws InvalidPageRequestError (a RangeError) when `first` is outside 0…MAX_PAGE_SIZE
    */
   async enrollments(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
-    if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) throw new RangeError(`first must be between 0 and ${MAX_PAGE_SIZE}`);
+    checkPageSize(first);
     let q = this.db
       .selectFrom('enrollments')
       .innerJoin('courses', 'courses.id', 'enrollments.course_id')

@@ -12,6 +12,7 @@ export type MemberDataErrorCode =
   /** An input value breaks a documented rule (range, format, length). */
   | 'BAD_USER_INPUT';
 
+/** A refusal of a member-data rule, with a stable `code` (see MemberDataErrorCode). */
 export class MemberDataError extends Error {
   override name = 'MemberDataError';
   constructor(

@@ -23,6 +23,7 @@ export interface ContinueWatching {
   expireDate: string | null;
 }
 
+/** The continue-watching view of a member at one site. */
 export class MemberRecords {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 

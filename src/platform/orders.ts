@@ -37,6 +37,7 @@ export interface Order {
   items: OrderItem[];
 }
 
+/** A member's orders at one site (SPEC §1), newest first, with items; money as integer minor units + ISO 4217. */
 export class Orders {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 

@@ -24,6 +24,7 @@ export function normaliseDisplayName(input: string): string {
   return name;
 }
 
+/** The member's own profile: display name changes (account:write). */
 export class Profiles {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 

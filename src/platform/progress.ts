@@ -45,6 +45,7 @@ export interface ProgressWriteResult {
 
 const isCompleted = (position: number, duration: number): boolean => position >= duration * COMPLETION_THRESHOLD;
 
+/** Playback progress: course completion and monotonic progress writes, shared by the Account API and MCP. */
 export class Progress {
   constructor(
     private readonly db: Kysely<PlatformDatabase>,

@@ -238,4 +238,9 @@ export default async function globalSetup(): Promise<void> {
       process.env.TEST_DATABASE_URL = svc.url;
     } else loud('no PostgreSQL on 127.0.0.1:5432 and no initdb binary: PostgreSQL tests are SKIPPED (apt-get install postgresql)');
   }
+
+  // CI (`.ci/run` sets COURSEGATE_REQUIRE_SERVICES=1) must not pass by skipping the storage suites.
+  if (process.env.COURSEGATE_REQUIRE_SERVICES === '1' && (!process.env.TEST_REDIS_URL || !process.env.TEST_DATABASE_URL)) {
+    throw new Error('COURSEGATE_REQUIRE_SERVICES=1 but Redis or PostgreSQL could not be made available: the storage suites would be skipped');
+  }
 }

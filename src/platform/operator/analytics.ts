@@ -18,6 +18,7 @@ export interface SiteAnalytics {
   activeLearners30d: number;
 }
 
+/** Site analytics for operators (analytics:read): counts and paid revenue per currency. */
 export class AnalyticsAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 

@@ -38,6 +38,7 @@ export interface CouponInput {
 
 const COUPON_CODE = /^[A-Z0-9_-]{3,32}$/;
 
+/** Orders and coupons of a site for operators (orders:read, coupons:read/write). */
 export class CommerceAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 

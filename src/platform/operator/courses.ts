@@ -36,6 +36,7 @@ export interface CourseInput {
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])$/;
 
+/** Courses and curricula of a site for operators (courses:*, curriculum:*). */
 export class CourseAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 

@@ -24,6 +24,7 @@ export interface EventInput {
   location: string;
 }
 
+/** Events of a site for operators (events:read/write). */
 export class EventAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 

@@ -37,6 +37,7 @@ export interface EnrollInput {
   lifetimeAccess?: boolean;
 }
 
+/** Students and members (roles) of a site for operators (students:*, members:*). */
 export class PeopleAdmin {
   private readonly courses: CourseAdmin;
   constructor(private readonly db: Kysely<OperatorDatabase>) {

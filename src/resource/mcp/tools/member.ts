@@ -4,7 +4,7 @@
  * `account:write` records playback progress.
  */
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../../platform/learning.js';
+import { MAX_PAGE_SIZE } from '../../../platform/paging.js';
 import { defineTool, memberOf, READ, WRITE_IDEMPOTENT } from './types.js';
 
 const iso = z.string().describe('ISO 8601 date-time, UTC');
