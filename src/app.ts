@@ -39,6 +39,17 @@ import { bodyLimit } from './http/body-limit.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
+import { OneTimeLinks } from './platform/one-time-links.js';
+import { Suspensions, authorizationGuard, hideSuspendedTokens } from './oauth/suspension.js';
+import { AuditTrail } from './platform/audit.js';
+import { installAuditEvents } from './oauth/audit-events.js';
+import { ConnectedGrants } from './platform/connected-grants.js';
+import { Connections, trackGrantUse } from './oauth/connections.js';
+import { setPasswordRouter } from './operator/set-password.js';
+import { WebSessions } from './operator/session.js';
+import { webRouter } from './operator/web-routes.js';
+import { adminRouter } from './operator/admin-routes.js';
+import { OPERATOR_STYLES } from './operator/views.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -50,6 +61,8 @@ export interface CoursegateApp {
   accounts: Accounts;
   learning: Learning;
   memberClients: MemberClients;
+  /** DESIGN D10 audit trail. */
+  audit: AuditTrail;
   metrics: Metrics;
   readiness: Readiness;
   /** Stops timers and closes the stores. */
@@ -77,8 +90,11 @@ function edge(logger: Logger): Koa.Middleware {
   };
 }
 
+/** Paths whose errors are HTML pages (people, not programs, read them). */
+const HTML_PAGES = /^\/(interaction|admin|signin|signout|set-password|account\/connections)(\/|$)|^\/$/;
+
 function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.path.startsWith('/interaction');
+  const html = HTML_PAGES.test(ctx.path);
   if (err instanceof HttpError) {
     for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
     if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
@@ -115,7 +131,14 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   ]);
   const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);
   const registration = registrationSetup(config, logger);
-  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys, ...registration.providerDeps });
+  const suspensions = new Suspensions(store.db);
+  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys, suspensions, ...registration.providerDeps });
+  hideSuspendedTokens(provider, suspensions);
+  const audit = new AuditTrail(store.db, config.auditRetentionDays);
+  installAuditEvents(provider, audit, siteChoices, logger);
+  const grants = new ConnectedGrants(store.db);
+  trackGrantUse(provider, grants, (err) => logger.error({ event: 'grant_index_failed', err: { message: (err as Error)?.message } }, 'grant index not updated'));
+  const connections = new Connections(provider, grants, audit);
   installProviderHooks(provider, config);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
   metrics.observeProvider(provider);
@@ -157,7 +180,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/assets/coursegate.css', (ctx) => {
     ctx.type = 'text/css';
     ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = STYLESHEET;
+    ctx.body = STYLESHEET + OPERATOR_STYLES;
   });
   const prm = protectedResourceMetadata(config);
   const sendPrm = (ctx: Context) => {
@@ -200,6 +223,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     siteChoices,
     signer,
     logger,
+    audit,
+    grants,
     baseUrl: config.baseUrl,
     beforeLogin: limits.beforeLogin,
     onLoginFailure: limits.onLoginFailure,
@@ -207,13 +232,20 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(bodyLimit());
   app.use(limits.middleware);
   const memberClients = new MemberClients(store.db, adapter);
-  const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
+  const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients, audit });
   app.use(router.routes());
   app.use(adminApi.routes());
   app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
+  app.use(setPasswordRouter({ links: new OneTimeLinks(store.db), signer }).routes());
+  const sessions = new WebSessions(signer);
+  app.use(
+    webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, beforeLogin: limits.beforeLogin, onLoginFailure: limits.onLoginFailure }).routes(),
+  );
+  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings: new SiteSettings(store.db), memberClients, connections, audit }).routes());
   registration.install(app, provider, adapter);
+  app.use(authorizationGuard(ROUTES.authorization, suspensions));
   app.use(mount(provider as unknown as Koa));
   app.use(async (ctx) => {
     // Nothing above matched (oidc-provider passes unknown paths on).
@@ -222,7 +254,12 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
 
   const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
   if (sqlite) purgeExpired(sqlite);
-  const purgeTimer = setInterval(() => sqlite && purgeExpired(sqlite), 10 * 60 * 1000);
+  const purgeAudit = () => audit.purge().catch((err: unknown) => logger.warn({ event: 'audit_purge_failed', err: { message: (err as Error)?.message } }, 'audit purge failed'));
+  void purgeAudit();
+  const purgeTimer = setInterval(() => {
+    if (sqlite) purgeExpired(sqlite);
+    void purgeAudit();
+  }, 10 * 60 * 1000);
   purgeTimer.unref();
 
   return {
@@ -233,6 +270,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     accounts,
     learning,
     memberClients,
+    audit,
     metrics,
     readiness,
     async close() {

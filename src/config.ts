@@ -122,6 +122,8 @@ export interface Config {
   ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number };
   /** Trust `X-Forwarded-*` from a TLS-terminating proxy. */
   trustProxy: boolean;
+  /** DESIGN D10: days the audit trail keeps its events (`AUDIT_RETENTION_DAYS`, default 90). */
+  auditRetentionDays: number;
   /** `postgres://…` for platform data on PostgreSQL; undefined = the embedded SQLite file. */
   databaseUrl: string | undefined;
   /** Redis Cluster seed nodes (`host:port`); REDIS_URL then only gives credentials/TLS. */
@@ -295,8 +297,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       session: ttl.session ?? 14 * 24 * 3600,
     },
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    auditRetentionDays: readRetentionDays(env.AUDIT_RETENTION_DAYS),
     ...storageSettings(env, file),
   };
+}
+
+/** `AUDIT_RETENTION_DAYS`: whole days, 1…3650 (DESIGN D10). @throws ConfigError otherwise */
+function readRetentionDays(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 90;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > 3650) throw new ConfigError('AUDIT_RETENTION_DAYS: whole days between 1 and 3650');
+  return days;
 }
 
 function storageSettings(env: NodeJS.ProcessEnv, file: z.infer<typeof fileSchema>): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits'> {

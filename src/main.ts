@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
+import { FirstRun } from './platform/first-run.js';
 
 async function main(): Promise<void> {
   let config;
@@ -32,6 +33,15 @@ async function main(): Promise<void> {
       '                      student@demo.test (student of "Demo Academy")',
       `  demo password:      ${password}`,
       '  member client:      demo-member-cli (public, http://127.0.0.1/callback)',
+    );
+  }
+  if (config.mode === 'production' && (await new FirstRun(running.store.db).isEmpty())) {
+    // DESIGN D11: production seeds nothing; say how to create the first site and its owner.
+    lines.push(
+      '',
+      '  No site yet. Create the first site and its owner (prints a one-time link to set the password):',
+      '    npm run admin -- site create --id <site-id> --name "<Site name>" --owner-email <you@example.com>',
+      '  (in the container image: node dist/src/cli/admin.js site create …)',
     );
   }
   let stopping = false;

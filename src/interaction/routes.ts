@@ -28,6 +28,8 @@ import type { Signer } from '../http/signed.js';
 import { HttpError } from '../http/errors.js';
 import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
 import type { Logger } from 'pino';
+import type { AuditTrail } from '../platform/audit.js';
+import type { ConnectedGrants } from '../platform/connected-grants.js';
 
 /** What the interaction pages need: the provider, platform accounts, site choices, the CSRF signer, and the D7 login-limit hooks. */
 export interface InteractionDeps {
@@ -36,6 +38,10 @@ export interface InteractionDeps {
   siteChoices: SiteChoices;
   signer: Signer;
   logger: Logger;
+  /** DESIGN D10: consents are recorded in the audit trail. */
+  audit?: AuditTrail;
+  /** Connected apps: each grant is indexed by site and user. */
+  grants?: ConnectedGrants;
   baseUrl: string;
   /** Called before a login attempt; throws an HttpError 429 when the account+IP is locked out (DESIGN D7). */
   beforeLogin?: (ctx: Context, email: string) => Promise<void>;
@@ -216,7 +222,9 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (resourceScopes.length > 0) grant.addResourceScope(resource, resourceScopes.join(' '));
     const grantId = await grant.save();
     await deps.siteChoices.record(grantId, site.site.id);
+    await deps.grants?.record({ grantId, siteId: site.site.id, clientId, userId: accountId, scope: requested.join(' ') });
     logger.info({ event: 'consent', uid: d.uid, client_id: clientId, sub: accountId, org_id: site.site.id }, 'consent given');
+    await deps.audit?.record({ kind: 'consent', siteId: site.site.id, clientId, userId: accountId, detail: `scope=${requested.join(' ')}` });
     await finish(ctx, { consent: { grantId } }, true);
   });
 

@@ -18,6 +18,7 @@ import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from './scopes.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf, scopesAboveCeiling } from './client-kinds.js';
 import type { SigningJwk } from './keys.js';
 import { renderErrorPage } from '../interaction/templates.js';
+import { refuseSuspendedGrant, type Suspensions } from './suspension.js';
 
 /** What the provider needs from the rest of the process. */
 export interface ProviderDeps {
@@ -35,6 +36,8 @@ export interface ProviderDeps {
   staticClients?: ClientMetadata[];
   /** Sets the kind of every client instantiated (static, stored, CIMD); may mutate `metadata`. */
   classifyClient?: (metadata: ClientMetadata) => void;
+  /** Member clients suspended by their site's "MCP connections" switch (SPEC §5.4, src/oauth/suspension.ts). */
+  suspensions?: Suspensions;
   /** Outbound fetch of the provider (CIMD documents); SSRF guard, see src/oauth/cimd.ts. */
   fetch?: Configuration['fetch'];
 }
@@ -92,6 +95,8 @@ export function createProvider(deps: ProviderDeps): Provider {
     clients: deps.staticClients ?? [],
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     findAccount: async (ctx, accountId, token) => {
+      // SPEC §5.4: a suspended member client's code or refresh token is refused (before rotation).
+      if (token && deps.suspensions && ctx?.oidc?.route === 'token') await refuseSuspendedGrant(deps.suspensions, token.clientId);
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.

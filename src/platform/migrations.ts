@@ -164,6 +164,45 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('oauth_applications_site').on('oauth_applications').column('site_id').execute();
     },
   },
+  '0004_operator_area': {
+    // DESIGN D11 first run: one-time links (set a password), stored as SHA-256 hashes only.
+    // DESIGN D10 audit trail: one row per recorded event, per site; never a token, code or password.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('one_time_links')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('audit_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text')
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('user_id', 'text')
+        .addColumn('detail', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema.createIndex('audit_events_site_at').on('audit_events').columns(['site_id', 'at']).execute();
+      // Connected apps: which grant was given at which site, to list and revoke them per site or per user.
+      await db.schema
+        .createTable('connected_grants')
+        .addColumn('grant_id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .execute();
+      await db.schema.createIndex('connected_grants_site').on('connected_grants').columns(['site_id', 'created_at']).execute();
+      await db.schema.createIndex('connected_grants_user').on('connected_grants').columns(['user_id', 'created_at']).execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

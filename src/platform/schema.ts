@@ -135,6 +135,46 @@ export interface OauthApplicationsTable {
   created_at: string;
 }
 
+/** DESIGN D11: a one-time link (first password, password reset); only the SHA-256 of its token is stored. */
+export interface OneTimeLinksTable {
+  /** base64url SHA-256 of the token given out in the link. */
+  token_hash: string;
+  user_id: string;
+  /** `set_password`. */
+  purpose: string;
+  expires_at: string;
+  /** Set when the link was used (a link works once). */
+  used_at: string | null;
+  created_at: string;
+}
+
+/** DESIGN D10: one audit trail row. `detail` is plain text for people, never a token, code or password. */
+export interface AuditEventsTable {
+  id: string;
+  /** Null for events that belong to no site (e.g. a registration of a loopback client). */
+  site_id: string | null;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** See `AUDIT_KINDS` in src/platform/audit.ts. */
+  kind: string;
+  client_id: string | null;
+  user_id: string | null;
+  detail: string;
+}
+
+/** Connected apps: one row per grant given at a site (the grant itself lives in the OIDC store). */
+export interface ConnectedGrantsTable {
+  grant_id: string;
+  site_id: string;
+  client_id: string;
+  user_id: string;
+  /** Space-delimited scopes consented. */
+  scope: string;
+  created_at: string;
+  /** Last token issuance or refresh of the grant; null before the first. */
+  last_used_at: string | null;
+}
+
 export interface PlatformDatabase {
   sites: SitesTable;
   users: UsersTable;
@@ -150,5 +190,8 @@ export interface PlatformDatabase {
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
   oauth_applications: OauthApplicationsTable;
+  one_time_links: OneTimeLinksTable;
+  audit_events: AuditEventsTable;
+  connected_grants: ConnectedGrantsTable;
 }
 

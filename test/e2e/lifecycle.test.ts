@@ -164,6 +164,8 @@ describe('production mode (DESIGN §3)', () => {
       expect(ok.out).toContain('listening on port');
       expect(ok.out).not.toContain('demo accounts');
       expect(ok.out).not.toContain('demo_seeded');
+      // DESIGN D11: an empty production store says how to create the first site.
+      expect(ok.out).toContain('npm run admin -- site create');
       expect(ok.code).toBe(0); // graceful shutdown on SIGTERM
     } finally {
       rmSync(dir, { recursive: true, force: true });

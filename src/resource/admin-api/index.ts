@@ -23,6 +23,7 @@ import { OPERATOR_ROLES } from '../../platform/accounts.js';
 import type { SiteSettings } from '../../platform/sites.js';
 import { MEMBER_CLIENT_SCOPES, type MemberClients } from '../../oauth/member-clients.js';
 import { HttpError } from '../../http/errors.js';
+import type { AuditTrail } from '../../platform/audit.js';
 import { bearer, requireScopes, type Principal } from '../bearer.js';
 
 export interface AdminApiDeps {
@@ -31,6 +32,8 @@ export interface AdminApiDeps {
   accounts: Accounts;
   siteSettings: SiteSettings;
   memberClients: MemberClients;
+  /** DESIGN D10: operator actions are recorded in the audit trail. */
+  audit?: AuditTrail;
 }
 
 /** A route's scope requirement, also published in `/openapi.json`. */
@@ -54,7 +57,8 @@ const loopbackOrHttps = z
     return url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
   }, 'redirect URIs must be https:// or http:// on a loopback address, without fragment');
 
-const newApplication = z
+/** Body of a new member client (SPEC §5.4); also parsed by the operator pages (src/operator/admin-routes.ts). */
+export const newApplication = z
   .object({
     clientName: z.string().trim().min(1).max(120),
     redirectUris: z.array(loopbackOrHttps).min(1).max(10),
@@ -105,12 +109,16 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
 
   router.patch('/site', authenticated, operator('school:write'), json, async (ctx) => {
     const patch = parse(sitePatch, ctx.request.body);
-    ctx.body = await deps.siteSettings.update((ctx.state.principal as Principal).siteId, patch);
+    const principal = ctx.state.principal as Principal;
+    ctx.body = await deps.siteSettings.update(principal.siteId, patch);
+    await deps.audit?.record({ kind: 'operator_action', siteId: principal.siteId, clientId: principal.clientId, userId: principal.userId, detail: `site settings changed: ${JSON.stringify(patch)}` });
   });
 
   router.get('/oauth-applications', authenticated, operator('school:read'), async (ctx) => {
     const site = await siteOf(ctx);
-    ctx.body = { applications: site.mcpConnectionsEnabled ? await deps.memberClients.list(site.id) : [], mcpConnectionsEnabled: site.mcpConnectionsEnabled };
+    // SPEC §5.4: with the beta off the site's applications are suspended, still listed as such.
+    const applications = (await deps.memberClients.list(site.id)).map((a) => ({ ...a, suspended: !site.mcpConnectionsEnabled }));
+    ctx.body = { applications, mcpConnectionsEnabled: site.mcpConnectionsEnabled };
   });
 
   router.post('/oauth-applications', authenticated, operator('school:write'), json, async (ctx) => {
@@ -122,14 +130,17 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const input = parse(newApplication, ctx.request.body);
     const principal = ctx.state.principal as Principal;
     const app = await deps.memberClients.create(site.id, { clientName: input.clientName, redirectUris: input.redirectUris, scope: input.scopes.join(' ') }, principal.userId);
+    await deps.audit?.record({ kind: 'operator_action', siteId: site.id, clientId: app.clientId, userId: principal.userId, detail: `OAuth application created: ${app.clientName}` });
     ctx.status = 201;
     ctx.set('Location', `/api/v1/oauth-applications/${encodeURIComponent(app.clientId)}`);
     ctx.body = app;
   });
 
   router.delete('/oauth-applications/:clientId', authenticated, operator('school:write'), async (ctx) => {
-    const deleted = await deps.memberClients.delete((ctx.state.principal as Principal).siteId, ctx.params.clientId!);
+    const principal = ctx.state.principal as Principal;
+    const deleted = await deps.memberClients.delete(principal.siteId, ctx.params.clientId!);
     if (!deleted) throw new HttpError(404, 'not_found', 'no such application at this site');
+    await deps.audit?.record({ kind: 'operator_action', siteId: principal.siteId, clientId: ctx.params.clientId!, userId: principal.userId, detail: 'OAuth application deleted' });
     ctx.status = 204;
   });
 

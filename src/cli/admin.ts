@@ -1,0 +1,75 @@
+/**
+ * `npm run admin -- <command>`: the first-run command of DESIGN D11, run with the same environment
+ * as the server (NODE_ENV, DATA_DIR or DATABASE_URL, BASE_URL, …).
+ *
+ *   site create --id <id> --name <name> --owner-email <email> [--owner-name <name>]
+ *       creates a site and its owner; prints a one-time link (24 h) where the owner sets a password
+ *   sites list
+ *       lists sites with their owners
+ *   owner reset-link --email <email>
+ *       prints a new one-time set-password link for an owner or admin
+ *
+ * Exit codes: 0 done, 1 refused (message on stderr), 2 usage.
+ */
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { ConfigError, loadConfig } from '../config.js';
+import { openStores } from '../store/stores.js';
+import { FirstRun, FirstRunError } from '../platform/first-run.js';
+import { setPasswordUrl } from '../operator/links.js';
+
+const USAGE = `usage: npm run admin -- <command>
+  site create --id <id> --name <name> --owner-email <email> [--owner-name <name>]
+  sites list
+  owner reset-link --email <email>
+`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`coursegate admin: ${message}\n`);
+  process.exit(code);
+}
+
+const { positionals, values } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: { id: { type: 'string' }, name: { type: 'string' }, 'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, email: { type: 'string' } },
+    });
+  } catch (err) {
+    return fail(`${(err as Error).message}\n${USAGE}`, 2);
+  }
+})();
+const command = positionals.join(' ');
+if (!['site create', 'sites list', 'owner reset-link'].includes(command)) fail(USAGE.trimEnd(), 2);
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) fail(`configuration error: ${err.message}`);
+  throw err;
+}
+const stores = await openStores(config, pino({ level: 'warn' }));
+const firstRun = new FirstRun(stores.db);
+const printLink = (email: string, link: { token: string; expiresAt: string }) =>
+  process.stdout.write(`One-time link for ${email} to set a password (valid until ${link.expiresAt}, works once):\n  ${setPasswordUrl(config.baseUrl, link.token)}\n`);
+try {
+  if (command === 'site create') {
+    if (!values.id || !values.name || !values['owner-email']) fail(`site create needs --id, --name and --owner-email\n${USAGE}`, 2);
+    const created = await firstRun.createSite({ id: values.id, name: values.name, ownerEmail: values['owner-email'], ownerName: values['owner-name'] });
+    process.stdout.write(`Created site "${values.name}" (org_id ${values.id}) with owner ${values['owner-email'].toLowerCase()}.\n`);
+    printLink(values['owner-email'].toLowerCase(), created);
+  } else if (command === 'sites list') {
+    const sites = await firstRun.listSites();
+    if (sites.length === 0) process.stdout.write('No site yet. Create one: npm run admin -- site create --id <id> --name <name> --owner-email <email>\n');
+    for (const s of sites) process.stdout.write(`${s.id}\t${s.name}\towners: ${s.owners.join(', ') || '-'}\tmembers: ${s.members}\n`);
+  } else {
+    if (!values.email) fail(`owner reset-link needs --email\n${USAGE}`, 2);
+    printLink(values.email.toLowerCase(), await firstRun.resetLink(values.email));
+  }
+} catch (err) {
+  if (err instanceof FirstRunError) fail(err.message);
+  throw err;
+} finally {
+  await stores.close();
+}

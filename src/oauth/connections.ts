@@ -1,0 +1,101 @@
+/**
+ * Connected apps as operators and members see them (issue 11): the grants given at a site or by a
+ * user, with the client's name and kind, and revocation that kills a grant's tokens at once.
+ *
+ * Revoking a grant does what oidc-provider's own revocation does (RFC 7009 + `revokeGrantPolicy`):
+ * every access token, refresh token and code of the grant is destroyed, then the grant. The next
+ * request with one of its tokens answers 401 `invalid_token` on every surface.
+ */
+import type Provider from 'oidc-provider';
+import type { AuditTrail } from '../platform/audit.js';
+import type { ConnectedGrant, ConnectedGrants } from '../platform/connected-grants.js';
+import { CLIENT_KINDS, kindOf } from './client-kinds.js';
+
+/** A grant with what people need to recognise its client. */
+export interface Connection extends ConnectedGrant {
+  clientName: string;
+  /** Label of the client kind (CLIENT_KINDS), e.g. "Application on your computer". */
+  kindLabel: string;
+}
+
+type GrantModel = { revokeByGrantId(grantId: string): Promise<void> };
+
+/** Lists and revokes connected apps. */
+export class Connections {
+  constructor(
+    private readonly provider: Provider,
+    private readonly grants: ConnectedGrants,
+    private readonly audit?: AuditTrail,
+  ) {}
+
+  /** Adds client name and kind; drops (and forgets) grants that expired or were revoked elsewhere. */
+  private async describe(rows: ConnectedGrant[]): Promise<Connection[]> {
+    const clients = new Map<string, { name: string; kind: string } | undefined>();
+    const gone: string[] = [];
+    const out: Connection[] = [];
+    for (const row of rows) {
+      if (!(await this.provider.Grant.find(row.grantId))) {
+        gone.push(row.grantId);
+        continue;
+      }
+      if (!clients.has(row.clientId)) {
+        const client = await this.provider.Client.find(row.clientId).catch(() => undefined);
+        clients.set(row.clientId, client ? { name: client.clientName ?? client.clientId, kind: CLIENT_KINDS[kindOf(client.metadata())].label } : undefined);
+      }
+      const c = clients.get(row.clientId);
+      out.push({ ...row, clientName: c?.name ?? `${row.clientId} (deleted)`, kindLabel: c?.kind ?? 'Deleted application' });
+    }
+    await this.grants.forget(gone);
+    return out;
+  }
+
+  /** Every live grant at a site. */
+  async ofSite(siteId: string, clientId?: string): Promise<Connection[]> {
+    return this.describe(await this.grants.ofSite(siteId, clientId));
+  }
+
+  /** Every live grant of a user. */
+  async ofUser(userId: string): Promise<Connection[]> {
+    return this.describe(await this.grants.ofUser(userId));
+  }
+
+  /** Destroys a grant and every token and code of it. */
+  private async revokeGrant(grantId: string): Promise<void> {
+    const p = this.provider as unknown as Record<'AccessToken' | 'RefreshToken' | 'AuthorizationCode', GrantModel>;
+    await Promise.all([p.AccessToken.revokeByGrantId(grantId), p.RefreshToken.revokeByGrantId(grantId), p.AuthorizationCode.revokeByGrantId(grantId)]);
+    const grant = await this.provider.Grant.find(grantId);
+    await grant?.destroy();
+    await this.grants.forget([grantId]);
+  }
+
+  /**
+   * Revokes grants matching `which` among those of `scope` (a site's, or a user's own).
+   * @returns how many grants were revoked (0 when none matched: the caller answers 404)
+   */
+  async revoke(scope: { siteId: string } | { userId: string }, which: { grantId?: string; clientId?: string }, by: { userId: string; siteIdForAudit?: string }): Promise<number> {
+    const rows = 'siteId' in scope ? await this.grants.ofSite(scope.siteId, which.clientId) : (await this.grants.ofUser(scope.userId)).filter((g) => !which.clientId || g.clientId === which.clientId);
+    const targets = which.grantId ? rows.filter((g) => g.grantId === which.grantId) : which.clientId ? rows : [];
+    for (const g of targets) {
+      await this.revokeGrant(g.grantId);
+      await this.audit?.record({
+        kind: 'revocation',
+        siteId: g.siteId,
+        clientId: g.clientId,
+        userId: g.userId,
+        detail: 'siteId' in scope ? `grant revoked by an operator (${by.userId})` : 'grant revoked by the member (connected apps)',
+      });
+    }
+    return targets.length;
+  }
+}
+
+/** Keeps the grant index current: last use on each token issuance/refresh, forgotten when oidc-provider revokes a grant. */
+export function trackGrantUse(provider: Provider, grants: ConnectedGrants, onError: (err: unknown) => void): void {
+  provider.on('grant.success', (ctx) => {
+    const e = (ctx.oidc?.entities ?? {}) as { AccessToken?: { grantId?: string } };
+    if (e.AccessToken?.grantId) grants.touch(e.AccessToken.grantId).catch(onError);
+  });
+  provider.on('grant.revoked', (_ctx, grantId: string) => {
+    grants.forget([grantId]).catch(onError);
+  });
+}

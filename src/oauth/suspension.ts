@@ -1,0 +1,89 @@
+/**
+ * Suspension of member clients (SPEC §5.4, DESIGN §3): while a site's "MCP connections" beta is
+ * off, its member clients are suspended, not deleted: they stay listed (as suspended), and
+ * switching the beta on again restores them with their grants. While suspended:
+ *
+ * - authorization requests are refused with a page (`authorizationGuard`, before oidc-provider);
+ * - the token endpoint refuses their codes and refresh tokens with `invalid_grant`
+ *   (`refuseSuspendedGrant`, called from `findAccount`, before a refresh token is rotated);
+ * - their access tokens are unknown to every surface (`hideSuspendedTokens` wraps the provider's
+ *   AccessToken/RefreshToken lookup): Bearer → 401 `invalid_token` at /account/graphql, /mcp,
+ *   UserInfo and /api/v1; introspection → `{"active": false}`. Revocation still finds them, so a
+ *   client may revoke its tokens at any time (RFC 7009).
+ *
+ * Every check reads the store (no cache), so the switch is effective at once in every process.
+ */
+import type { Context, Middleware } from 'koa';
+import Provider, { errors } from 'oidc-provider';
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from '../platform/schema.js';
+import { renderErrorPage } from '../interaction/templates.js';
+
+/** The site that suspends a client, when it does. */
+export interface Suspension {
+  siteId: string;
+  siteName: string;
+}
+
+/** Answers "is this client a member client of a site whose MCP connections beta is off?". */
+export class Suspensions {
+  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /** The suspending site, or undefined when the client is not suspended (or not a member client). One indexed query. */
+  async of(clientId: string | undefined): Promise<Suspension | undefined> {
+    if (!clientId || clientId.length > 200) return undefined;
+    const row = await this.db
+      .selectFrom('oauth_applications')
+      .innerJoin('sites', 'sites.id', 'oauth_applications.site_id')
+      .select(['sites.id as siteId', 'sites.name as siteName'])
+      .where('oauth_applications.client_id', '=', clientId)
+      .where('sites.mcp_connections_enabled', '=', 0)
+      .executeTakeFirst();
+    return row ?? undefined;
+  }
+}
+
+/** The sentence people and integrators read when a suspended client is refused. */
+export const suspendedMessage = (s: Suspension): string =>
+  `this application is suspended: ${s.siteName} has switched its "MCP connections" beta feature off. Ask the site's operator to switch it on again.`;
+
+/** Refuses authorization requests of suspended clients with a page (GET with `client_id` in the query). */
+export function authorizationGuard(path: string, suspensions: Suspensions): Middleware {
+  return async (ctx: Context, next) => {
+    if (ctx.path === path && ctx.method === 'GET' && typeof ctx.query.client_id === 'string') {
+      const suspended = await suspensions.of(ctx.query.client_id);
+      if (suspended) return renderErrorPage(ctx, 'access_denied', `Sign-in refused: ${suspendedMessage(suspended)}`, 403);
+    }
+    await next();
+  };
+}
+
+/**
+ * For `findAccount` at the token endpoint: refuses a code or refresh token of a suspended client.
+ * @throws `invalid_grant` (400) whose error_description names the site and the switch (oidc-provider's
+ *   InvalidGrant would hide it in error_detail behind "grant request is invalid")
+ */
+export async function refuseSuspendedGrant(suspensions: Suspensions, clientId: string | undefined): Promise<void> {
+  const suspended = await suspensions.of(clientId);
+  if (suspended) throw new errors.CustomOIDCProviderError('invalid_grant', suspendedMessage(suspended));
+}
+
+type Finder = { find(value: string, options?: unknown): Promise<{ clientId?: string } | undefined> };
+
+/**
+ * Wraps `AccessToken.find` and `RefreshToken.find` so that tokens of suspended clients are not
+ * found, except by revocation (the client may always give up its tokens) and by the token
+ * endpoint (which refuses them with a clearer `invalid_grant`, see `refuseSuspendedGrant`).
+ */
+export function hideSuspendedTokens(provider: Provider, suspensions: Suspensions): void {
+  for (const model of [provider.AccessToken, provider.RefreshToken] as unknown as Finder[]) {
+    const find = model.find.bind(model);
+    model.find = async (value, options) => {
+      const token = await find(value, options);
+      if (!token) return token;
+      const route = (Provider.ctx as { oidc?: { route?: string } } | undefined)?.oidc?.route;
+      if (route === 'revocation' || route === 'token') return token;
+      return (await suspensions.of(token.clientId)) ? undefined : token;
+    };
+  }
+}

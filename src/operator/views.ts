@@ -1,0 +1,105 @@
+/**
+ * HTML of the operator area, `/account/connections`, `/signin` and `/` (issue 11). Plain forms and
+ * links: everything works without JavaScript; every interpolated value goes through escape-html;
+ * no inline style or script (the CSP allows neither). Tables have captions and header cells.
+ */
+import escape from 'escape-html';
+
+export const e = (value: unknown): string => escape(String(value ?? ''));
+
+/** A navigation link; `current` marks the page the reader is on (aria-current). */
+export interface NavLink {
+  href: string;
+  label: string;
+  current?: boolean;
+}
+
+/** The wide page layout with a header (site switcher, sign-out) and a section menu. */
+export function page(v: { title: string; header?: string; menu?: NavLink[]; body: string }): string {
+  const menu = v.menu?.length
+    ? `<nav aria-label="Sections"><ul class="menu">${v.menu.map((l) => `<li><a href="${e(l.href)}"${l.current ? ' aria-current="page"' : ''}>${e(l.label)}</a></li>`).join('')}</ul></nav>`
+    : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${e(v.title)} · coursegate</title>
+<link rel="stylesheet" href="/assets/coursegate.css">
+</head>
+<body>
+<header class="top">${v.header ?? '<a href="/">coursegate</a>'}</header>
+${menu}
+<main class="card wide">
+${v.body}
+</main>
+</body>
+</html>`;
+}
+
+/** Header of signed-in pages: home link, site switcher (operator sites), sign-out form. */
+export function header(v: { email: string; csrf: string; sites?: Array<{ id: string; name: string; current: boolean }> }): string {
+  const switcher = v.sites?.length
+    ? `<nav aria-label="Sites"><ul class="sites">${v.sites.map((s) => `<li><a href="/admin/${e(s.id)}"${s.current ? ' aria-current="true"' : ''}>${e(s.name)}</a></li>`).join('')}</ul></nav>`
+    : '';
+  return `<a href="/">coursegate</a>${switcher}
+<form method="post" action="/signout" class="inline"><input type="hidden" name="csrf" value="${e(v.csrf)}"><span>${e(v.email)}</span> <button type="submit" class="link">Sign out</button></form>`;
+}
+
+/** A data table: caption, header row, rows of already-escaped cells. */
+export function table(caption: string, head: string[], rows: string[][], empty = 'Nothing yet.'): string {
+  if (rows.length === 0) return `<p><strong>${e(caption)}:</strong> ${e(empty)}</p>`;
+  return `<table><caption>${e(caption)}</caption>
+<thead><tr>${head.map((h) => `<th scope="col">${e(h)}</th>`).join('')}</tr></thead>
+<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
+}
+
+/** A one-button POST form (with CSRF and hidden fields). */
+export function button(action: string, csrf: string, label: string, fields: Record<string, string> = {}, secondary = false): string {
+  const hidden = Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${e(k)}" value="${e(v)}">`)
+    .join('');
+  return `<form method="post" action="${e(action)}" class="inline"><input type="hidden" name="csrf" value="${e(csrf)}">${hidden}<button type="submit"${secondary ? ' class="secondary"' : ''}>${e(label)}</button></form>`;
+}
+
+/** A message box: `status` (polite) or `alert`. */
+export const notice = (text: string, kind: 'status' | 'alert' = 'status'): string =>
+  text ? `<p class="${kind === 'alert' ? 'error' : 'notice'}" role="${kind}">${e(text)}</p>` : '';
+
+/** "2026-11-23 04:30 UTC" from an ISO time; "never" for null. */
+export const when = (iso: string | null | undefined): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never');
+
+/** The sign-in page (inputs `email`, `password` as on the login page, DESIGN §3). */
+export function signInPage(v: { csrf: string; next: string; email?: string; error?: string }): string {
+  return page({
+    title: 'Sign in',
+    body: `<h1>Sign in</h1>
+${notice(v.error ?? '', 'alert')}
+<form method="post" action="/signin">
+  <input type="hidden" name="csrf" value="${e(v.csrf)}">
+  <input type="hidden" name="next" value="${e(v.next)}">
+  <label for="email">E-mail</label>
+  <input id="email" name="email" type="email" required autocomplete="username" value="${e(v.email)}">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" required autocomplete="current-password">
+  <button type="submit">Sign in</button>
+</form>`,
+  });
+}
+
+/** Styles added to the shared stylesheet for the wide pages. */
+export const OPERATOR_STYLES = `
+.card.wide{max-width:64rem}.top{max-width:64rem;margin:0 auto 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
+.top>a{font-weight:700;color:#1d2330;text-decoration:none}.sites,.menu{list-style:none;display:flex;gap:.75rem;flex-wrap:wrap;margin:0;padding:0}
+.menu{max-width:64rem;margin:0 auto 1rem}.menu a,.sites a{color:#2952cc}[aria-current]{font-weight:700;color:#1d2330}
+form.inline{display:inline;margin:0}form.inline button{margin-top:0}.top form.inline{margin-left:auto}
+button.link{background:none;color:#2952cc;padding:0;text-decoration:underline}
+table{border-collapse:collapse;width:100%;margin:1rem 0}caption{text-align:left;font-weight:700;padding:.25rem 0}
+th,td{border-bottom:1px solid #dde1e7;padding:.4rem .5rem;text-align:left;vertical-align:top;font-size:.95rem}
+.notice{background:#e8f5e9;color:#1b5e20;padding:.5rem .75rem;border-radius:6px}
+input[type=text],input[type=url],input[type=date],select,textarea{width:100%;padding:.5rem .6rem;border:1px solid #c5cad3;border-radius:6px;font:inherit}
+fieldset{border:1px solid #dde1e7;border-radius:6px;margin:.75rem 0}.badge{background:#fff4e5;color:#7a4100;border-radius:999px;padding:.05rem .6rem;font-size:.85rem}
+.chart{display:flex;gap:1.5rem;flex-wrap:wrap;align-items:flex-start}.chart svg{max-width:100%;height:auto}
+.secret{font-family:monospace;background:#f4f5f7;padding:.25rem .5rem;border-radius:4px;word-break:break-all}
+`;

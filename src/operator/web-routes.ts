@@ -1,0 +1,177 @@
+/**
+ * The signed-in pages every member may use (issue 11, DESIGN D11):
+ *
+ * GET  /                      home: sign in, your connections, the admin area, documentation, discovery
+ * GET  /signin?next=…         sign-in form (`email`, `password`); POST /signin starts the session
+ * POST /signout               ends it
+ * GET  /account/connections   the apps the member authorized, at every site, with scopes and last use
+ * POST /account/connections/revoke   `grant_id` → that grant and its tokens are revoked at once
+ *
+ * Failed sign-ins go through the same DESIGN D7 limits as the login page.
+ */
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Accounts } from '../platform/accounts.js';
+import { OPERATOR_ROLES } from '../platform/accounts.js';
+import type { Connections } from '../oauth/connections.js';
+import { HttpError } from '../http/errors.js';
+import { safeNext, type WebSession, type WebSessions } from './session.js';
+import { button, e, header, notice, page, signInPage, table, when } from './views.js';
+
+/** What the member pages need. */
+export interface WebDeps {
+  accounts: Accounts;
+  sessions: WebSessions;
+  connections: Connections;
+  baseUrl: string;
+  docsUrl: string;
+  /** DESIGN D7 hooks shared with the login page. */
+  beforeLogin?: (ctx: Context, email: string) => Promise<void>;
+  onLoginFailure?: (ctx: Context, email: string) => Promise<void>;
+}
+
+const SIGNIN_COOKIE = 'cg_signin';
+export const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
+export const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
+
+/** Sends a signed-in HTML page (no-store). */
+export function sendPage(ctx: Context, html: string, status = 200): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = status;
+  ctx.type = 'html';
+  ctx.body = html;
+}
+
+/** The session, or a redirect to /signin (GET) / 401 page (POST). */
+export function requireSession(sessions: WebSessions, ctx: Context): WebSession | undefined {
+  const session = sessions.read(ctx);
+  if (session) return session;
+  if (ctx.method === 'GET') {
+    ctx.redirect(`/signin?next=${encodeURIComponent(ctx.originalUrl)}`);
+  } else {
+    sendPage(ctx, page({ title: 'Signed out', body: `<h1>Signed out</h1>${notice('Your session has ended. Sign in again.', 'alert')}<p><a href="/signin">Sign in</a></p>` }), 401);
+  }
+  return undefined;
+}
+
+/** Throws 403 unless the form's CSRF token belongs to the session. */
+export function checkCsrf(sessions: WebSessions, session: WebSession, ctx: Context): void {
+  if (!sessions.verifyCsrf(session.sid, formBody(ctx).csrf)) throw new HttpError(403, 'invalid_request', 'The form has expired or did not come from this site. Go back, reload the page and try again.');
+}
+
+export function webRouter(deps: WebDeps): Router {
+  const { accounts, sessions } = deps;
+  const router = new Router();
+
+  const signIn = (ctx: Context, v: { next: string; email?: string; error?: string }, status = 200) => {
+    const nonce = randomBytes(16).toString('base64url');
+    ctx.cookies.set(SIGNIN_COOKIE, nonce, { signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 3600_000, path: '/signin' });
+    sendPage(ctx, signInPage({ ...v, csrf: sessions.csrf(`signin:${nonce}`) }), status);
+  };
+
+  router.get('/', async (ctx) => {
+    const session = sessions.read(ctx);
+    const user = session ? await accounts.findUser(session.userId) : undefined;
+    const memberships = user ? await accounts.membershipsOf(user.id) : [];
+    const operator = memberships.some((m) => m.roles.some((r) => OPERATOR_ROLES.has(r)));
+    const links = [
+      user ? `<li><a href="/account/connections">Your connected apps</a></li>` : `<li><a href="/signin">Sign in</a></li>`,
+      operator ? `<li><a href="/admin">Admin area</a> (sites you run)</li>` : '',
+      `<li><a href="${e(deps.docsUrl)}">Developer documentation</a></li>`,
+      `<li><a href="/.well-known/openid-configuration">OpenID Connect discovery</a> · <a href="/.well-known/oauth-protected-resource">protected resource metadata</a> · <a href="/openapi.json">OpenAPI</a></li>`,
+    ];
+    sendPage(
+      ctx,
+      page({
+        title: 'Home',
+        header: user ? header({ email: user.email, csrf: sessions.csrf(session!.sid) }) : undefined,
+        body: `<h1>coursegate</h1>
+<p class="lead">Sign-in and API access for the sites of this course platform${user ? `. Signed in as <strong>${e(user.email)}</strong>` : ''}.</p>
+<ul>${links.join('')}</ul>`,
+      }),
+    );
+  });
+
+  router.get('/signin', (ctx) => {
+    if (sessions.read(ctx)) return ctx.redirect(safeNext(ctx.query.next));
+    signIn(ctx, { next: safeNext(ctx.query.next) });
+  });
+
+  router.post('/signin', form, async (ctx) => {
+    const body = formBody(ctx);
+    const next = safeNext(body.next);
+    const nonce = ctx.cookies.get(SIGNIN_COOKIE, { signed: true });
+    if (!nonce || !sessions.verifyCsrf(`signin:${nonce}`, body.csrf)) return signIn(ctx, { next, error: 'The form expired. Try again.' }, 403);
+    const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
+    const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
+    if (!email || !password) return signIn(ctx, { next, email, error: 'Enter your e-mail and password.' }, 400);
+    try {
+      await deps.beforeLogin?.(ctx, email);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 429) throw err;
+      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+      return signIn(ctx, { next, email, error: err.description }, 429);
+    }
+    const user = await accounts.authenticate(email, password);
+    if (!user) {
+      await deps.onLoginFailure?.(ctx, email);
+      return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
+    }
+    ctx.cookies.set(SIGNIN_COOKIE, null, { signed: true, path: '/signin' });
+    sessions.start(ctx, user.id);
+    ctx.status = 303;
+    ctx.redirect(next);
+  });
+
+  router.post('/signout', form, async (ctx) => {
+    const session = sessions.read(ctx);
+    if (session) {
+      checkCsrf(sessions, session, ctx);
+      sessions.end(ctx);
+    }
+    ctx.status = 303;
+    ctx.redirect('/');
+  });
+
+  router.get('/account/connections', async (ctx) => {
+    const session = requireSession(sessions, ctx);
+    if (!session) return;
+    const user = await accounts.findUser(session.userId);
+    if (!user) return sessions.end(ctx), ctx.redirect('/signin');
+    const csrf = sessions.csrf(session.sid);
+    const rows = (await deps.connections.ofUser(user.id)).map((c) => [
+      `<strong>${e(c.clientName)}</strong><br><small>${e(c.kindLabel)} · <code>${e(c.clientId)}</code></small>`,
+      e(c.siteName),
+      `<code>${e(c.scope)}</code>`,
+      e(when(c.createdAt)),
+      e(when(c.lastUsedAt)),
+      button('/account/connections/revoke', csrf, 'Revoke', { grant_id: c.grantId }, true),
+    ]);
+    const done = ctx.query.revoked === '1' ? notice('Access revoked. The application can no longer act for you.') : '';
+    sendPage(
+      ctx,
+      page({
+        title: 'Your connected apps',
+        header: header({ email: user.email, csrf }),
+        body: `<h1>Your connected apps</h1>${done}
+<p class="lead">Applications you allowed to act for you, at each site. Revoking one stops it at once.</p>
+${table('Connected apps', ['Application', 'Site', 'Scopes', 'Allowed', 'Last used', 'Action'], rows, 'You have not allowed any application yet.')}`,
+      }),
+    );
+  });
+
+  router.post('/account/connections/revoke', form, async (ctx) => {
+    const session = requireSession(sessions, ctx);
+    if (!session) return;
+    checkCsrf(sessions, session, ctx);
+    const grantId = formBody(ctx).grant_id;
+    const n = typeof grantId === 'string' ? await deps.connections.revoke({ userId: session.userId }, { grantId }, { userId: session.userId }) : 0;
+    if (n === 0) throw new HttpError(404, 'not_found', 'No such connected app of yours (it may have been revoked already).');
+    ctx.status = 303;
+    ctx.redirect('/account/connections?revoked=1');
+  });
+
+  return router;
+}

@@ -1,0 +1,110 @@
+/**
+ * The audit trail (DESIGN D10): one small module through which registrations, consents, token
+ * issuance and refreshes, revocations, refused requests and operator actions are recorded per
+ * site, in the platform store (SQLite or PostgreSQL), kept for a configurable number of days.
+ *
+ * Rule of the module: an event names *who* (user id, client id), *what* (kind) and a short
+ * human-readable `detail` (grant type, scopes, error code); it never carries a token, code,
+ * secret or password. `record` enforces it by refusing details that look like credentials.
+ * Knows nothing of HTTP or OAuth.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+import { MAX_PAGE_SIZE } from './paging.js';
+
+/** Kinds of audit events, with the label people read in the operator area. */
+export const AUDIT_KINDS = {
+  registration: 'Client registered',
+  consent: 'Consent given',
+  token_issued: 'Tokens issued',
+  refresh: 'Tokens refreshed',
+  revocation: 'Revoked',
+  refused: 'Request refused',
+  operator_action: 'Operator action',
+} as const;
+
+export type AuditKind = keyof typeof AUDIT_KINDS;
+
+/** One event to record. */
+export interface AuditInput {
+  kind: AuditKind;
+  /** The site it happened at; null when it belongs to no site (e.g. a loopback registration). */
+  siteId: string | null;
+  clientId?: string | null;
+  userId?: string | null;
+  /** Short text for people: never a token, code, secret or password. */
+  detail?: string;
+}
+
+/** One stored event. */
+export interface AuditEvent {
+  id: string;
+  /** ISO 8601 UTC. */
+  at: string;
+  kind: AuditKind;
+  siteId: string | null;
+  clientId: string | null;
+  userId: string | null;
+  detail: string;
+}
+
+/** Filters of `list`; times are ISO 8601, `from` inclusive, `to` exclusive. */
+export interface AuditFilter {
+  clientId?: string;
+  userId?: string;
+  kind?: AuditKind;
+  from?: string;
+  to?: string;
+  /** Rows to return: 1…MAX_PAGE_SIZE (paging.ts), default MAX_PAGE_SIZE. */
+  limit?: number;
+}
+
+/** Anything that looks like a bearer credential (long base64url run) is cut out of `detail`. */
+const CREDENTIAL_LIKE = /[A-Za-z0-9_-]{32,}/g;
+
+/** Records and reads audit events; purges those older than the retention. */
+export class AuditTrail {
+  /**
+   * @param retentionDays events older than this are deleted by `purge` (DESIGN D10)
+   */
+  constructor(
+    private readonly db: Kysely<PlatformDatabase>,
+    readonly retentionDays: number,
+  ) {}
+
+  /** Records one event. `detail` is cut to 300 characters and stripped of credential-like strings. */
+  async record(input: AuditInput, now = new Date()): Promise<void> {
+    await this.db
+      .insertInto('audit_events')
+      .values({
+        id: randomUUID(),
+        site_id: input.siteId,
+        at: now.toISOString(),
+        kind: input.kind,
+        client_id: input.clientId ?? null,
+        user_id: input.userId ?? null,
+        detail: (input.detail ?? '').replace(CREDENTIAL_LIKE, '[redacted]').slice(0, 300),
+      })
+      .execute();
+  }
+
+  /** A site's events, newest first, filtered. */
+  async list(siteId: string, filter: AuditFilter = {}): Promise<AuditEvent[]> {
+    let q = this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
+    if (filter.clientId) q = q.where('client_id', '=', filter.clientId);
+    if (filter.userId) q = q.where('user_id', '=', filter.userId);
+    if (filter.kind) q = q.where('kind', '=', filter.kind);
+    if (filter.from) q = q.where('at', '>=', filter.from);
+    if (filter.to) q = q.where('at', '<', filter.to);
+    const rows = await q.orderBy('at', 'desc').limit(Math.min(Math.max(Math.trunc(filter.limit ?? MAX_PAGE_SIZE), 1), MAX_PAGE_SIZE)).execute();
+    return rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind as AuditKind, siteId: r.site_id, clientId: r.client_id, userId: r.user_id, detail: r.detail }));
+  }
+
+  /** Deletes events older than the retention. @returns how many were deleted */
+  async purge(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
+    const result = await this.db.deleteFrom('audit_events').where('at', '<', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

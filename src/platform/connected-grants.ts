@@ -1,0 +1,76 @@
+/**
+ * Connected apps (issue 11): which grant was given at which site, for whom, to which client.
+ * The grant itself (and its tokens) lives in the OIDC store; this index lets an operator list a
+ * site's grants and a member list theirs. Knows nothing of HTTP or OAuth.
+ */
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+
+/** One connected app row. Times are ISO 8601 UTC. */
+export interface ConnectedGrant {
+  grantId: string;
+  siteId: string;
+  siteName: string;
+  clientId: string;
+  userId: string;
+  userEmail: string;
+  scope: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The grant index of the platform store. */
+export class ConnectedGrants {
+  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /** Records a grant given at consent. */
+  async record(g: { grantId: string; siteId: string; clientId: string; userId: string; scope: string }, now = new Date()): Promise<void> {
+    await this.db
+      .insertInto('connected_grants')
+      .values({ grant_id: g.grantId, site_id: g.siteId, client_id: g.clientId, user_id: g.userId, scope: g.scope, created_at: now.toISOString(), last_used_at: null })
+      .onConflict((oc) => oc.column('grant_id').doNothing())
+      .execute();
+  }
+
+  /** Notes a use (token issued or refreshed) of a grant. */
+  async touch(grantId: string, now = new Date()): Promise<void> {
+    await this.db.updateTable('connected_grants').set({ last_used_at: now.toISOString() }).where('grant_id', '=', grantId).execute();
+  }
+
+  /** Forgets grants (revoked or expired). */
+  async forget(grantIds: readonly string[]): Promise<void> {
+    if (grantIds.length > 0) await this.db.deleteFrom('connected_grants').where('grant_id', 'in', [...grantIds]).execute();
+  }
+
+  private query() {
+    return this.db
+      .selectFrom('connected_grants')
+      .innerJoin('users', 'users.id', 'connected_grants.user_id')
+      .innerJoin('sites', 'sites.id', 'connected_grants.site_id')
+      .select([
+        'connected_grants.grant_id as grantId',
+        'connected_grants.site_id as siteId',
+        'sites.name as siteName',
+        'connected_grants.client_id as clientId',
+        'connected_grants.user_id as userId',
+        'users.email as userEmail',
+        'connected_grants.scope as scope',
+        'connected_grants.created_at as createdAt',
+        'connected_grants.last_used_at as lastUsedAt',
+      ])
+      .orderBy('connected_grants.created_at', 'desc')
+      .limit(500);
+  }
+
+  /** A site's grants, newest first (at most 500), optionally of one client. */
+  async ofSite(siteId: string, clientId?: string): Promise<ConnectedGrant[]> {
+    let q = this.query().where('connected_grants.site_id', '=', siteId);
+    if (clientId) q = q.where('connected_grants.client_id', '=', clientId);
+    return q.execute();
+  }
+
+  /** A user's grants at every site, newest first (at most 500). */
+  async ofUser(userId: string): Promise<ConnectedGrant[]> {
+    return this.query().where('connected_grants.user_id', '=', userId).execute();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * First run (DESIGN D11): production mode seeds nothing, so the first site and its owner are
+ * created here (by `npm run admin`, src/cli/admin.ts). The owner gets no password: a one-time
+ * link lets them set one. Knows nothing of HTTP.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+import { OneTimeLinks } from './one-time-links.js';
+
+/** A site id: lower-case letters, digits and dashes (it is the `org_id` claim, SPEC §2.3). */
+export const SITE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** A password hash that matches no password (the owner sets one through the link). */
+const NO_PASSWORD = '!';
+
+export class FirstRunError extends Error {}
+
+/** A site as `sites list` prints it. */
+export interface SiteSummary {
+  id: string;
+  name: string;
+  owners: string[];
+  members: number;
+}
+
+/** Creates sites with their owner, lists sites, reissues set-password links. */
+export class FirstRun {
+  private readonly links: OneTimeLinks;
+  constructor(private readonly db: Kysely<PlatformDatabase>) {
+    this.links = new OneTimeLinks(db);
+  }
+
+  /** True when the store holds no site yet (production first start). */
+  async isEmpty(): Promise<boolean> {
+    return !(await this.db.selectFrom('sites').select('id').limit(1).executeTakeFirst());
+  }
+
+  /**
+   * Creates a site and makes `ownerEmail` its owner (creating the user when new).
+   * @returns a one-time set-password token for the owner (24 h) and its expiry
+   * @throws FirstRunError for an invalid site id / e-mail, or a site id already taken
+   */
+  async createSite(input: { id: string; name: string; ownerEmail: string; ownerName?: string }): Promise<{ userId: string; token: string; expiresAt: string }> {
+    const email = input.ownerEmail.trim().toLowerCase();
+    if (!SITE_ID.test(input.id)) throw new FirstRunError(`site id "${input.id}": use lower-case letters, digits and dashes (max 63)`);
+    if (!input.name.trim()) throw new FirstRunError('site name: required');
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new FirstRunError(`owner e-mail "${input.ownerEmail}": not an e-mail address`);
+    const now = new Date().toISOString();
+    const userId = await this.db.transaction().execute(async (trx) => {
+      if (await trx.selectFrom('sites').select('id').where('id', '=', input.id).executeTakeFirst()) {
+        throw new FirstRunError(`site id "${input.id}" is already taken`);
+      }
+      await trx.insertInto('sites').values({ id: input.id, name: input.name.trim(), mcp_connections_enabled: 0, created_at: now }).execute();
+      let user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (!user) {
+        user = { id: randomUUID() };
+        await trx.insertInto('users').values({ id: user.id, email, name: input.ownerName?.trim() || email.split('@')[0]!, password_hash: NO_PASSWORD, created_at: now }).execute();
+      }
+      await trx.insertInto('memberships').values({ site_id: input.id, user_id: user.id, role: 'owner' }).execute();
+      return user.id;
+    });
+    return { userId, ...(await this.links.issue(userId)) };
+  }
+
+  /** Every site with its owners' e-mails and member count, by id. */
+  async listSites(): Promise<SiteSummary[]> {
+    const sites = await this.db.selectFrom('sites').select(['id', 'name']).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select(['memberships.site_id as site', 'memberships.role as role', 'users.email as email', 'users.id as user'])
+      .execute();
+    return sites.map((s) => {
+      const mine = rows.filter((r) => r.site === s.id);
+      return { id: s.id, name: s.name, owners: mine.filter((r) => r.role === 'owner').map((r) => r.email).sort(), members: new Set(mine.map((r) => r.user)).size };
+    });
+  }
+
+  /**
+   * A new set-password link for an owner or admin of some site (lost or expired link).
+   * @throws FirstRunError when no user with an owner/admin role has that e-mail
+   */
+  async resetLink(ownerEmail: string): Promise<{ token: string; expiresAt: string }> {
+    const row = await this.db
+      .selectFrom('users')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
+      .select('users.id as id')
+      .where('users.email', '=', ownerEmail.trim().toLowerCase())
+      .where('memberships.role', 'in', ['owner', 'admin'])
+      .executeTakeFirst();
+    if (!row) throw new FirstRunError(`no owner or admin with e-mail ${ownerEmail}`);
+    return this.links.issue(row.id);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * One-time links (DESIGN D11): a random token handed to a person once (printed by the first-run
+ * command, shown to the operator, e-mailed when SMTP is configured) that lets them set their
+ * password. Only the token's SHA-256 is stored; a link works once and for 24 hours.
+ * Knows nothing of HTTP.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+import { hashPassword } from './passwords.js';
+
+/** DESIGN D11: a one-time link is valid 24 h. */
+export const ONE_TIME_LINK_TTL_SECONDS = 24 * 3600;
+
+/** Shortest password accepted on the set-password page (NIST SP 800-63B §5.1.1.2 asks ≥ 8; we ask 12). */
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/** Why a link or a password was refused; `message` is worded for the person using the link. */
+export class OneTimeLinkError extends Error {
+  constructor(
+    readonly reason: 'unknown_or_used' | 'weak_password',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
+/** Issues and redeems set-password links. */
+export class OneTimeLinks {
+  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /**
+   * Issues a set-password link token for a user (earlier unused links of that user stay valid until they expire).
+   * @returns the token (43 base64url characters) and its expiry (ISO 8601 UTC)
+   */
+  async issue(userId: string, now = new Date()): Promise<{ token: string; expiresAt: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + ONE_TIME_LINK_TTL_SECONDS * 1000).toISOString();
+    await this.db
+      .insertInto('one_time_links')
+      .values({ token_hash: hashToken(token), user_id: userId, purpose: 'set_password', expires_at: expiresAt, used_at: null, created_at: now.toISOString() })
+      .execute();
+    return { token, expiresAt };
+  }
+
+  /** The e-mail of the user a live (unused, unexpired) link belongs to; undefined otherwise. */
+  async peek(token: string, now = new Date()): Promise<{ email: string } | undefined> {
+    if (typeof token !== 'string' || token.length > 128) return undefined;
+    const row = await this.db
+      .selectFrom('one_time_links')
+      .innerJoin('users', 'users.id', 'one_time_links.user_id')
+      .select(['users.email as email'])
+      .where('token_hash', '=', hashToken(token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now.toISOString())
+      .executeTakeFirst();
+    return row ?? undefined;
+  }
+
+  /**
+   * Uses a link: sets the user's password and marks the link used, in one transaction.
+   * @throws OneTimeLinkError `weak_password` (length outside 12–1024) or `unknown_or_used`
+   * @returns the user's e-mail
+   */
+  async setPassword(token: string, password: string, now = new Date()): Promise<{ email: string }> {
+    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+      throw new OneTimeLinkError('weak_password', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`);
+    }
+    const hash = await hashPassword(password);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('one_time_links')
+        .set({ used_at: now.toISOString() })
+        .where('token_hash', '=', hashToken(token))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now.toISOString())
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!row) throw new OneTimeLinkError('unknown_or_used', 'This link has expired or was already used. Ask the site owner (or run `npm run admin -- owner reset-link`) for a new one.');
+      const user = await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', row.user_id).returning('email').executeTakeFirstOrThrow();
+      return { email: user.email };
+    });
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * DESIGN D10 audit trail: consents, token issuance, refreshes, revocations, refused requests and
+ * operator actions are recorded per site through one module, kept for the retention setting, and
+ * never carry a token, code or password.
+ */
+import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
+import { memberToken } from '../helpers/member-token.js';
+import { MEMBER_CLIENT, authorizeMember, postForm, redeemCode, refresh } from '../helpers/flows.js';
+import type { AuditEvent } from '../../src/platform/audit.js';
+
+let server: TestServer;
+let base: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ AUDIT_RETENTION_DAYS: '30' });
+  base = server.baseUrl;
+});
+afterAll(() => server.close());
+
+/** Events are written just after the response: wait for the one we expect. */
+async function eventually(site: string, predicate: (events: AuditEvent[]) => boolean): Promise<AuditEvent[]> {
+  for (let i = 0; i < 50; i++) {
+    const events = await server.audit.list(site);
+    if (predicate(events)) return events;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return server.audit.list(site);
+}
+
+describe('DESIGN D10 audit trail', () => {
+  test('a member flow and an operator action leave one row each, at the site, without secrets', async () => {
+    const code = await authorizeMember(base, base);
+    const issued = await redeemCode(base, base, code);
+    const refreshed = await refresh(base, String(issued.body.refresh_token));
+    expect(refreshed.status).toBe(200);
+    const reused = await refresh(base, String(issued.body.refresh_token)); // reuse → refused, grant revoked
+    expect(reused.status).toBe(400);
+
+    const reg = await fetch(`${base}/api/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'audit cli', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' }),
+    });
+    const { client_id } = (await reg.json()) as { client_id: string };
+    const operator = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: client_id, scope: 'openid school:write', site: 'demo' });
+    const patch = await fetch(`${base}/api/v1/site`, { method: 'PATCH', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Demo Academy' }) });
+    expect(patch.status).toBe(200);
+
+    const events = await eventually('demo', (ev) => ['consent', 'token_issued', 'refresh', 'revocation', 'refused', 'operator_action'].every((k) => ev.some((e) => e.kind === k)));
+    const member = events.filter((e) => e.clientId === MEMBER_CLIENT);
+    expect(member).toContainEqual(expect.objectContaining({ kind: 'consent', userId: 'usr_student', detail: 'scope=openid account:read' }));
+    expect(member).toContainEqual(expect.objectContaining({ kind: 'token_issued', userId: 'usr_student' }));
+    expect(member).toContainEqual(expect.objectContaining({ kind: 'refresh', userId: 'usr_student' }));
+    expect(member).toContainEqual(expect.objectContaining({ kind: 'refused', detail: expect.stringContaining('invalid_grant') }));
+    expect(member).toContainEqual(expect.objectContaining({ kind: 'revocation' }));
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'operator_action', userId: 'usr_owner', detail: expect.stringContaining('site settings changed') }));
+
+    const everything = JSON.stringify(events);
+    for (const secret of [code.code, code.verifier, issued.body.access_token, issued.body.refresh_token, refreshed.body.access_token, operator, DEMO_PASSWORD]) {
+      expect(everything).not.toContain(String(secret));
+    }
+    // Filters: by kind and by client; another site sees none of these rows.
+    expect((await server.audit.list('demo', { kind: 'consent', clientId: MEMBER_CLIENT })).every((e) => e.kind === 'consent' && e.clientId === MEMBER_CLIENT)).toBe(true);
+    expect((await server.audit.list('second')).some((e) => e.clientId === MEMBER_CLIENT)).toBe(false);
+  }, 60_000);
+
+  test('revocation by the client (RFC 7009) is recorded', async () => {
+    const issued = await redeemCode(base, base, await authorizeMember(base, base));
+    const res = await postForm(base, '/api/oauth/revoke', { token: String(issued.body.refresh_token), client_id: MEMBER_CLIENT });
+    expect(res.status).toBe(200);
+    const events = await eventually('demo', (ev) => ev.some((e) => e.detail.includes('RFC 7009')));
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'revocation', clientId: MEMBER_CLIENT, detail: 'grant revoked by the client (RFC 7009)' }));
+  }, 30_000);
+
+  test('events older than AUDIT_RETENTION_DAYS are purged; credential-like strings never stored', async () => {
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    await server.audit.record({ kind: 'operator_action', siteId: 'demo', detail: 'old action' }, old);
+    await server.audit.record({ kind: 'operator_action', siteId: 'demo', detail: `leak ${'A'.repeat(40)}` });
+    expect(await server.audit.purge()).toBeGreaterThanOrEqual(1);
+    const events = await server.audit.list('demo', { kind: 'operator_action' });
+    expect(events.some((e) => e.detail === 'old action')).toBe(false);
+    expect(events).toContainEqual(expect.objectContaining({ detail: 'leak [redacted]' }));
+  });
+});

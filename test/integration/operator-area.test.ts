@@ -1,0 +1,171 @@
+/**
+ * Issue 11 operator area over real HTTP (no browser): access rules of `/admin` (anonymous →
+ * sign-in, a student → 403, an admin of site A never sees site B), CSRF on every form, the
+ * beta switch, OAuth applications, connected apps with revocation effective at once, the audit
+ * trail, `/account/connections` and `/`.
+ */
+import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
+import { CookieJar, parseForm } from '../helpers/user-agent.js';
+import { memberToken } from '../helpers/member-token.js';
+import { viewerStatus } from '../helpers/flows.js';
+import { FirstRun } from '../../src/platform/first-run.js';
+import { OneTimeLinks } from '../../src/platform/one-time-links.js';
+
+let server: TestServer;
+let base: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  base = server.baseUrl;
+});
+afterAll(() => server.close());
+
+/** A browser-like session: cookies kept, redirects not followed. */
+class Browser {
+  readonly jar = new CookieJar();
+  async get(path: string) {
+    const res = await fetch(new URL(path, base), { redirect: 'manual', headers: { cookie: this.jar.header() } });
+    this.jar.store(res);
+    return { status: res.status, location: res.headers.get('location'), html: await res.text(), headers: res.headers };
+  }
+  async post(path: string, fields: Record<string, string | string[]>) {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
+    const res = await fetch(new URL(path, base), { method: 'POST', redirect: 'manual', headers: { cookie: this.jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body });
+    this.jar.store(res);
+    return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  }
+  async signIn(email: string, password = DEMO_PASSWORD) {
+    const { hidden } = parseForm((await this.get('/signin?next=/admin')).html);
+    const res = await this.post('/signin', { ...hidden, email, password });
+    expect(res.status).toBe(303);
+    return res;
+  }
+  /** The CSRF token of the signed-in pages (from the sign-out form of any page). */
+  async csrf(path = '/') {
+    return /name="csrf" value="([^"]+)"/.exec((await this.get(path)).html)![1]!;
+  }
+}
+
+describe('issue 11 access to /admin', () => {
+  test('anonymous /admin → /signin?next=…; `/` is a home page with a sign-in link', async () => {
+    const anon = new Browser();
+    const res = await anon.get('/admin/demo/connections');
+    expect(res.status).toBe(302);
+    expect(res.location).toBe('/signin?next=%2Fadmin%2Fdemo%2Fconnections');
+    const home = await anon.get('/');
+    expect(home.status).toBe(200);
+    expect(home.html).toContain('href="/signin"');
+    expect(home.html).toContain('/.well-known/openid-configuration');
+  });
+
+  test('wrong password → 401 on the sign-in page; the sign-in form is CSRF-protected', async () => {
+    const b = new Browser();
+    const { hidden } = parseForm((await b.get('/signin')).html);
+    expect((await b.post('/signin', { ...hidden, email: 'owner@demo.test', password: 'wrong' })).status).toBe(401);
+    expect((await b.post('/signin', { csrf: 'forged', email: 'owner@demo.test', password: DEMO_PASSWORD })).status).toBe(403);
+  });
+
+  test('a student gets 403 at /admin and /admin/demo, and has /account/connections', async () => {
+    const b = new Browser();
+    await b.signIn('student@demo.test');
+    expect((await b.get('/admin')).status).toBe(403);
+    const page = await b.get('/admin/demo');
+    expect(page.status).toBe(403);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect((await b.get('/account/connections')).status).toBe(200);
+  });
+
+  test('an owner of a new site never sees demo: 403 for its pages, its own lists hold none of demo’s rows', async () => {
+    const firstRun = new FirstRun(server.store.db);
+    const { token } = await firstRun.createSite({ id: 'gamma', name: 'Gamma School', ownerEmail: 'owner@gamma.test' });
+    await new OneTimeLinks(server.store.db).setPassword(token, 'gamma-owner-password');
+    const b = new Browser();
+    await b.signIn('owner@gamma.test', 'gamma-owner-password');
+    expect((await b.get('/admin')).location).toBe('/admin/gamma');
+    for (const path of ['/admin/demo', '/admin/demo/connections', '/admin/demo/audit', '/admin/demo/apps', '/admin/nope']) expect((await b.get(path)).status).toBe(403);
+    const csrf = await b.csrf('/admin/gamma');
+    expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'off' })).status).toBe(403);
+    const own = await b.get('/admin/gamma/connections');
+    expect(own.status).toBe(200);
+    expect(own.html).not.toContain('demo-member-cli');
+    expect((await b.get('/admin/gamma/audit')).html).not.toContain('demo-member-cli');
+    // The site switcher names only the sites the person runs.
+    expect(own.html).not.toContain('Demo Academy');
+  });
+});
+
+describe('issue 11 operator pages', () => {
+  test('overview has SVG charts with number tables; people lists roles; the switcher lists both sites', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const overview = await b.get('/admin/demo');
+    expect(overview.status).toBe(200);
+    expect(overview.html).toContain('<svg');
+    expect(overview.html).toContain('<caption>Enrollments by state</caption>');
+    expect(overview.html).toContain('href="/admin/second"');
+    const people = await b.get('/admin/demo/people');
+    expect(people.html).toMatch(/student@demo\.test<\/td><td>student/);
+  });
+
+  test('create an app, a member authorizes it, the owner sees and revokes the grant: the token is refused at once', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const csrf = await b.csrf('/admin/demo/apps');
+    expect((await b.post('/admin/demo/apps', { client_name: 'x', redirect_uris: 'http://127.0.0.1/callback', scopes: ['openid', 'account:read'] })).status).toBe(403); // no CSRF
+    const bad = await b.post('/admin/demo/apps', { csrf, client_name: 'Bad', redirect_uris: 'http://evil.example/cb', scopes: ['openid', 'account:read'] });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain('Not created');
+    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Study buddy', redirect_uris: 'http://127.0.0.1/callback', scopes: ['openid', 'account:read'] });
+    expect(created.status).toBe(201);
+    const clientId = /id="new-client-id">([^<]+)</.exec(created.html)![1]!;
+
+    const token = await memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' });
+    expect(await viewerStatus(base, token)).toBe(200);
+    const connections = await b.get('/admin/demo/connections');
+    expect(connections.html).toContain('Study buddy');
+    expect(connections.html).toContain('student@demo.test');
+    const grantId = new RegExp(`name="grant_id" value="([^"]+)"`).exec(connections.html.slice(connections.html.indexOf('Study buddy')))![1]!;
+
+    const member = new Browser();
+    await member.signIn('student@demo.test');
+    expect((await member.get('/account/connections')).html).toContain('Study buddy');
+
+    const revoked = await b.post('/admin/demo/connections/revoke', { csrf, grant_id: grantId });
+    expect(revoked.status).toBe(303);
+    expect(await viewerStatus(base, token)).toBe(401);
+    expect((await member.get('/account/connections')).html).not.toContain('Study buddy');
+    const audit = await b.get(`/admin/demo/audit?client=${encodeURIComponent(clientId)}`);
+    expect(audit.html).toContain('Consent given');
+    expect(audit.html).toContain('revoked by an operator');
+    expect((await b.get(`/admin/demo/audit?kind=consent&client=${encodeURIComponent(clientId)}`)).html).not.toContain('revoked by an operator');
+
+    // A member revokes their own grant from /account/connections.
+    const again = await memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' });
+    const mine = await member.get('/account/connections');
+    const own = /name="grant_id" value="([^"]+)"/.exec(mine.html)![1]!;
+    const memberCsrf = await member.csrf('/account/connections');
+    expect((await member.post('/account/connections/revoke', { csrf: memberCsrf, grant_id: own })).status).toBe(303);
+    expect(await viewerStatus(base, again)).toBe(401);
+
+    // Deleting the application revokes what is left and removes it.
+    const del = await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf });
+    expect(del.status).toBe(303);
+    expect((await b.get('/admin/demo/apps')).html).not.toContain(clientId);
+  }, 60_000);
+
+  test('the beta switch: off hides Developers and suspends; on restores', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const csrf = await b.csrf('/admin/demo/settings');
+    expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'off' })).status).toBe(303);
+    const settings = await b.get('/admin/demo/settings');
+    expect(settings.html).not.toContain('href="/admin/demo/apps"');
+    expect((await b.get('/admin/demo/apps')).status).toBe(404);
+    const authorize = await fetch(`${base}/oauth/authorize?client_id=demo-member-cli&response_type=code`, { redirect: 'manual' });
+    expect(authorize.status).toBe(403);
+    expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'on' })).status).toBe(303);
+    expect((await b.get('/admin/demo/settings')).html).toContain('href="/admin/demo/apps"');
+    expect((await b.get('/admin/demo/audit?kind=operator_action')).html).toContain('MCP connections switched off');
+  });
+});
