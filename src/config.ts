@@ -124,6 +124,10 @@ export interface Config {
   trustProxy: boolean;
   /** DESIGN D10: days the audit trail keeps its events (`AUDIT_RETENTION_DAYS`, default 90). */
   auditRetentionDays: number;
+  /** `SMTP_URL` (smtp:// or smtps://): one-time links are also e-mailed when set (src/ops/mail.ts). */
+  smtpUrl?: string;
+  /** `SMTP_FROM`: sender of those e-mails. */
+  smtpFrom?: string;
   /** `postgres://…` for platform data on PostgreSQL; undefined = the embedded SQLite file. */
   databaseUrl: string | undefined;
   /** Redis Cluster seed nodes (`host:port`); REDIS_URL then only gives credentials/TLS. */
@@ -298,6 +302,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     },
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     auditRetentionDays: readRetentionDays(env.AUDIT_RETENTION_DAYS),
+    smtpUrl: readSmtpUrl(env.SMTP_URL),
+    smtpFrom: env.SMTP_FROM || undefined,
     ...storageSettings(env, file),
   };
 }
@@ -308,6 +314,13 @@ function readRetentionDays(raw: string | undefined): number {
   const days = Number(raw);
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new ConfigError('AUDIT_RETENTION_DAYS: whole days between 1 and 3650');
   return days;
+}
+
+/** `SMTP_URL`: an smtp:// or smtps:// URL, or unset. @throws ConfigError otherwise */
+function readSmtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^smtps?:\/\/[^\s]+$/.test(raw)) throw new ConfigError('SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://…');
+  return raw;
 }
 
 function storageSettings(env: NodeJS.ProcessEnv, file: z.infer<typeof fileSchema>): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits'> {

@@ -17,6 +17,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openStores } from '../store/stores.js';
 import { FirstRun, FirstRunError } from '../platform/first-run.js';
 import { setPasswordUrl } from '../operator/links.js';
+import { createLinkMailer } from '../ops/mail.js';
 
 const USAGE = `usage: npm run admin -- <command>
   site create --id <id> --name <name> --owner-email <email> [--owner-name <name>]
@@ -51,25 +52,37 @@ try {
 }
 const stores = await openStores(config, pino({ level: 'warn' }));
 const firstRun = new FirstRun(stores.db);
-const printLink = (email: string, link: { token: string; expiresAt: string }) =>
-  process.stdout.write(`One-time link for ${email} to set a password (valid until ${link.expiresAt}, works once):\n  ${setPasswordUrl(config.baseUrl, link.token)}\n`);
+const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl);
+/** Shows the link to the operator (always) and e-mails it when SMTP is configured. */
+async function printLink(email: string, siteName: string, link: { token: string; expiresAt: string }): Promise<void> {
+  const url = setPasswordUrl(config!.baseUrl, link.token);
+  process.stdout.write(`One-time link for ${email} to set a password (valid until ${link.expiresAt}, works once):\n  ${url}\n`);
+  if (!mailer) return;
+  try {
+    await mailer.sendSetPasswordLink(email, siteName, url, link.expiresAt);
+    process.stdout.write(`Also e-mailed to ${email}.\n`);
+  } catch (err) {
+    process.stdout.write(`Could not e-mail it (${(err as Error).message}); hand the link over yourself.\n`);
+  }
+}
 try {
   if (command === 'site create') {
     if (!values.id || !values.name || !values['owner-email']) fail(`site create needs --id, --name and --owner-email\n${USAGE}`, 2);
     const created = await firstRun.createSite({ id: values.id, name: values.name, ownerEmail: values['owner-email'], ownerName: values['owner-name'] });
     process.stdout.write(`Created site "${values.name}" (org_id ${values.id}) with owner ${values['owner-email'].toLowerCase()}.\n`);
-    printLink(values['owner-email'].toLowerCase(), created);
+    await printLink(values['owner-email'].toLowerCase(), values.name, created);
   } else if (command === 'sites list') {
     const sites = await firstRun.listSites();
     if (sites.length === 0) process.stdout.write('No site yet. Create one: npm run admin -- site create --id <id> --name <name> --owner-email <email>\n');
     for (const s of sites) process.stdout.write(`${s.id}\t${s.name}\towners: ${s.owners.join(', ') || '-'}\tmembers: ${s.members}\n`);
   } else {
     if (!values.email) fail(`owner reset-link needs --email\n${USAGE}`, 2);
-    printLink(values.email.toLowerCase(), await firstRun.resetLink(values.email));
+    await printLink(values.email.toLowerCase(), new URL(config.baseUrl).host, await firstRun.resetLink(values.email));
   }
 } catch (err) {
   if (err instanceof FirstRunError) fail(err.message);
   throw err;
 } finally {
+  mailer?.close();
   await stores.close();
 }

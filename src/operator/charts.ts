@@ -28,7 +28,8 @@ export function barChart(id: string, caption: string, data: Array<[string, numbe
     .padding(0.25);
   const max = Math.max(1, ...data.map(([, v]) => v));
   const y = scaleLinear().domain([0, max]).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
-  const ticks = y.ticks(4);
+  // Counts get whole-number ticks only.
+  const ticks = y.ticks(4).filter((t) => !data.every(([, v]) => Number.isInteger(v)) || Number.isInteger(t));
   const bars = data
     .map(([label, value]) => {
       const top = y(value);
@@ -44,5 +45,5 @@ export function barChart(id: string, caption: string, data: Array<[string, numbe
 ${grid}
 ${bars}
 </svg>`;
-  return `<section class="chart" aria-label="${e(caption)}">${svg}<div>${table(caption, ['', 'Value'], data.map(([label, value]) => [e(label), e(fmt(value))]))}</div></section>`;
+  return `<section class="chart" aria-label="${e(caption)}">${svg}<div>${table(caption, ['Category', 'Value'], data.map(([label, value]) => [e(label), e(fmt(value))]))}</div></section>`;
 }

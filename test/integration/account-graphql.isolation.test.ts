@@ -6,6 +6,7 @@
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { graphql, memberToken } from '../helpers/member-token.js';
+import { SiteSettings } from '../../src/platform/sites.js';
 
 let server: TestServer;
 const tokens: Record<string, string> = {};
@@ -22,6 +23,8 @@ const ALL = /* GraphQL */ `{
 beforeAll(async () => {
   server = await startTestServer();
   const base = server.baseUrl;
+  // second-member-cli is suspended while Second School's "MCP connections" beta is off (SPEC §5.4).
+  await new SiteSettings(server.store.db).update('second', { mcpConnectionsEnabled: true });
   tokens.student = await memberToken({ baseUrl: base, email: 'student@demo.test' });
   tokens.student2 = await memberToken({ baseUrl: base, email: 'student2@demo.test' });
   tokens.ownerDemo = await memberToken({ baseUrl: base, email: 'owner@demo.test', site: 'demo' });

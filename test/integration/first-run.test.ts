@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import { generateSigningKey } from '../../src/oauth/keys.js';
 import { freePort, startTestServer, type TestServer } from '../helpers/server.js';
 import { completeAuthorization, parseForm } from '../helpers/user-agent.js';
@@ -16,6 +17,9 @@ import { pkcePair, randomString } from '../helpers/pkce.js';
 let dir: string;
 let env: Record<string, string>;
 let server: TestServer | undefined;
+/** A local SMTP sink (smtp-server): every message received, raw. */
+let sink: SMTPServer;
+const mails: Array<{ to: string[]; raw: string }> = [];
 
 /** Runs `npm run admin -- …` (the same entry point, without npm's banner). */
 function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -37,11 +41,28 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-first-run-'));
   const keyFile = path.join(dir, 'signing-key.json');
   writeFileSync(keyFile, JSON.stringify(await generateSigningKey()));
+  sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (d: Buffer) => (raw += d.toString()));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  const smtpPort = await freePort();
+  await new Promise<void>((resolve) => sink.listen(smtpPort, '127.0.0.1', resolve));
   const port = await freePort();
-  env = { NODE_ENV: 'production', BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'f'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
+  env = {
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_FROM: 'Maple <no-reply@maple.test>', NODE_ENV: 'production', BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'f'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
 });
 afterAll(async () => {
   await server?.close({ keepData: true });
+  await new Promise<void>((resolve) => sink.close(() => resolve()));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -62,6 +83,13 @@ describe('DESIGN D11 first run: npm run admin', () => {
     const until = Date.parse(/valid until (\S+),/.exec(created.out)![1]!);
     expect(until - Date.now()).toBeGreaterThan(23.9 * 3600_000);
     expect(until - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+
+    // SMTP configured: the link is also e-mailed to the owner (quoted-printable may wrap it).
+    expect(created.out).toContain('Also e-mailed to owner@maple.test');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to).toEqual(['owner@maple.test']);
+    expect(mails[0]!.raw).toContain('Subject: Set your password for Maple School');
+    expect(mails[0]!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).toContain(link.href);
 
     const listed = await admin('sites', 'list');
     expect(listed.out).toMatch(/^maple\tMaple School\towners: owner@maple\.test\tmembers: 1$/m);
