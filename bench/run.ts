@@ -59,7 +59,7 @@ function spawnNode(args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pip
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
+  const exited = new Promise((r) => child.once('exit', (code, sig) => { if (process.env.BENCH_DEBUG) process.stderr.write(`exit ${child.pid} ${code} ${sig}\n`); r(code); }));
   child.kill('SIGTERM');
   await exited;
 }

@@ -73,6 +73,7 @@ provider.use(async (ctx, next) => {
 });
 
 const minted = await Promise.all(Array.from({ length: Number(process.env.BENCH_TOKENS ?? 40) }, mint));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => process.exit(0));
 provider.listen(port, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ port, refreshTokens: minted.map((m) => m.refreshToken), accessToken: minted[0]!.accessToken })}\n`);
 });
