@@ -12,7 +12,7 @@
  * |                           |        | instance bound to a grant, only `g` = its grant id (locator) |
  * | `P:{g:G}:M:id`            | hash   | `p`, `c` of an instance bound to grant G                     |
  * | `P:{g:G}:M:idx`           | zset   | ids of model M bound to grant G, scored by expiry (epoch ms) |
- * | `P:{g:G}:RefreshToken:rot`| zset   | rotated refresh tokens (tombstones) of G, by consumed-at (s)  |
+ * | `P:{g:G}:RefreshToken:rot`| zset   | rotated refresh tokens (tombstones) of G, in rotation order   |
  * | `P:M:uid:{uid}`           | string | id of the Session with that uid                              |
  * | `P:M:uc:{userCode}`       | string | id of the DeviceCode with that user code                     |
  *
@@ -89,7 +89,8 @@ else
     redis.call('PEXPIRE', KEYS[1], tomb)
   end
   redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + pttl, ARGV[9])
-  redis.call('ZADD', KEYS[4], nowS, ARGV[9])
+  local last = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')[2]
+  redis.call('ZADD', KEYS[4], (tonumber(last) or 0) + 1, ARGV[9])
 end
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[2], 'p', ARGV[1])
@@ -97,7 +98,6 @@ local ttl = tonumber(ARGV[2])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[5])
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. (nowS - math.floor(tomb / 1000)))
 local out = {result}
 local extra = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[8])
 if extra > 0 then

@@ -35,6 +35,9 @@ export function createOidcTable(sqlite: Database.Database): void {
     CREATE INDEX IF NOT EXISTS oidc_models_user_code ON oidc_models (user_code) WHERE user_code IS NOT NULL;
     CREATE INDEX IF NOT EXISTS oidc_models_expiry ON oidc_models (expires_at) WHERE expires_at IS NOT NULL;
   `);
+  // Rotation order of a grant's refresh-token tombstones (DESIGN D3, issue #14); added to older files.
+  const columns = sqlite.prepare(`SELECT name FROM pragma_table_info('oidc_models')`).all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'rotated_seq')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER');
 }
 
 interface Row {
@@ -141,12 +144,16 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
   const read = sqlite.prepare<[string, number], RotatedRow>(
     `SELECT consumed_at, expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const entomb = sqlite.prepare(`UPDATE oidc_models SET consumed_at = ?, expires_at = ? WHERE model = 'RefreshToken' AND id = ?`);
+  const entomb = sqlite.prepare(
+    `UPDATE oidc_models SET consumed_at = @t, expires_at = @until, rotated_seq = 1 + coalesce(
+       (SELECT max(rotated_seq) FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant), 0)
+     WHERE model = 'RefreshToken' AND id = @id`,
+  );
   // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL).
   const trim = sqlite.prepare(
     `DELETE FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND id NOT IN (
        SELECT id FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL
-       ORDER BY consumed_at DESC, id LIMIT @keep)`,
+       ORDER BY rotated_seq DESC LIMIT @keep)`,
   );
   return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): RotationResult => {
     const t = now();
@@ -158,7 +165,7 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
       result = 'grace';
     } else {
       const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
-      entomb.run(t, old.expires_at === null ? until : Math.min(old.expires_at, until), oldId);
+      entomb.run({ t, until: old.expires_at === null ? until : Math.min(old.expires_at, until), grant: payload.grantId ?? null, id: oldId });
     }
     upsert.run({
       model: 'RefreshToken',
