@@ -12,7 +12,8 @@ let server: TestServer;
 let base: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ AUDIT_RETENTION_DAYS: '30' });
+  // No DESIGN D3 grace window here: the reuse below must be refused and revoke the grant.
+  server = await startTestServer({ AUDIT_RETENTION_DAYS: '30', REFRESH_GRACE_SECONDS: '0' });
   base = server.baseUrl;
 });
 afterAll(() => server.close());
