@@ -19,7 +19,7 @@ export function originGuard(baseUrl: string): Middleware {
   return async (ctx, next) => {
     const origin = ctx.get('origin');
     if (origin && origin !== base.origin) throw new JsonRpcHttpError(403, -32000, `Forbidden: Origin ${origin.slice(0, 100)} is not allowed`);
-    if (checkHost && ctx.host.toLowerCase() !== base.host) throw new JsonRpcHttpError(403, -32000, 'Forbidden: Host header does not name this server');
+    if (checkHost && ctx.get('host').toLowerCase() !== base.host) throw new JsonRpcHttpError(403, -32000, 'Forbidden: Host header does not name this server');
     await next();
   };
 }
