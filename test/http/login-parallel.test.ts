@@ -26,6 +26,7 @@ async function openLogin(origin: string, resource: string) {
     resource,
     code_challenge: pkcePair().challenge,
     code_challenge_method: 'S256',
+    state: 'st-' + Math.random().toString(36).slice(2),
   }).toString();
   let res = await fetch(url, { redirect: 'manual' });
   jar.store(res);

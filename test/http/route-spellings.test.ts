@@ -121,6 +121,7 @@ describe('DESIGN D7 / issue #9: every spelling of a route has the same limits', 
       resource: server.baseUrl,
       code_challenge: pkcePair().challenge,
       code_challenge_method: 'S256',
+      state: 'st-' + Math.random().toString(36).slice(2),
     }).toString();
     let res = await send(url.href, { address });
     jar.store(res);
