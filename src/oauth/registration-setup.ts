@@ -41,11 +41,11 @@ export function registrationSetup(config: Config, logger: Logger, env: NodeJS.Pr
       staticClients: integrations.map(vendorClientMetadata),
       validateRegistration: validateLoopbackRegistration,
       classifyClient: (metadata) => classifyCimdClient(config.cimd, metadata),
-      clientIdMetadataDocument: cimdFeature(config.cimd, logger),
+      clientIdMetadataDocument: cimdFeature(config.cimd, logger, config.docsUrl),
       fetch: documentFetch(config.cimd),
     },
     install(app, provider, adapter) {
-      app.use(registrationEndpoint({ integrations, adapter, logger }));
+      app.use(registrationEndpoint({ integrations, adapter, logger, docsUrl: config.docsUrl }));
       app.use(defaultScopeMiddleware(provider, ROUTES.authorization));
       provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
         keepUsedLoopbackClient(adapter, ctx).catch((err: unknown) =>
