@@ -27,7 +27,7 @@ export const DOC_TOPICS = {
   /** The Account API's scopes and 401/403. */
   accountApi: 'account-api.md#scopes-and-http-errors',
   /** 401/403 challenges and what to do next. */
-  challenges: 'mcp.md#authorization-spec-57-design-d4-mcp-authorization-spec',
+  challenges: 'mcp.md#authorization-and-step-up',
 } as const;
 
 export type DocTopic = keyof typeof DOC_TOPICS;

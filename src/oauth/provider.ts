@@ -164,6 +164,10 @@ export function createProvider(deps: ProviderDeps): Provider {
         if (ctx && (ctx as KoaContextWithOIDC).oidc?.route === 'registration') {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
         }
+        // oidc-provider validates `scope` after this validator: do it before the scope moves.
+        if ([...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].some((s) => !ALL_SCOPES.includes(s))) {
+          throw new errors.InvalidClientMetadata('scope must only contain Authorization Server supported scope values');
+        }
         uncageRegisteredScope(metadata);
       },
     },

@@ -43,7 +43,7 @@ export function decide(tool: AnyTool, caller: Caller): Decision {
   const missing = tool.scopes.filter((s) => !principal.scopes.has(s));
   if (missing.length > 0) {
     const wanted = [...new Set([...principal.scopes, ...tool.scopes])].join(' ');
-    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs the scope ${missing.join(' ')}: authorize again with scope=${wanted}${how}`, scope: wanted, memberData };
+    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs the scope ${missing.join(' ')}: authorize again for the scopes named in this challenge${how}`, scope: wanted, memberData };
   }
   if (tool.audience === 'operator' && !caller.roles.some((r) => OPERATOR_ROLES.has(r))) {
     return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs an owner or admin role at the site ${principal.siteId}`, scope: needed, memberData: false };
