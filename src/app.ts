@@ -36,7 +36,7 @@ import { SiteSettings } from './platform/sites.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
-import { ROUTES } from './oauth/provider.js';
+import { resolveRoute } from './http/route-table.js';
 import { rateLimiting } from './http/rate-limits.js';
 import { bodyLimit } from './http/body-limit.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -83,7 +83,7 @@ function edge(logger: Logger): Koa.Middleware {
 }
 
 function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.path.startsWith('/interaction');
+  const html = ctx.state.route?.spec.surface === 'html';
   if (err instanceof HttpError) {
     for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
     if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
@@ -129,7 +129,6 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   installOutageHandling(provider);
   const limits = rateLimiting({
     limits: config.rateLimits,
-    routes: ROUTES,
     redis: store.redis,
     prefix: config.redisKeyPrefix,
     onLimited: (limit) => metrics.rateLimited.inc({ limit }),
@@ -140,6 +139,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.keys = cookieKeys;
   app.use(fixedOrigin(config.baseUrl));
   app.use(edge(logger));
+  app.use(resolveRoute());
   app.use(metrics.middleware);
   app.use(outageMiddleware);
   app.use(
@@ -200,7 +200,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     production: config.mode === 'production',
     log: logger,
   });
-  const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'], errorUri: docsLink(config.docsUrl, 'accountApi') });
+  const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'], errorUri: docsLink(config.docsUrl, 'accountApi') });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi });
@@ -212,8 +212,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     signer,
     logger,
     baseUrl: config.baseUrl,
-    beforeLogin: limits.beforeLogin,
-    onLoginFailure: limits.onLoginFailure,
+    reserveLogin: limits.reserveLogin,
+    releaseLogin: limits.releaseLogin,
   });
   app.use(bodyLimit());
   app.use(limits.middleware);

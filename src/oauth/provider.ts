@@ -19,6 +19,7 @@ import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceil
 import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
 import { renderErrorPage } from '../interaction/templates.js';
+import { PROVIDER_ROUTES } from '../http/route-table.js';
 import { logoutPage, signedOutPage } from '../interaction/logout-pages.js';
 
 /** What the provider needs from the rest of the process. */
@@ -43,17 +44,8 @@ export interface ProviderDeps {
   fetch?: Configuration['fetch'];
 }
 
-/** Route table of SPEC §4.2 (plus introspection, JWKS and logout). */
-export const ROUTES = {
-  authorization: '/oauth/authorize',
-  token: '/api/oauth/token',
-  userinfo: '/api/oauth/userinfo',
-  revocation: '/api/oauth/revoke',
-  registration: '/api/oauth/register',
-  introspection: '/api/oauth/introspect',
-  jwks: '/.well-known/jwks.json',
-  end_session: '/api/oauth/logout',
-} as const;
+/** oidc-provider's paths (SPEC §4.2 plus introspection, JWKS and logout): rows of the route table, src/http/route-table.ts. */
+export const ROUTES = PROVIDER_ROUTES;
 
 /** True when two absolute URLs are equal after WHATWG URL normalization (empty path = `/`). */
 function sameUrl(a: string, b: string): boolean {
@@ -99,7 +91,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
-      if (token && (!siteId || (await accounts.rolesAt(accountId, siteId)).length === 0)) return undefined;
+      if (token && (!siteId || !(await accounts.liveRolesAt(accountId, siteId)))) return undefined;
       return {
         accountId,
         async claims(use, scope) {

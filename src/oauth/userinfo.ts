@@ -20,7 +20,7 @@ export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl:
   return async (ctx) => {
     const token = readBearerToken(ctx, baseUrl, OPENID);
     if (!token) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required: send the header Authorization: Bearer <access token>', 'openid');
-    const principal = await authenticate(provider, baseUrl, token, OPENID);
+    const principal = await authenticate(provider, baseUrl, token, accounts, OPENID);
     const grant = await provider.Grant.find(principal.grantId);
     if (!grant || grant.clientId !== principal.clientId || grant.accountId !== principal.userId) {
       throw challenge(baseUrl, 401, 'invalid_token', 'the grant of this access token was revoked: sign in again', 'openid');

@@ -16,6 +16,10 @@ import type Provider from 'oidc-provider';
 import { parseScope } from '../oauth/scopes.js';
 import { defaultScopeOf } from '../oauth/default-scope.js';
 import { bearerChallenge, HttpError } from '../http/errors.js';
+import type { Accounts } from '../platform/accounts.js';
+
+/** The live membership rule the bearer step applies (`Accounts.liveRolesAt`). */
+export type Members = Pick<Accounts, 'liveRolesAt'>;
 
 /** Who a request acts for, from a valid access token. */
 export interface Principal {
@@ -29,6 +33,8 @@ export interface Principal {
   grantId: string;
   /** Expiry, epoch seconds. */
   expiresAt: number;
+  /** The user's roles at `siteId`, read at this request by `authenticate` (never empty there). */
+  roles?: readonly string[];
 }
 
 /** Koa state set by the middleware: `principal` is undefined for anonymous requests. */
@@ -106,11 +112,14 @@ async function clientDefaultScope(provider: Provider, clientId: string | undefin
 }
 
 /**
- * Resolves an access token to a principal.
+ * Resolves an access token to a principal, with the live role check of issue #9: a member whose
+ * every role at the token's site was removed is refused at once, on every resource surface.
+ * @param members the live role check (`Accounts`)
  * @param hint the `scope` to name when the token is refused (see `ScopeHint`)
- * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens or a foreign audience
+ * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens, a foreign audience, or a
+ *   user who no longer holds a role at the token's site
  */
-export async function authenticate(provider: Provider, baseUrl: string, token: string, hint: ScopeHint): Promise<Principal> {
+export async function authenticate(provider: Provider, baseUrl: string, token: string, members: Members, hint: ScopeHint): Promise<Principal> {
   // Opaque tokens only (DESIGN D3); anything longer than a stored id cannot be one of ours.
   // Expired tokens are read too (until purged): their client tells which scope to ask for next.
   const at = token.length <= 128 ? await provider.AccessToken.find(token, { ignoreExpiration: true }) : undefined;
@@ -128,7 +137,10 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
   if (!at.accountId || !at.grantId || typeof siteId !== 'string') {
     throw await refuse('the access token acts for no member of a site: sign in as a person');
   }
+  const roles = await members.liveRolesAt(at.accountId, siteId);
+  if (!roles) throw await refuse('the person of this access token no longer has a role at its site');
   return {
+    roles,
     userId: at.accountId,
     siteId,
     clientId: at.clientId ?? '',
@@ -139,13 +151,19 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
 }
 
 /**
- * The middleware: sets `ctx.state.principal`, or throws the SPEC §5.7 401.
+ * The shared bearer step: sets `ctx.state.principal`, or throws the SPEC §5.7 401.
+ * @param members the live role check (`Accounts`)
  * @param options.anonymous serve requests without a token anonymously (`/mcp`)
  * @param options.scopes scopes every request must carry (403 insufficient_scope otherwise); also
  *   the `scope` of every 401 of the surface (without: the client's default, else `openid`)
  * @param options.errorUri developer-docs page named as `error_uri` in the surface's 401s
  */
-export function bearer(provider: Provider, baseUrl: string, options: { anonymous?: boolean; scopes?: string[]; errorUri?: string } = {}): Middleware {
+export function bearer(
+  provider: Provider,
+  baseUrl: string,
+  members: Members,
+  options: { anonymous?: boolean; scopes?: string[]; errorUri?: string } = {},
+): Middleware {
   // DESIGN D4: the surface's own scopes are what a refused caller should ask for next.
   const own = options.scopes?.length ? options.scopes.join(' ') : undefined;
   const hint: ScopeHint = { operation: own, fallback: own ?? ANY_KIND_SCOPE, errorUri: options.errorUri };
@@ -154,7 +172,7 @@ export function bearer(provider: Provider, baseUrl: string, options: { anonymous
     if (token === undefined) {
       if (!options.anonymous) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required: send the header Authorization: Bearer <access token>', hint.fallback, hint.errorUri);
     } else {
-      const principal = await authenticate(provider, baseUrl, token, hint);
+      const principal = await authenticate(provider, baseUrl, token, members, hint);
       if (options.scopes) requireScopes(baseUrl, principal, options.scopes);
       (ctx.state as BearerState).principal = principal;
     }

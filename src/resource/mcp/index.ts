@@ -22,7 +22,7 @@ import { Orders } from '../../platform/orders.js';
 import { EventRegistrations } from '../../platform/events.js';
 import { Progress } from '../../platform/progress.js';
 import { operatorServices } from '../../platform/operator/index.js';
-import { ANY_KIND_SCOPE, authenticate, challenge, readBearerToken, type ScopeHint } from '../bearer.js';
+import { ANY_KIND_SCOPE, authenticate, readBearerToken, type ScopeHint } from '../bearer.js';
 import { docsLink } from '../../http/docs-links.js';
 import { readJsonRpcBody, type JsonRpcBody } from './body.js';
 import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
@@ -92,12 +92,8 @@ function authenticateCaller(deps: McpDeps): Middleware {
     if (token === undefined) {
       state(ctx).caller = { roles: [] };
     } else {
-      const principal = await authenticate(deps.provider, deps.baseUrl, token, hint);
-      const roles = await deps.accounts.rolesAt(principal.userId, principal.siteId);
-      if (roles.length === 0) {
-        throw challenge(deps.baseUrl, 401, 'invalid_token', 'the person of this access token no longer has a role at its site', hint.operation ?? hint.fallback, errorUri);
-      }
-      state(ctx).caller = { principal, roles };
+      const principal = await authenticate(deps.provider, deps.baseUrl, token, deps.accounts, hint);
+      state(ctx).caller = { principal, roles: [...(principal.roles ?? [])] };
     }
     await next();
   };
