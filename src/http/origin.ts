@@ -19,9 +19,11 @@ import type { Middleware } from 'koa';
 export function fixedOrigin(baseUrl: string): Middleware {
   const base = new URL(baseUrl);
   return async (ctx, next) => {
-    // The raw `Host` header stays readable (`ctx.get('host')`) for checks that need what the
-    // client sent, e.g. the DNS-rebinding guard of /mcp.
     delete ctx.req.headers['x-forwarded-host'];
+    // Kept for the DNS-rebinding check of /mcp (src/resource/mcp/origin-guard.ts), which must see
+    // the Host the client sent.
+    ctx.state.sentHost = ctx.req.headers.host;
+    ctx.req.headers.host = base.host;
     const request = ctx.request;
     const pathAndQuery = (): string => {
       const raw = request.originalUrl;
