@@ -27,9 +27,9 @@ export interface WebDeps {
   connections: Connections;
   baseUrl: string;
   docsUrl: string;
-  /** DESIGN D7 hooks shared with the login page. */
-  beforeLogin?: (ctx: Context, email: string) => Promise<void>;
-  onLoginFailure?: (ctx: Context, email: string) => Promise<void>;
+  /** DESIGN D7 hooks shared with the login page: a point reserved before the password check, given back on success. */
+  reserveLogin?: (ctx: Context, email: string) => Promise<void>;
+  releaseLogin?: (ctx: Context, email: string) => Promise<void>;
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
@@ -108,17 +108,15 @@ export function webRouter(deps: WebDeps): Router {
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     if (!email || !password) return signIn(ctx, { next, email, error: 'Enter your e-mail and password.' }, 400);
     try {
-      await deps.beforeLogin?.(ctx, email);
+      await deps.reserveLogin?.(ctx, email);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
       return signIn(ctx, { next, email, error: err.description }, 429);
     }
     const user = await accounts.authenticate(email, password);
-    if (!user) {
-      await deps.onLoginFailure?.(ctx, email);
-      return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
-    }
+    if (!user) return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
+    await deps.releaseLogin?.(ctx, email);
     ctx.cookies.set(SIGNIN_COOKIE, null, { signed: true, path: '/signin' });
     sessions.start(ctx, user.id);
     ctx.status = 303;
