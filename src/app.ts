@@ -30,6 +30,8 @@ import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler, accountServices } from './resource/account-graphql/index.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
+import { operatorServices } from './platform/operator/index.js';
+import { IdempotencyKeys } from './platform/idempotency.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
@@ -192,7 +194,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
-  mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
+  const memberClients = new MemberClients(store.db, adapter);
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients };
+  mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
     provider,
@@ -206,8 +210,14 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   app.use(bodyLimit());
   app.use(limits.middleware);
-  const memberClients = new MemberClients(store.db, adapter);
-  const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
+  const adminApi = adminApiRouter({
+    provider,
+    baseUrl: config.baseUrl,
+    docsUrl: config.docsUrl,
+    services: admin,
+    idempotency: new IdempotencyKeys(store.db as never),
+    logger,
+  });
   app.use(router.routes());
   app.use(adminApi.routes());
   app.use(adminApi.allowedMethods());
