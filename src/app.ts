@@ -37,10 +37,12 @@ import { IdempotencyKeys } from './platform/idempotency.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
-import { ROUTES } from './oauth/provider.js';
+import { resolveRoute } from './http/route-table.js';
 import { rateLimiting } from './http/rate-limits.js';
 import { bodyLimit } from './http/body-limit.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
+import { metricsHandler } from './ops/metrics-access.js';
+import { fixedOrigin } from './http/origin.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
 
@@ -82,7 +84,7 @@ function edge(logger: Logger): Koa.Middleware {
 }
 
 function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.path.startsWith('/interaction');
+  const html = ctx.state.route?.spec.surface === 'html';
   if (err instanceof HttpError) {
     for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
     if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
@@ -128,15 +130,17 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   installOutageHandling(provider);
   const limits = rateLimiting({
     limits: config.rateLimits,
-    routes: ROUTES,
     redis: store.redis,
     prefix: config.redisKeyPrefix,
     onLimited: (limit) => metrics.rateLimited.inc({ limit }),
   });
 
-  const app = new Koa({ proxy: config.trustProxy });
+  // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
+  const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = cookieKeys;
+  app.use(fixedOrigin(config.baseUrl));
   app.use(edge(logger));
+  app.use(resolveRoute());
   app.use(metrics.middleware);
   app.use(outageMiddleware);
   app.use(
@@ -145,6 +149,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
         useDefaults: false,
         directives: {
           defaultSrc: ["'none'"],
+          // No script of ours; oidc-provider appends the sha256 of its own inline auto-submit script
+          // (response_mode=form_post) to this directive, which it only does when the directive exists.
+          scriptSrc: ["'self'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           baseUri: ["'none'"],
@@ -182,10 +189,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', readiness.handler);
-  router.get('/metrics', async (ctx) => {
-    ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
-  });
+  if (config.metrics.openOnMainPort || (config.metrics.token && config.metrics.port === undefined)) {
+    router.get('/metrics', metricsHandler(metrics, config.metrics.token));
+  }
   const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);
@@ -195,7 +201,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     production: config.mode === 'production',
     log: logger,
   });
-  const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
+  const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'] });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
   const memberClients = new MemberClients(store.db, adapter);
@@ -209,8 +215,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     signer,
     logger,
     baseUrl: config.baseUrl,
-    beforeLogin: limits.beforeLogin,
-    onLoginFailure: limits.onLoginFailure,
+    reserveLogin: limits.reserveLogin,
+    releaseLogin: limits.releaseLogin,
   });
   app.use(bodyLimit());
   app.use(limits.middleware);

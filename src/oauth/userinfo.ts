@@ -17,7 +17,7 @@ export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl:
   return async (ctx) => {
     const token = readBearerToken(ctx, baseUrl);
     if (!token) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required (Authorization: Bearer <token>)');
-    const principal = await authenticate(provider, baseUrl, token);
+    const principal = await authenticate(provider, baseUrl, token, accounts);
     const grant = await provider.Grant.find(principal.grantId);
     if (!grant || grant.clientId !== principal.clientId || grant.accountId !== principal.userId) {
       throw challenge(baseUrl, 401, 'invalid_token', 'the grant of this access token was revoked');

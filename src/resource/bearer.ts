@@ -11,6 +11,10 @@ import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { parseScope } from '../oauth/scopes.js';
 import { bearerChallenge, HttpError } from '../http/errors.js';
+import type { Accounts } from '../platform/accounts.js';
+
+/** The live membership rule the bearer step applies (`Accounts.liveRolesAt`). */
+export type Members = Pick<Accounts, 'liveRolesAt'>;
 
 /** Who a request acts for, from a valid access token. */
 export interface Principal {
@@ -24,6 +28,8 @@ export interface Principal {
   grantId: string;
   /** Expiry, epoch seconds. */
   expiresAt: number;
+  /** The user's roles at `siteId`, read at this request by `authenticate` (never empty there). */
+  roles?: readonly string[];
 }
 
 /** Koa state set by the middleware: `principal` is undefined for anonymous requests. */
@@ -65,10 +71,12 @@ export function readBearerToken(ctx: Context, baseUrl: string): string | undefin
 }
 
 /**
- * Resolves an access token to a principal.
- * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens or a foreign audience
+ * Resolves an access token to a principal, with the live role check of issue #9: a member whose
+ * every role at the token's site was removed is refused at once, on every resource surface.
+ * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens, a foreign audience, or a
+ *   user who no longer holds a role at the token's site
  */
-export async function authenticate(provider: Provider, baseUrl: string, token: string): Promise<Principal> {
+export async function authenticate(provider: Provider, baseUrl: string, token: string, members: Members): Promise<Principal> {
   // Opaque tokens only (DESIGN D3); anything longer than a stored id cannot be one of ours.
   const at = token.length <= 128 ? await provider.AccessToken.find(token) : undefined;
   if (!at || at.isExpired) throw challenge(baseUrl, 401, 'invalid_token', 'the access token is invalid, expired or revoked');
@@ -82,7 +90,10 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
   if (!at.accountId || !at.grantId || typeof siteId !== 'string') {
     throw challenge(baseUrl, 401, 'invalid_token', 'the access token acts for no member');
   }
+  const roles = await members.liveRolesAt(at.accountId, siteId);
+  if (!roles) throw challenge(baseUrl, 401, 'invalid_token', 'the access token acts for no member of its site');
   return {
+    roles,
     userId: at.accountId,
     siteId,
     clientId: at.clientId ?? '',
@@ -93,17 +104,18 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
 }
 
 /**
- * The middleware: sets `ctx.state.principal`, or throws the SPEC §5.7 401.
+ * The shared bearer step: sets `ctx.state.principal`, or throws the SPEC §5.7 401.
+ * @param members the live role check (`Accounts`)
  * @param options.anonymous serve requests without a token anonymously (`/mcp`)
  * @param options.scopes scopes every request must carry (403 insufficient_scope otherwise)
  */
-export function bearer(provider: Provider, baseUrl: string, options: { anonymous?: boolean; scopes?: string[] } = {}): Middleware {
+export function bearer(provider: Provider, baseUrl: string, members: Members, options: { anonymous?: boolean; scopes?: string[] } = {}): Middleware {
   return async (ctx, next) => {
     const token = readBearerToken(ctx, baseUrl);
     if (token === undefined) {
       if (!options.anonymous) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required (Authorization: Bearer <token>)', options.scopes?.join(' '));
     } else {
-      const principal = await authenticate(provider, baseUrl, token);
+      const principal = await authenticate(provider, baseUrl, token, members);
       if (options.scopes) requireScopes(baseUrl, principal, options.scopes);
       (ctx.state as BearerState).principal = principal;
     }

@@ -56,7 +56,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   const operations = deps.operations ?? OPERATIONS;
   const byId = new Map(operations.map((o) => [o.id, o]));
   const problems = renderProblems(deps.docsUrl, deps.logger);
-  const authenticate = bearer(deps.provider, deps.baseUrl);
+  const authenticate = bearer(deps.provider, deps.baseUrl, deps.services.accounts);
   const json = bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/merge-patch+json'] } });
   const contextOf = (ctx: Context): OperationContext => ({ siteId: state(ctx).principal.siteId, userId: state(ctx).principal.userId, services: deps.services });
 

@@ -21,7 +21,7 @@ import { MemberRecords } from '../../platform/member-records.js';
 import { Orders } from '../../platform/orders.js';
 import { EventRegistrations } from '../../platform/events.js';
 import { Progress } from '../../platform/progress.js';
-import { authenticate, challenge, readBearerToken } from '../bearer.js';
+import { authenticate, readBearerToken } from '../bearer.js';
 import { readJsonRpcBody, type JsonRpcBody } from './body.js';
 import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
 import { gateToolCalls } from './gate.js';
@@ -83,10 +83,8 @@ function authenticateCaller(deps: McpDeps): Middleware {
     if (token === undefined) {
       state(ctx).caller = { roles: [] };
     } else {
-      const principal = await authenticate(deps.provider, deps.baseUrl, token);
-      const roles = await deps.accounts.rolesAt(principal.userId, principal.siteId);
-      if (roles.length === 0) throw challenge(deps.baseUrl, 401, 'invalid_token', 'the access token acts for no member of its site');
-      state(ctx).caller = { principal, roles };
+      const principal = await authenticate(deps.provider, deps.baseUrl, token, deps.accounts);
+      state(ctx).caller = { principal, roles: [...(principal.roles ?? [])] };
     }
     await next();
   };
