@@ -27,7 +27,8 @@ import { Signer } from './http/signed.js';
 import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { bearer } from './resource/bearer.js';
-import { accountGraphqlHandler, accountServices } from './resource/account-graphql/index.js';
+import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './resource/account-graphql/index.js';
+import { graphiqlPage } from './resource/account-graphql/graphiql.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
 import { MemberClients } from './oauth/member-clients.js';
@@ -191,7 +192,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
   router.post('/account/graphql', accountBearer, graphql);
-  router.get('/account/graphql', accountBearer, graphql);
+  // GraphiQL (development and test only; docs/account-api.md "GraphiQL").
+  if (config.mode === 'production') router.get('/account/graphql', accountBearer, graphql);
+  else router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
+  router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
 
   const interactions = interactionRouter({
