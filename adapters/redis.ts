@@ -12,6 +12,7 @@
  * |                           |        | instance bound to a grant, only `g` = its grant id (locator) |
  * | `P:{g:G}:M:id`            | hash   | `p`, `c` of an instance bound to grant G                     |
  * | `P:{g:G}:M:idx`           | zset   | ids of model M bound to grant G, scored by expiry (epoch ms) |
+ * | `P:{g:G}:RefreshToken:rot`| zset   | rotated refresh tokens (tombstones) of G, in rotation order   |
  * | `P:M:uid:{uid}`           | string | id of the Session with that uid                              |
  * | `P:M:uc:{userCode}`       | string | id of the DeviceCode with that user code                     |
  *
@@ -23,9 +24,14 @@
  * `consume` is an atomic check-and-set script: of N concurrent redemptions exactly one succeeds,
  * the others get `invalid_grant` (RFC 6749 §5.2), the contract of `adapters/sqlite.ts`; consuming
  * an absent or expired instance never recreates a payload-less key.
+ *
+ * Refresh rotation (adapters/rotation.ts, DESIGN D3) is one script on the grant's slot: the old
+ * token's consumption, its tombstone TTL and the successor's data + index entry are written
+ * together or not at all; the grant keeps at most `keepTombstones` tombstones.
  */
 import { Cluster, Redis } from 'ioredis';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { RefreshRotation, RotationPolicy, RotationResult } from './rotation.js';
 
 /** Models whose instances can be consumed (used once). */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
@@ -61,7 +67,56 @@ local left = redis.call('ZCARD', KEYS[1])
 if left == 0 then redis.call('DEL', KEYS[1]) end
 return left`;
 
+/**
+ * KEYS: old data, new data, index, tombstones. ARGV: payload, ttl ms, index score, new id, now ms,
+ * grace s, tombstone ms, tombstones kept, old id, now s. Returns {result, evicted tombstone ids…}.
+ */
+const ROTATE = `
+if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return {'gone'} end
+local nowS = tonumber(ARGV[10])
+local grace = tonumber(ARGV[6])
+local tomb = tonumber(ARGV[7])
+local result = 'rotated'
+local c = redis.call('HGET', KEYS[1], 'c')
+if c then
+  if grace <= 0 or nowS - tonumber(c) > grace then return {'reused'} end
+  result = 'grace'
+else
+  redis.call('HSET', KEYS[1], 'c', ARGV[10])
+  local pttl = redis.call('PTTL', KEYS[1])
+  if pttl < 0 or pttl > tomb then
+    pttl = tomb
+    redis.call('PEXPIRE', KEYS[1], tomb)
+  end
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + pttl, ARGV[9])
+  local last = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')[2]
+  redis.call('ZADD', KEYS[4], (tonumber(last) or 0) + 1, ARGV[9])
+end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[2], 'p', ARGV[1])
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[5])
+local out = {result}
+local extra = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[8])
+if extra > 0 then
+  local gone = redis.call('ZRANGE', KEYS[4], 0, extra - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, extra - 1)
+  for i = 1, #gone do out[#out + 1] = gone[i] end
+end
+local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
+if top == 'inf' then
+  redis.call('PERSIST', KEYS[3])
+  redis.call('PERSIST', KEYS[4])
+else
+  redis.call('PEXPIREAT', KEYS[3], top)
+  redis.call('PEXPIREAT', KEYS[4], top)
+end
+return out`;
+
 interface Scripts {
+  cgRotate(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
   cgUpsert(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgConsume(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgRevoke(numKeys: number, ...args: (string | number)[]): Promise<number>;
@@ -73,6 +128,7 @@ function defineScripts(client: RedisClient): RedisClient & Scripts {
     client.defineCommand('cgUpsert', { lua: UPSERT });
     client.defineCommand('cgConsume', { lua: CONSUME });
     client.defineCommand('cgRevoke', { lua: REVOKE });
+    client.defineCommand('cgRotate', { lua: ROTATE });
   }
   return client as RedisClient & Scripts;
 }
@@ -93,12 +149,12 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  * e.g. coursegate's own `SiteChoice`).
  * @param client a connected ioredis `Redis` or `Cluster`; the caller owns it (and quits it)
  */
-export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOptions = {}): new (name: string) => Adapter {
+export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOptions = {}): new (name: string) => Adapter & RefreshRotation {
   const redis = defineScripts(client);
   const prefix = options.prefix ?? 'cg';
   if (/[{}]/.test(prefix)) throw new Error('redis adapter prefix must not contain braces (hash tags)');
 
-  return class RedisAdapter implements Adapter {
+  return class RedisAdapter implements Adapter, RefreshRotation {
     constructor(private readonly name: string) {}
 
     private locatorKey(id: string): string {
@@ -185,7 +241,37 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       await redis.del(locator);
     }
 
+    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): Promise<RotationResult> {
+      const grantId = payload.grantId;
+      if (!grantId) throw new Error('rotateRefreshToken: the successor names no grant');
+      const { data, index } = this.grantKeys(grantId);
+      const ttlMs = expiresIn > 0 ? Math.ceil(expiresIn * 1000) : 0;
+      const tombMs = Math.max(policy.tombstoneSeconds, policy.graceSeconds) * 1000;
+      const newLocator = this.locatorKey(newId);
+      // The successor's locator first (its own slot): should the script below not run, it points
+      // at nothing and find() answers "not found", as for any unknown token.
+      const locate = redis.multi().del(newLocator).hset(newLocator, 'g', grantId);
+      await (ttlMs ? locate.pexpire(newLocator, ttlMs) : locate).exec();
+      const nowMs = Date.now();
+      const [result, ...evicted] = await redis.cgRotate(
+        4, data(oldId), data(newId), index, `${prefix}:{g:${grantId}}:${this.name}:rot`,
+        JSON.stringify(payload), ttlMs, ttlMs ? String(nowMs + ttlMs) : '+inf', newId, nowMs,
+        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000),
+      );
+      // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.
+      const chores: Promise<unknown>[] = [];
+      if (result === 'rotated') chores.push(redis.pexpire(this.locatorKey(oldId), tombMs, 'LT'));
+      if (result === 'gone' || result === 'reused') chores.push(redis.del(newLocator));
+      if (evicted.length) {
+        chores.push(redis.cgRevoke(1 + evicted.length, index, ...evicted.map(data), ...evicted));
+        chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
+      }
+      await Promise.all(chores).catch(() => undefined);
+      return result as RotationResult;
+    }
+
     async revokeByGrantId(grantId: string): Promise<void> {
+      if (this.name === 'RefreshToken') await redis.del(`${prefix}:{g:${grantId}}:${this.name}:rot`);
       const { data, index } = this.grantKeys(grantId);
       // Read a batch of members, delete them and their index entries atomically; repeat while a
       // concurrent upsert added more (the script reports what is left).
@@ -208,22 +294,26 @@ export interface RedisConnection {
 }
 
 /**
- * Builds an ioredis client. Commands issued while the connection is down wait in the offline queue
- * and fail after a few reconnection attempts (no request hangs for long); the client reconnects by
- * itself with capped backoff (≤ 2 s).
+ * Builds an ioredis client that fails fast while Redis is unreachable (issue #14): once the first
+ * connection is up, commands are no longer queued while disconnected (they reject at once with
+ * "Stream isn't writeable…", a 503 in src/ops/store-outage.ts), and a command on a connection
+ * that stopped answering gives up after 1 s. Until that first connection, commands wait in the
+ * offline queue (start-up order does not matter). The client reconnects by itself every ≤ 500 ms,
+ * so service is back within a second of Redis.
  * @throws Error when neither `url` nor `clusterNodes` is given
  */
 export function connectRedis(connection: RedisConnection): RedisClient {
-  const retryStrategy = (attempt: number) => Math.min(50 * 2 ** attempt, 2000);
+  const retryStrategy = (attempt: number) => Math.min(50 * 2 ** attempt, 500);
   // Auto-pipelining batches the commands issued in one event-loop tick into one socket write.
-  const common = { maxRetriesPerRequest: 2, retryStrategy, connectTimeout: 5000, lazyConnect: false, enableAutoPipelining: true } as const;
+  const common = { maxRetriesPerRequest: 1, commandTimeout: 1000, retryStrategy, connectTimeout: 2000, lazyConnect: false, enableAutoPipelining: true } as const;
+  let client: RedisClient;
   if (connection.clusterNodes && connection.clusterNodes.length > 0) {
     const auth = connection.url ? new URL(connection.url) : undefined;
     const nodes = connection.clusterNodes.map((n) => {
       const [host, port] = n.split(':');
       return { host: host ?? '127.0.0.1', port: Number(port ?? 6379) };
     });
-    return new Cluster(nodes, {
+    client = new Cluster(nodes, {
       clusterRetryStrategy: retryStrategy,
       redisOptions: {
         ...common,
@@ -232,7 +322,13 @@ export function connectRedis(connection: RedisConnection): RedisClient {
         tls: auth?.protocol === 'rediss:' ? {} : undefined,
       },
     });
+  } else {
+    if (!connection.url) throw new Error('REDIS_URL or REDIS_CLUSTER_NODES is required');
+    client = new Redis(connection.url, common);
   }
-  if (!connection.url) throw new Error('REDIS_URL or REDIS_CLUSTER_NODES is required');
-  return new Redis(connection.url, common);
+  // ioredis reads the option at each command, so switching it here takes effect at once.
+  client.once('ready', () => {
+    (client.options as { enableOfflineQueue?: boolean }).enableOfflineQueue = false;
+  });
+  return client;
 }

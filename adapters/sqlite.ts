@@ -11,6 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { withinGrace, type RefreshRotation, type RotationPolicy, type RotationResult } from './rotation.js';
 
 /** Models whose instances can be consumed (used once). */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
@@ -34,6 +35,9 @@ export function createOidcTable(sqlite: Database.Database): void {
     CREATE INDEX IF NOT EXISTS oidc_models_user_code ON oidc_models (user_code) WHERE user_code IS NOT NULL;
     CREATE INDEX IF NOT EXISTS oidc_models_expiry ON oidc_models (expires_at) WHERE expires_at IS NOT NULL;
   `);
+  // Rotation order of a grant's refresh-token tombstones (DESIGN D3, issue #14); added to older files.
+  const columns = sqlite.prepare(`SELECT name FROM pragma_table_info('oidc_models')`).all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'rotated_seq')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER');
 }
 
 interface Row {
@@ -47,7 +51,7 @@ const now = () => Math.floor(Date.now() / 1000);
  * Builds the adapter class oidc-provider instantiates once per model name.
  * @param sqlite an open database on which `createOidcTable` has run
  */
-export function sqliteAdapterFactory(sqlite: Database.Database): new (name: string) => Adapter {
+export function sqliteAdapterFactory(sqlite: Database.Database): new (name: string) => Adapter & RefreshRotation {
   createOidcTable(sqlite);
   const upsert = sqlite.prepare(
     `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at, consumed_at)
@@ -70,13 +74,15 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
   const destroy = sqlite.prepare(`DELETE FROM oidc_models WHERE model = ? AND id = ?`);
   const revokeByGrantId = sqlite.prepare(`DELETE FROM oidc_models WHERE grant_id = ? AND model = ?`);
 
+  const rotate = rotationStatement(sqlite, upsert);
+
   const parse = (row: Row | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumed_at ? { ...payload, consumed: row.consumed_at } : payload;
   };
 
-  return class SqliteAdapter implements Adapter {
+  return class SqliteAdapter implements Adapter, RefreshRotation {
     constructor(private readonly name: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -118,7 +124,61 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
     async revokeByGrantId(grantId: string): Promise<void> {
       revokeByGrantId.run(grantId, this.name);
     }
+
+    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): Promise<RotationResult> {
+      return rotate(oldId, newId, payload, expiresIn, policy);
+    }
   };
+}
+
+interface RotatedRow {
+  consumed_at: number | null;
+  expires_at: number | null;
+}
+
+/**
+ * DESIGN D3 rotation (adapters/rotation.ts) as one SQLite transaction: the successor row and the
+ * old row's consumption commit together or not at all (a crash in between rolls both back).
+ */
+function rotationStatement(sqlite: Database.Database, upsert: Database.Statement) {
+  const read = sqlite.prepare<[string, number], RotatedRow>(
+    `SELECT consumed_at, expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+  );
+  const entomb = sqlite.prepare(
+    `UPDATE oidc_models SET consumed_at = @t, expires_at = @until, rotated_seq = 1 + coalesce(
+       (SELECT max(rotated_seq) FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant), 0)
+     WHERE model = 'RefreshToken' AND id = @id`,
+  );
+  // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL).
+  const trim = sqlite.prepare(
+    `DELETE FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND id NOT IN (
+       SELECT id FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL
+       ORDER BY rotated_seq DESC LIMIT @keep)`,
+  );
+  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): RotationResult => {
+    const t = now();
+    const old = read.get(oldId, t);
+    if (!old) return 'gone';
+    let result: RotationResult = 'rotated';
+    if (old.consumed_at !== null) {
+      if (!withinGrace(old.consumed_at, t, policy.graceSeconds)) return 'reused';
+      result = 'grace';
+    } else {
+      const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
+      entomb.run({ t, until: old.expires_at === null ? until : Math.min(old.expires_at, until), grant: payload.grantId ?? null, id: oldId });
+    }
+    upsert.run({
+      model: 'RefreshToken',
+      id: newId,
+      payload: JSON.stringify(payload),
+      grant_id: payload.grantId ?? null,
+      uid: payload.uid ?? null,
+      user_code: payload.userCode ?? null,
+      expires_at: expiresIn ? t + expiresIn : null,
+    });
+    if (payload.grantId) trim.run({ grant: payload.grantId, keep: policy.keepTombstones });
+    return result;
+  });
 }
 
 /**

@@ -13,6 +13,8 @@ import type { Adapter } from 'oidc-provider';
 import type { Config } from './config.js';
 import { openStores, type Stores } from './store/stores.js';
 import { purgeExpired } from '../adapters/sqlite.js';
+import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
+import { withRefreshRotation } from './oauth/refresh-rotation.js';
 import { Accounts } from './platform/accounts.js';
 import { Learning } from './platform/learning.js';
 import { createProvider } from './oauth/provider.js';
@@ -106,7 +108,9 @@ function renderError(ctx: Context, err: unknown, logger: Logger): void {
 export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
   const metrics = createMetrics();
   const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
-  const adapter = metrics.instrumentAdapter(store.adapter, store.oidcKind);
+  // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
+  const rotation = { graceSeconds: config.ttl.refreshGrace, tombstoneSeconds: config.ttl.refreshTombstone, keepTombstones: DEFAULT_KEEP_TOMBSTONES };
+  const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
   const readiness = createReadiness(store.probes);
   const accounts = new Accounts(store.db);
   const learning = new Learning(store.db);

@@ -41,6 +41,10 @@ const fileSchema = z
         authorization_code: z.number().int().positive().optional(),
         id_token: z.number().int().positive().optional(),
         session: z.number().int().positive().optional(),
+        /** DESIGN D3 refresh grace window (0 = none); env REFRESH_GRACE_SECONDS. */
+        refresh_grace: z.number().int().min(0).max(300).optional(),
+        /** How long a rotated refresh token stays as a tombstone for reuse detection. */
+        refresh_tombstone: z.number().int().positive().optional(),
       })
       .optional(),
     /** DESIGN D7, see src/http/rate-limits.ts and docs/deployment.md. */
@@ -119,7 +123,11 @@ export interface Config {
   demoSeedFile: string;
   /** Client ID Metadata Documents (SPEC §5.4): see `src/oauth/cimd.ts` and docs/operator-integrations.md. */
   cimd: CimdConfig;
-  ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number };
+  /**
+   * Lifetimes in seconds; `refreshGrace` is DESIGN D3's grace window after a rotation,
+   * `refreshTombstone` how long a rotated refresh token is remembered (reuse detection).
+   */
+  ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number; refreshGrace: number; refreshTombstone: number };
   /** Trust `X-Forwarded-*` from a TLS-terminating proxy. */
   trustProxy: boolean;
   /** `postgres://…` for platform data on PostgreSQL; undefined = the embedded SQLite file. */
@@ -293,10 +301,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       authorizationCode: ttl.authorization_code ?? 60,
       idToken: ttl.id_token ?? 600,
       session: ttl.session ?? 14 * 24 * 3600,
+      refreshGrace: readGraceSeconds(env, ttl.refresh_grace),
+      refreshTombstone: ttl.refresh_tombstone ?? 7 * 24 * 3600,
     },
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     ...storageSettings(env, file),
   };
+}
+
+/** REFRESH_GRACE_SECONDS (or `token_ttl.refresh_grace`): 0–300 s, default 30 (DESIGN D3). */
+function readGraceSeconds(env: NodeJS.ProcessEnv, fromFile: number | undefined): number {
+  const raw = env.REFRESH_GRACE_SECONDS;
+  if (raw === undefined || raw === '') return fromFile ?? 30;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 300) throw new ConfigError('REFRESH_GRACE_SECONDS: whole seconds from 0 to 300');
+  return n;
 }
 
 function storageSettings(env: NodeJS.ProcessEnv, file: z.infer<typeof fileSchema>): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits'> {

@@ -20,12 +20,27 @@ export interface PostgresStore {
  * Connects (pool of `poolSize` connections), runs the platform migrations.
  * @param url `postgres://user[:password]@host[:port]/database` (DATABASE_URL)
  * @param log optional Kysely query log hook (metrics: query latency)
+ * @param onFault told of connection errors outside any query (logging); never throws
  * @throws when the server is unreachable or a migration fails
  */
-export async function openPostgresStore(url: string, poolSize = 10, log?: KyselyConfig['log']): Promise<PostgresStore> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection (server restart) must not crash the process.
-  pool.on('error', () => undefined);
+export async function openPostgresStore(url: string, poolSize = 10, log?: KyselyConfig['log'], onFault?: (err: Error) => void): Promise<PostgresStore> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    // Fail fast while the server is down (issue #14): no request waits more than ~1 s to connect,
+    // and a query on a hung connection gives up instead of holding the request.
+    connectionTimeoutMillis: 1000,
+    query_timeout: 5000,
+    statement_timeout: 5000,
+  });
+  // No store fault may crash the process (issue #14). An idle client's error reaches the pool's
+  // 'error' event; a checked-out client's (57P01 "terminating connection due to administrator
+  // command", "Connection terminated unexpectedly" during a restart) reaches only the client, so
+  // every client gets a listener when it connects. The query in flight rejects on its own and
+  // becomes a 503 (src/ops/store-outage.ts); pg discards the broken client.
+  pool.on('error', (err) => onFault?.(err));
+  pool.on('connect', (client) => client.on('error', (err) => onFault?.(err)));
   const db = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }), log });
   await migratePlatform(db);
   return {

@@ -21,6 +21,7 @@ import { openEmbeddedStore, type EmbeddedStore } from './database.js';
 import { openPostgresStore } from './postgres.js';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
 import { connectRedis, redisAdapterFactory, type RedisClient } from '../../adapters/redis.js';
+import type { RefreshRotation } from '../../adapters/rotation.js';
 
 /** The open stores of one process. */
 export interface Stores {
@@ -30,8 +31,8 @@ export interface Stores {
   platformKind: 'sqlite' | 'postgres';
   /** `sqlite` or `redis`: where OIDC state lives. */
   oidcKind: 'sqlite' | 'redis';
-  /** The adapter class handed to oidc-provider. */
-  adapter: new (name: string) => Adapter;
+  /** The adapter class handed to oidc-provider (wrapped by src/oauth/refresh-rotation.ts). */
+  adapter: new (name: string) => Adapter & RefreshRotation;
   /** The embedded SQLite handle when one is open (expired-row purge). */
   sqlite?: Database.Database;
   /** The Redis client when OIDC state is on Redis (rate limits share it). */
@@ -63,9 +64,16 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
   let embedded: EmbeddedStore | undefined;
   let db: Kysely<PlatformDatabase>;
   if (config.databaseUrl) {
-    const pgStore = await openPostgresStore(config.databaseUrl, 10, log('postgres'));
+    let pgDown = false;
+    const pgStore = await openPostgresStore(config.databaseUrl, 10, log('postgres'), (err) => {
+      // One line per burst of connection errors (a restart kills every pooled connection).
+      if (pgDown) return;
+      pgDown = true;
+      logger?.warn({ event: 'postgres_connection_lost', err: { type: err.name, message: err.message } }, 'postgres connection lost');
+      setTimeout(() => (pgDown = false), 5000).unref();
+    });
     db = pgStore.db;
-    probes.postgres = () => within(pgStore.ping(), 2000, 'postgres');
+    probes.postgres = () => within(pgStore.ping(), 1000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
     embedded = await openEmbeddedStore(config.dataDir, log('sqlite'));
@@ -77,7 +85,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
     closers.push(() => e.close());
   }
 
-  let adapter: new (name: string) => Adapter;
+  let adapter: new (name: string) => Adapter & RefreshRotation;
   let redis: RedisClient | undefined;
   if (config.redisUrl || config.redisClusterNodes) {
     const client = connectRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });

@@ -10,10 +10,11 @@ import Database from 'better-sqlite3';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
 import { connectRedis, redisAdapterFactory } from '../../adapters/redis.js';
+import type { RefreshRotation, RotationPolicy } from '../../adapters/rotation.js';
 import { TEST_REDIS_URL, randomPrefix } from '../helpers/services.js';
 import { findBinary, startPrivateRedisCluster } from '../services/global-setup.js';
 
-type AdapterClass = new (name: string) => Adapter;
+type AdapterClass = new (name: string) => Adapter & RefreshRotation;
 
 interface Subject {
   /** The adapter class as one process sees it. */
@@ -236,6 +237,65 @@ for (const [name, open] of Object.entries(subjects)) {
       await new s.other('AccessToken').revokeByGrantId(grantId);
       const left = await Promise.all(ids.map((id) => at.find(id)));
       expect(left.filter(Boolean)).toHaveLength(0);
+    });
+    describe('DESIGN D3 refresh rotation (adapters/rotation.ts)', () => {
+      const policy: RotationPolicy = { graceSeconds: 30, tombstoneSeconds: 3600, keepTombstones: 3 };
+      const live = async (grantId: string) => {
+        const id = uniq('rt');
+        await new s.adapter('RefreshToken').upsert(id, { jti: id, grantId, accountId: 'u1' }, 600);
+        return id;
+      };
+
+      test('rotation consumes the old token and saves the successor in one step', async () => {
+        const grantId = uniq('g');
+        const old = await live(grantId);
+        const next = uniq('rt');
+        const rt = new s.adapter('RefreshToken');
+        expect(await rt.rotateRefreshToken(old, next, { jti: next, grantId, accountId: 'u1' }, 600, policy)).toBe('rotated');
+        expect(typeof (await new s.other('RefreshToken').find(old))?.consumed).toBe('number');
+        expect((await new s.other('RefreshToken').find(next))?.consumed).toBeUndefined();
+      });
+
+      test('within the grace window another successor; without a window → reused; absent → gone; nothing written then', async () => {
+        const grantId = uniq('g');
+        const old = await live(grantId);
+        const [n1, n2, n3, n4] = [uniq('rt'), uniq('rt'), uniq('rt'), uniq('rt')];
+        const rt = new s.adapter('RefreshToken');
+        expect(await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy)).toBe('rotated');
+        expect(await new s.other('RefreshToken').rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy)).toBe('grace');
+        expect(await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 })).toBe('reused');
+        expect(await rt.rotateRefreshToken(uniq('ghost'), n4, { jti: n4, grantId }, 600, policy)).toBe('gone');
+        expect(await rt.find(n2)).toBeDefined();
+        expect(await rt.find(n3)).toBeUndefined();
+        expect(await rt.find(n4)).toBeUndefined();
+      });
+
+      test('10 parallel rotations of one token from two connections inside the window all succeed', async () => {
+        const grantId = uniq('g');
+        const old = await live(grantId);
+        const ids = Array.from({ length: 10 }, () => uniq('rt'));
+        const results = await Promise.all(ids.map((id, i) => new (i % 2 ? s.other : s.adapter)('RefreshToken').rotateRefreshToken(old, id, { jti: id, grantId }, 600, policy)));
+        expect(results.filter((r) => r === 'rotated')).toHaveLength(1);
+        expect(results.filter((r) => r === 'grace')).toHaveLength(9);
+      });
+
+      test('a chain keeps only `keepTombstones` tombstones: storage grows with grants, not refreshes', async () => {
+        const grantId = uniq('g');
+        const chain = [await live(grantId)];
+        const rt = new s.adapter('RefreshToken');
+        for (let i = 0; i < 8; i++) {
+          const next = uniq('rt');
+          expect(await rt.rotateRefreshToken(chain.at(-1)!, next, { jti: next, grantId }, 600, policy)).toBe('rotated');
+          chain.push(next);
+        }
+        const found = await Promise.all(chain.map((id) => rt.find(id)));
+        // 9 tokens: the live one, the 3 newest tombstones (still consumed), the rest gone.
+        expect(found.map((f) => (f ? (f.consumed ? 'tombstone' : 'live') : 'gone'))).toEqual([
+          'gone', 'gone', 'gone', 'gone', 'gone', 'tombstone', 'tombstone', 'tombstone', 'live',
+        ]);
+        await rt.revokeByGrantId(grantId);
+        expect((await Promise.all(chain.map((id) => rt.find(id)))).filter(Boolean)).toHaveLength(0);
+      });
     });
   });
 }

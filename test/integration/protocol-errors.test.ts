@@ -11,7 +11,7 @@ let base: string;
 const REDIRECT = 'http://127.0.0.1:61000/callback';
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ REFRESH_GRACE_SECONDS: '0' });
   base = server.baseUrl;
 });
 afterAll(() => server.close());

@@ -19,7 +19,8 @@ describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL',
     database = await createTestDatabase();
     const portA = await freePort();
     issuer = `http://127.0.0.1:${portA}`;
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, DATABASE_URL: database.url, BASE_URL: issuer };
+    // No DESIGN D3 grace window here: a replay is caught at once (test/scale/refresh-grace.test.ts covers the window).
+    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, DATABASE_URL: database.url, BASE_URL: issuer, REFRESH_GRACE_SECONDS: '0' };
     // Started one after the other: the first one migrates and seeds PostgreSQL.
     a = await startTestServer(env, undefined, portA);
     b = await startTestServer(env);

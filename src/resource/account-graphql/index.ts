@@ -23,6 +23,7 @@ import { resolvers } from './resolvers.js';
 import { limitPlugins } from './limits.js';
 import { writeScopePlugin } from './write-scope.js';
 import { errorCodesPlugin } from './error-codes.js';
+import { isStoreOutage } from '../../ops/store-outage.js';
 
 export type { AccountContext, AccountServices } from './context.js';
 
@@ -76,6 +77,26 @@ function yogaLogger(log?: ErrorLog): YogaLogger | false {
   };
 }
 
+/** Where the outage plugin leaves a store outage met by a resolver (`koa.state`). */
+const OUTAGE = 'accountGraphqlStoreOutage';
+
+/**
+ * Issue #14: a resolver that met a store outage must not become HTTP 200 with a masked
+ * "Unexpected error." — the handler answers the whole request 503 (src/ops/store-outage.ts).
+ * Runs before yoga's masking (user plugins come first), so it still sees the original error.
+ */
+const storeOutagePlugin = {
+  onExecute() {
+    return {
+      onExecuteDone({ args, result }: { args: { contextValue: unknown }; result: unknown }) {
+        const errors = (result as { errors?: readonly GraphQLError[] }).errors ?? [];
+        const outage = errors.find((e) => isStoreOutage(e.originalError));
+        if (outage) (args.contextValue as KoaServerContext).koa.state[OUTAGE] = outage.originalError;
+      },
+    };
+  },
+};
+
 /** The yoga instance of the Account API; `koa.state.principal` must be set by the bearer middleware. */
 export function createAccountYoga(deps: AccountApiDeps) {
   return createYoga<KoaServerContext, AccountContext>({
@@ -86,7 +107,7 @@ export function createAccountYoga(deps: AccountApiDeps) {
     logging: yogaLogger(deps.log),
     // Unexpected errors become "Unexpected error." with code INTERNAL_SERVER_ERROR; never a stack trace.
     maskedErrors: { isDev: false },
-    plugins: [...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl), errorCodesPlugin],
+    plugins: [storeOutagePlugin, ...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl), errorCodesPlugin],
     context: ({ koa }) => {
       const principal = koa.state['principal'] as Principal;
       return { principal, member: { siteId: principal.siteId, userId: principal.userId }, services: deps.services };
@@ -108,6 +129,8 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
   const yoga = createAccountYoga(deps);
   return async (ctx) => {
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
+    // Rendered as 503 + Retry-After by the outage middleware (the same answer on every surface).
+    if (ctx.state[OUTAGE]) throw ctx.state[OUTAGE];
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
     ctx.body = body;
     // After the body: Koa turns a null body into 204 otherwise (yoga's 415/405 carry none).
