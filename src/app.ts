@@ -202,9 +202,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
   router.post('/account/graphql', accountBearer, graphql);
-  // GraphiQL (development and test only; docs/account-api.md "GraphiQL").
-  if (config.mode === 'production') router.get('/account/graphql', accountBearer, graphql);
-  else router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
+  // GraphiQL (development; docs/account-api.md "Schema, introspection, GraphiQL").
+  if (config.graphiql) router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
+  else router.get('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
 

@@ -15,7 +15,7 @@ let server: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ ACCOUNT_GRAPHIQL: '1' }); // on by default in development only
   token = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope: 'openid account:read' });
 });
 afterAll(() => server?.close());
