@@ -27,7 +27,8 @@ import type { MemberClients } from '../oauth/member-clients.js';
 import { MEMBER_CLIENT_SCOPES } from '../oauth/member-clients.js';
 import type { Connections } from '../oauth/connections.js';
 import { SCOPES } from '../oauth/scopes.js';
-import { newApplication } from '../resource/admin-api/index.js';
+import { z } from 'zod';
+import { NEW_APPLICATION_BODY } from '../resource/admin-api/operations/site.js';
 import { HttpError } from '../http/errors.js';
 import type { WebSession, WebSessions } from './session.js';
 import { checkCsrf, form, formBody, requireSession, sendPage } from './web-routes.js';
@@ -56,6 +57,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const { accounts, sessions } = deps;
   const router = new Router({ prefix: '/admin' });
   const analytics = new AnalyticsAdmin(deps.db as never);
+  const newApplication = z.object(NEW_APPLICATION_BODY).strict();
 
   /** Sites where the person holds an operator role. */
   const operatorSites = async (userId: string) => (await accounts.membershipsOf(userId)).filter((m) => m.roles.some((r) => OPERATOR_ROLES.has(r)));
