@@ -85,7 +85,7 @@ describe('SPEC 5.7 protected-resource behaviour (/account/graphql)', () => {
   });
 
   test('DESIGN D4: every 401 names scope="account:read" and links the docs (error_uri), whatever the cause', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${randomString(32)}` }, { authorization: 'Basic dXNlcjpwYXNz' }]) {
+    for (const headers of [{}, { authorization: `Bearer ${randomString(32)}` }, { authorization: 'Basic dXNlcjpwYXNz' }] as Array<Record<string, string>>) {
       const res = await graphql(headers);
       expect(res.status).toBe(401);
       const challenge = res.headers.get('www-authenticate')!;
