@@ -35,6 +35,8 @@ import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './
 import { graphiqlPage } from './resource/account-graphql/graphiql.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
+import { operatorServices } from './platform/operator/index.js';
+import { IdempotencyKeys } from './platform/idempotency.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
@@ -211,7 +213,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   if (config.graphiql) router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
   else router.get('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
-  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi });
+  const memberClients = new MemberClients(store.db, adapter);
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients };
+  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
     provider,
@@ -225,8 +229,14 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   app.use(bodyLimit());
   app.use(limits.middleware);
-  const memberClients = new MemberClients(store.db, adapter);
-  const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
+  const adminApi = adminApiRouter({
+    provider,
+    baseUrl: config.baseUrl,
+    docsUrl: config.docsUrl,
+    services: admin,
+    idempotency: new IdempotencyKeys(store.db as never),
+    logger,
+  });
   app.use(router.routes());
   app.use(docsPagesRouter().routes());
   app.use(adminApi.routes());
