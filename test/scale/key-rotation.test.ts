@@ -4,7 +4,7 @@
  * `npm run keys` command run as its own process against that store.
  * add → both publish → activate (refused before the JWKS cache lifetime) → both sign with the new
  * key, id_tokens of the old one still verify → once they have expired the old key is out of JWKS.
- * Schedule shortened for the test: KEYS_JWKS_MAX_AGE=3, KEYS_REFRESH_SECONDS=1, id_token TTL 4 s.
+ * Schedule shortened for the test: KEYS_JWKS_MAX_AGE=3, KEYS_REFRESH_SECONDS=1, id_token TTL 8 s.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
@@ -36,14 +36,14 @@ const jwks = async (s: TestServer) => {
 const kids = async (s: TestServer) => (await jwks(s)).set.keys.map((k) => k.kid).sort();
 const idToken = async (s: TestServer) => String((await redeemCode(s.baseUrl, s.baseUrl, await authorizeMember(s.baseUrl, s.baseUrl))).body.id_token);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits (≤ 10 s) until `check` holds; every process re-reads the keys each KEYS_REFRESH_SECONDS. */
+/** Waits (≤ 20 s) until `check` holds; every process re-reads the keys each KEYS_REFRESH_SECONDS. */
 async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 50 && !(await check()); i++) await sleep(200);
+  for (let i = 0; i < 100 && !(await check()); i++) await sleep(200);
   expect(await check()).toBe(true);
 }
 
 beforeAll(async () => {
-  writeFileSync(configFile, readFileSync('config/default.yaml', 'utf8').replace(/id_token: \d+/, 'id_token: 4'));
+  writeFileSync(configFile, readFileSync('config/default.yaml', 'utf8').replace(/id_token: \d+/, 'id_token: 8'));
   a = await startTestServer(ENV, dataDir);
   b = await startTestServer(ENV, dataDir);
 }, 60_000);
@@ -92,6 +92,7 @@ describe('DESIGN D6 key rotation: two processes, one store, the keys command', (
     const activated = keys('activate', newKid);
     expect(activated.stderr).toBe('');
     expect(activated.stdout).toContain(`retired ${oldKid}`);
+    expect(keys('list').stdout).toMatch(new RegExp(`${oldKid}\\s+retired .*in JWKS until`));
     await eventually(async () => decodeProtectedHeader(await idToken(a)).kid === newKid && decodeProtectedHeader(await idToken(b)).kid === newKid);
 
     const set = createLocalJWKSet((await jwks(b)).set);
@@ -99,12 +100,11 @@ describe('DESIGN D6 key rotation: two processes, one store, the keys command', (
     const issuedAt = new Date(decodeJwt(oldToken).iat! * 1000);
     await expect(jwtVerify(oldToken, set, { issuer: b.baseUrl, currentDate: issuedAt })).resolves.toBeTruthy();
     await expect(jwtVerify(await idToken(a), set, { issuer: a.baseUrl })).resolves.toBeTruthy();
-    expect(keys('list').stdout).toMatch(new RegExp(`${oldKid}\\s+retired .*in JWKS until`));
-  }, 20_000);
+  }, 30_000);
 
   test('after the last old id_token expired, the retired key is gone from both JWKS', async () => {
     await eventually(async () => (await kids(a)).join() === newKid && (await kids(b)).join() === newKid);
     expect(keys('list').stdout).toMatch(new RegExp(`${oldKid}\\s+retired .*out of JWKS`));
     expect(keys('activate', oldKid).stderr).toMatch(/refused: .*retired/);
-  }, 20_000);
+  }, 40_000);
 });
