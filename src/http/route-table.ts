@@ -173,6 +173,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   },
   { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
   { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
+  // DESIGN D5: the one-time invitation link (src/interaction/invitations.ts); the password check reserves a login-failure point.
+  { name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: handled },
   // People's pages (issue 11, DESIGN D11): home, sign-in, connected apps, one-time links, /admin.
   { name: 'home', path: '/', methods: GET, owner: 'app', surface: 'html', auth: none },
   {
