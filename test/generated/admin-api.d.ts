@@ -1209,6 +1209,7 @@ export interface operations {
                             redirectUris: string[];
                             scope: string;
                             createdAt: string;
+                            suspended: boolean;
                         }[];
                         mcpConnectionsEnabled: boolean;
                     };
