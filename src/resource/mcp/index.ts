@@ -101,7 +101,10 @@ function gate(baseUrl: string): Middleware {
 function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
   return async (ctx) => {
     const requestId = String(ctx.state.requestId ?? '');
-    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId);
+    const parsed = state(ctx).body.parsed as { method?: unknown; params?: { name?: unknown } } | unknown[] | null;
+    // One tools/call (not a batch): a server holding that tool only answers it the same way.
+    const only = parsed && !Array.isArray(parsed) && parsed.method === 'tools/call' && typeof parsed.params?.name === 'string' ? parsed.params.name : undefined;
+    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId, only);
     await serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl);
   };
 }
