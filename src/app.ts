@@ -39,6 +39,8 @@ import { ROUTES } from './oauth/provider.js';
 import { rateLimiting } from './http/rate-limits.js';
 import { bodyLimit } from './http/body-limit.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
+import { metricsHandler } from './ops/metrics-access.js';
+import { fixedOrigin } from './http/origin.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
 
@@ -132,8 +134,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     onLimited: (limit) => metrics.rateLimited.inc({ limit }),
   });
 
-  const app = new Koa({ proxy: config.trustProxy });
+  // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
+  const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = cookieKeys;
+  app.use(fixedOrigin(config.baseUrl));
   app.use(edge(logger));
   app.use(metrics.middleware);
   app.use(outageMiddleware);
@@ -143,6 +147,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
         useDefaults: false,
         directives: {
           defaultSrc: ["'none'"],
+          // No script of ours; oidc-provider appends the sha256 of its own inline auto-submit script
+          // (response_mode=form_post) to this directive, which it only does when the directive exists.
+          scriptSrc: ["'self'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           baseUri: ["'none'"],
@@ -180,10 +187,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', readiness.handler);
-  router.get('/metrics', async (ctx) => {
-    ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
-  });
+  if (config.metrics.openOnMainPort || (config.metrics.token && config.metrics.port === undefined)) {
+    router.get('/metrics', metricsHandler(metrics, config.metrics.token));
+  }
   const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);

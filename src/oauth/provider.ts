@@ -18,6 +18,7 @@ import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from './scopes.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf, scopesAboveCeiling } from './client-kinds.js';
 import type { SigningJwk } from './keys.js';
 import { renderErrorPage } from '../interaction/templates.js';
+import { logoutPage, signedOutPage } from '../interaction/logout-pages.js';
 
 /** What the provider needs from the rest of the process. */
 export interface ProviderDeps {
@@ -35,6 +36,8 @@ export interface ProviderDeps {
   staticClients?: ClientMetadata[];
   /** Sets the kind of every client instantiated (static, stored, CIMD); may mutate `metadata`. */
   classifyClient?: (metadata: ClientMetadata) => void;
+  /** Adds detail to an error description before it is rendered (e.g. why a CIMD fetch failed). Mutates `out`. */
+  explainError?: (ctx: KoaContextWithOIDC, out: { error?: unknown; error_description?: unknown }) => void;
   /** Outbound fetch of the provider (CIMD documents); SSRF guard, see src/oauth/cimd.ts. */
   fetch?: Configuration['fetch'];
 }
@@ -139,6 +142,17 @@ export function createProvider(deps: ProviderDeps): Provider {
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
     pkce: { required: () => true },
+    // SPEC §4.2: `state` is required. Checked after the client and redirect_uri are validated, so
+    // the error goes back to the client's registered redirect_uri (RFC 6749 §4.1.2.1).
+    extraParams: {
+      state: (_ctx: KoaContextWithOIDC, value: unknown) => {
+        if (typeof value !== 'string' || value.length === 0) {
+          throw new errors.InvalidRequest("missing required parameter 'state' (SPEC §4.2: a random string the client checks in the response)");
+        }
+      },
+    },
+    // Bodies of what the provider fetches (metadata documents and the JWKS they name) are bounded.
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
     allowOmittingSingleRegisteredRedirectUri: false,
     routes: { ...ROUTES },
     ttl: {
@@ -169,6 +183,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
     },
     renderError: async (ctx, out) => {
+      deps.explainError?.(ctx, out);
       renderErrorPage(ctx, out.error, out.error_description ?? 'The request could not be completed.');
     },
     discovery: {
@@ -186,7 +201,7 @@ export function createProvider(deps: ProviderDeps): Provider {
         initialAccessToken: false,
         issueRegistrationAccessToken: false,
       },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource: logoutPage(base), postLogoutSuccessSource: signedOutPage },
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       ...(deps.clientIdMetadataDocument ? { clientIdMetadataDocument: deps.clientIdMetadataDocument } : {}),
@@ -230,7 +245,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
 
   const provider = new Provider(base, configuration);
-  provider.proxy = config.trustProxy;
+  provider.proxy = config.trustProxy > 0;
   suppressIdTokenSigning(provider, config.idTokenSigning === 'active');
   return provider;
 }
