@@ -88,4 +88,14 @@ export class Accounts {
       .execute();
     return rows.map((r) => r.role);
   }
+
+  /**
+   * The one home of "the user still has a role at this site" (issue #9): the user's roles at the
+   * site, read now, or undefined when there is none. Checked by the shared bearer step of every
+   * resource surface (`/account/graphql`, `/mcp`, UserInfo, `/api/v1`) and by the refresh grant.
+   */
+  async liveRolesAt(userId: string, siteId: string): Promise<string[] | undefined> {
+    const roles = await this.rolesAt(userId, siteId);
+    return roles.length > 0 ? roles : undefined;
+  }
 }
