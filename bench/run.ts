@@ -1,60 +1,183 @@
 /**
- * `npm run bench`: autocannon scenarios against coursegate and, for the refresh grant and
- * introspection, against a bare oidc-provider on the same adapter and store (bench/targets/).
- * Prints one table: requests/s, p50/p99 latency (ms), non-2xx answers, coursegate ÷ bare.
+ * `npm run bench`: coursegate as users run it, side by side with a bare oidc-provider on the same
+ * adapter and store (bench/targets/bare.ts). Prints one table: requests/s, p50/p99 latency (ms),
+ * non-2xx answers, coursegate ÷ bare (issue #15's five scenarios) with the goal of each ratio, and
+ * the resident memory (RSS) of each server after start and after its load.
  *
- * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load
- * generator runs here. Closed loop, keep-alive, BENCH_CONNECTIONS (16) connections, 2 s warm-up,
- * BENCH_DURATION (8) s measured. BENCH_REDIS_URL=redis://… puts both servers' OIDC state on Redis.
+ * coursegate is started as `npm start` does (`node --import tsx src/main.ts`, development mode with
+ * the demo data, default log level, its JSON log lines on stdout redirected to a file in its data
+ * directory), only its DESIGN D7 rate limits raised. BENCH_PROD=1 starts the compiled build instead
+ * (`npm run build` first; `node dist/src/main.js` with NODE_ENV=production, as the Dockerfile does).
+ * Tokens are minted through the real login + consent pages by a first process on the same data
+ * directory, which then stops: the measured process starts fresh, so "RSS after start" is a clean
+ * start.
+ *
+ * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load generator
+ * (autocannon, closed loop, keep-alive) runs here. BENCH_CONNECTIONS (16) connections, 3 s warm-up,
+ * BENCH_DURATION (10) s measured.
+ *
+ * env: BENCH_REDIS_URL=redis://… puts both servers' OIDC state on Redis (isolated key prefix,
+ * deleted at the end); BENCH_CPU_PROF=<dir> writes a V8 CPU profile per server
+ * (bench/profile-summary.ts reads it); BENCH_ONLY=refresh,introspection,userinfo,viewer,mcp runs a
+ * subset.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../test/helpers/server.js';
+import autocannon from 'autocannon';
+import { freePort } from '../test/helpers/ports.js';
 import { deleteRedisPrefix } from '../test/helpers/services.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
+import { DEMO_PASSWORD } from '../test/helpers/server.js';
+import { generateSigningKey } from '../src/oauth/keys.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = 3;
 const POOL = CONNECTIONS + 24;
-const here = path.dirname(new URL(import.meta.url).pathname);
+const PROD = process.env.BENCH_PROD === '1';
+const REDIS = process.env.BENCH_REDIS_URL;
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'refresh,introspection,userinfo,viewer,mcp').split(','));
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pin = spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).status === 0;
 
-interface Target {
+interface Proc {
   origin: string;
   child: ChildProcess;
-  info: { port: number; refreshTokens?: string[]; accessToken?: string };
-  dir: string;
-  /** Redis key prefix of this target (deleted at stop). */
-  prefix: string;
 }
 
-async function startTarget(script: string): Promise<Target> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-bench-'));
-  // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of each target (inspect with bench/profile-summary.ts).
+/** Spawns `node <args>` pinned to CPU 0, stdout to `stdout` (a file descriptor) or a pipe. */
+function spawnNode(args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe'): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const args = [...prof, '--import', 'tsx', path.join(here, 'targets', script)];
+  const argv = [...prof, ...args];
+  const stdio: ['ignore', number | 'pipe', 'inherit'] = ['ignore', stdout, 'inherit'];
+  return pin ? spawn('taskset', ['-c', '0', process.execPath, ...argv], { env, stdio, cwd: root }) : spawn(process.execPath, argv, { env, stdio, cwd: root });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', (code, sig) => { if (process.env.BENCH_DEBUG) process.stderr.write(`exit ${child.pid} ${code} ${sig}\n`); r(code); }));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Resident set size of a process in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+async function waitReady(origin: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${origin}/healthz`);
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server not ready after 60 s');
+}
+
+/** coursegate's environment: `npm start`'s, plus the bench's port, data directory, D7 limits and stores. */
+function coursegateEnv(port: number, dir: string, prefix: string, production: boolean): NodeJS.ProcessEnv {
+  const high = '100000000/1';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: production ? 'production' : 'development',
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dir,
+    DEMO_PASSWORD,
+    RATE_LIMIT_TOKEN: high,
+    RATE_LIMIT_INTROSPECTION: high,
+    RATE_LIMIT_REVOCATION: high,
+    ...(REDIS ? { REDIS_URL: REDIS, REDIS_KEY_PREFIX: prefix } : {}),
+  };
+  delete env.LOG_LEVEL; // the default level, as users run it
+  return env;
+}
+
+interface Coursegate extends Proc {
+  dir: string;
+  prefix: string;
+  refreshTokens: string[];
+  accessToken: string;
+  rssStart: number;
+  logFile: string;
+}
+
+/** Mints tokens with a first process, then starts the measured process fresh on the same store. */
+async function startCoursegate(): Promise<Coursegate> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-bench-'));
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const entry = PROD ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const setupLog = openSync(path.join(dir, 'setup.log'), 'a');
+  const setup = spawn(process.execPath, entry, { env: coursegateEnv(port, dir, prefix, false), stdio: ['ignore', setupLog, 'inherit'], cwd: root });
+  closeSync(setupLog);
+  const refreshTokens: string[] = [];
+  let accessToken = '';
+  try {
+    await waitReady(origin, setup);
+    for (let i = 0; i < POOL; i++) {
+      const tokens = (await redeemCode(origin, origin, await authorizeMember(origin, origin, 'openid account:read'))).body;
+      if (!tokens.refresh_token) throw new Error(`no refresh token: ${JSON.stringify(tokens)}`);
+      refreshTokens.push(String(tokens.refresh_token));
+      accessToken = String(tokens.access_token);
+    }
+  } finally {
+    await stop(setup);
+  }
+  const env = coursegateEnv(port, dir, prefix, PROD);
+  if (PROD) {
+    const keyFile = path.join(dir, 'signing-key.json');
+    writeFileSync(keyFile, JSON.stringify(await generateSigningKey()), { mode: 0o600 });
+    Object.assign(env, { SIGNING_KEY_FILE: keyFile, COOKIE_SECRETS: randomBytes(32).toString('hex') });
+  }
+  const logFile = path.join(dir, 'coursegate.log');
+  const log = openSync(logFile, 'a');
+  const child = spawnNode(entry, env, log);
+  closeSync(log);
+  await waitReady(origin, child);
+  await new Promise((r) => setTimeout(r, 1000));
+  return { origin, child, dir, prefix, refreshTokens, accessToken, rssStart: rssMb(child.pid!), logFile };
+}
+
+interface Bare extends Proc {
+  dir: string;
+  prefix: string;
+  refreshTokens: string[];
+  accessToken: string;
+  rssStart: number;
+}
+
+async function startBare(): Promise<Bare> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bare-bench-'));
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const env = { ...process.env, PORT: String(port), DATA_DIR: dir, BENCH_TOKENS: String(POOL), BENCH_PREFIX: prefix };
-  const child = pin ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnNode(['--import', 'tsx', 'bench/targets/bare.ts'], env, 'pipe');
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`bare.ts exited with ${code}`)));
   });
-  return { origin: `http://127.0.0.1:${port}`, child, info: JSON.parse(line), dir, prefix };
+  const info = JSON.parse(line) as { refreshTokens: string[]; accessToken: string };
+  await new Promise((r) => setTimeout(r, 1000));
+  return { origin: `http://127.0.0.1:${port}`, child, dir, prefix, ...info, rssStart: rssMb(child.pid!) };
 }
 
-async function stopTarget(t: Target): Promise<void> {
-  t.child.kill('SIGTERM');
-  await new Promise((r) => t.child.once('exit', r));
+async function cleanup(t: { dir: string; prefix: string }): Promise<void> {
   rmSync(t.dir, { recursive: true, force: true });
   // Rotated refresh chains leave ~10^5 keys with 30-day TTLs: remove them.
-  if (process.env.BENCH_REDIS_URL) await deleteRedisPrefix(process.env.BENCH_REDIS_URL, t.prefix);
+  if (REDIS) await deleteRedisPrefix(REDIS, t.prefix);
 }
 
 type Req = NonNullable<autocannon.Options['requests']>[number];
@@ -70,7 +193,7 @@ interface Row {
 
 async function measure(scenario: string, target: string, origin: string, request: () => Req): Promise<Row> {
   const run = (duration: number) => autocannon({ url: origin, connections: CONNECTIONS, duration, requests: [request()] });
-  await run(2);
+  await run(WARMUP);
   const r = await run(DURATION);
   return { scenario, target, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
 }
@@ -104,6 +227,8 @@ const introspectRequest = (token: string, clientId: string) => (): Req => ({
   body: new URLSearchParams({ token, client_id: clientId }).toString(),
 });
 
+const bearerGet = (p: string, token: string) => (): Req => ({ method: 'GET', path: p, headers: { authorization: `Bearer ${token}` } });
+
 const viewerRequest = (token: string) => (): Req => ({
   method: 'POST',
   path: '/account/graphql',
@@ -119,43 +244,63 @@ const mcpRequest = (token: string) => (): Req => ({
   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: { first: 10 } } }),
 });
 
+/** The scenarios of issue #15: coursegate's row, the bare row it is compared with, and the goal. */
+const SCENARIOS = [
+  { key: 'refresh', name: 'refresh_token grant', bare: 'refresh_token grant', goal: 1.1 },
+  { key: 'introspection', name: 'introspection', bare: 'introspection', goal: 0.9 },
+  { key: 'userinfo', name: 'UserInfo', bare: 'AccessToken.find over HTTP', goal: 0.5 },
+  { key: 'viewer', name: '/account/graphql viewer', bare: 'AccessToken.find over HTTP', goal: 0.15 },
+  { key: 'mcp', name: '/mcp tools/call my_enrollments', bare: 'AccessToken.find over HTTP', goal: 0.1 },
+] as const;
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  const cg = await startTarget('coursegate.ts');
+  const rss: string[] = [];
+  const run = (key: string) => ONLY.has(key);
+
+  const bare = await startBare();
   try {
-    const pool: string[] = [];
-    let accessToken = '';
-    for (let i = 0; i < POOL; i++) {
-      const tokens = (await redeemCode(cg.origin, cg.origin, await authorizeMember(cg.origin, cg.origin, 'openid account:read'))).body;
-      pool.push(String(tokens.refresh_token));
-      accessToken = String(tokens.access_token);
-    }
-    rows.push(await measure('refresh_token grant', 'coursegate', cg.origin, refreshRequest(pool, MEMBER_CLIENT)));
-    rows.push(await measure('introspection', 'coursegate', cg.origin, introspectRequest(accessToken, MEMBER_CLIENT)));
-    rows.push(await measure('/account/graphql viewer', 'coursegate', cg.origin, viewerRequest(accessToken)));
-    rows.push(await measure('MCP tool call (my_enrollments)', 'coursegate', cg.origin, mcpRequest(accessToken)));
+    if (run('refresh')) rows.push(await measure('refresh_token grant', 'bare', bare.origin, refreshRequest([...bare.refreshTokens], 'bench')));
+    if (run('introspection')) rows.push(await measure('introspection', 'bare', bare.origin, introspectRequest(bare.accessToken, 'bench')));
+    if (run('userinfo') || run('viewer') || run('mcp')) rows.push(await measure('AccessToken.find over HTTP', 'bare', bare.origin, bearerGet('/bench/find', bare.accessToken)));
+    rss.push(`bare oidc-provider ${bare.rssStart} MB after start, ${rssMb(bare.child.pid!)} MB after its load`);
   } finally {
-    await stopTarget(cg);
-  }
-  const bare = await startTarget('bare.ts');
-  try {
-    rows.push(await measure('refresh_token grant', 'bare oidc-provider', bare.origin, refreshRequest([...bare.info.refreshTokens!], 'bench')));
-    rows.push(await measure('introspection', 'bare oidc-provider', bare.origin, introspectRequest(bare.info.accessToken!, 'bench')));
-  } finally {
-    await stopTarget(bare);
+    await stop(bare.child);
+    await cleanup(bare);
   }
 
-  const ratio = (row: Row) => {
-    if (row.target !== 'coursegate') return '';
-    const b = rows.find((r) => r.scenario === row.scenario && r.target !== 'coursegate');
-    return b ? (row.rps / b.rps).toFixed(2) : 'n/a';
-  };
-  const store = process.env.BENCH_REDIS_URL ? 'Redis' : 'SQLite (WAL, synchronous=NORMAL)';
+  const cg = await startCoursegate();
+  try {
+    const t = cg.accessToken;
+    if (run('refresh')) rows.push(await measure('refresh_token grant', 'coursegate', cg.origin, refreshRequest(cg.refreshTokens, MEMBER_CLIENT)));
+    if (run('introspection')) rows.push(await measure('introspection', 'coursegate', cg.origin, introspectRequest(t, MEMBER_CLIENT)));
+    if (run('userinfo')) rows.push(await measure('UserInfo', 'coursegate', cg.origin, bearerGet('/api/oauth/userinfo', t)));
+    if (run('viewer')) rows.push(await measure('/account/graphql viewer', 'coursegate', cg.origin, viewerRequest(t)));
+    if (run('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', 'coursegate', cg.origin, mcpRequest(t)));
+    const logLines = readFileSync(cg.logFile, 'utf8').split('\n').length - 1;
+    rss.push(`coursegate ${cg.rssStart} MB after start, ${rssMb(cg.child.pid!)} MB after the bench (${logLines} log lines written to its log file)`);
+  } finally {
+    await stop(cg.child);
+    await cleanup(cg);
+  }
+
+  const bareOf = (name: string) => rows.find((r) => r.target === 'bare' && r.scenario === name);
+  const table = SCENARIOS.filter((s) => run(s.key)).map((s) => {
+    const c = rows.find((r) => r.target === 'coursegate' && r.scenario === s.name)!;
+    const b = bareOf(s.bare)!;
+    const ratio = c.rps / b.rps;
+    const errors = c.non2xx + b.non2xx ? ` (non-2xx: ${c.non2xx} / ${b.non2xx})` : '';
+    return `| ${s.name} | ${c.rps} | ${c.p50} / ${c.p99} | ${s.bare} | ${b.rps} | ${b.p50} / ${b.p99} | ${ratio.toFixed(2)} | ≥ ${s.goal} ${ratio >= s.goal ? 'met' : 'NOT met'}${errors} |`;
+  });
+  const store = REDIS ? 'Redis' : 'SQLite (WAL, synchronous=NORMAL)';
   const lines = [
-    `coursegate bench: ${CONNECTIONS} connections, ${DURATION} s measured after 2 s warm-up, OIDC state on ${store}, server ${pin ? 'pinned to CPU 0' : 'not pinned'}`,
-    '| scenario | target | req/s | p50 ms | p99 ms | non-2xx | coursegate ÷ bare |',
-    '|---|---|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.target} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${ratio(r)} |`),
+    `coursegate bench (${PROD ? 'production start: node dist/src/main.js' : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
+    '',
+    '| scenario | coursegate req/s | p50 / p99 ms | bare oidc-provider scenario | bare req/s | p50 / p99 ms | ratio | goal |',
+    '|---|---:|---:|---|---:|---:|---:|---|',
+    ...table,
+    '',
+    ...rss.map((l) => `RSS: ${l}`),
   ];
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }

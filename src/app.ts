@@ -28,6 +28,7 @@ import { STYLESHEET, renderErrorPage } from './interaction/templates.js';
 import { Signer } from './http/signed.js';
 import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
+import { docsLink, docsPagesRouter } from './http/docs-links.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler, accountServices } from './resource/account-graphql/index.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
@@ -35,10 +36,12 @@ import { SiteSettings } from './platform/sites.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
-import { ROUTES } from './oauth/provider.js';
+import { resolveRoute } from './http/route-table.js';
 import { rateLimiting } from './http/rate-limits.js';
 import { bodyLimit } from './http/body-limit.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
+import { metricsHandler } from './ops/metrics-access.js';
+import { fixedOrigin } from './http/origin.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
 
@@ -80,7 +83,7 @@ function edge(logger: Logger): Koa.Middleware {
 }
 
 function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.path.startsWith('/interaction');
+  const html = ctx.state.route?.spec.surface === 'html';
   if (err instanceof HttpError) {
     for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
     if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
@@ -126,15 +129,17 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   installOutageHandling(provider);
   const limits = rateLimiting({
     limits: config.rateLimits,
-    routes: ROUTES,
     redis: store.redis,
     prefix: config.redisKeyPrefix,
     onLimited: (limit) => metrics.rateLimited.inc({ limit }),
   });
 
-  const app = new Koa({ proxy: config.trustProxy });
+  // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
+  const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = cookieKeys;
+  app.use(fixedOrigin(config.baseUrl));
   app.use(edge(logger));
+  app.use(resolveRoute());
   app.use(metrics.middleware);
   app.use(outageMiddleware);
   app.use(
@@ -143,6 +148,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
         useDefaults: false,
         directives: {
           defaultSrc: ["'none'"],
+          // No script of ours; oidc-provider appends the sha256 of its own inline auto-submit script
+          // (response_mode=form_post) to this directive, which it only does when the directive exists.
+          scriptSrc: ["'self'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           baseUri: ["'none'"],
@@ -168,9 +176,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.body = prm;
   };
+  // One resource, BASE_URL (DESIGN D4): no path-suffixed documents (RFC 9728 §3.3 would make them
+  // name `<base>/mcp`); clients fall back to this one, which every challenge names (docs/mcp.md).
   router.get('/.well-known/oauth-protected-resource', sendPrm);
-  router.get('/.well-known/oauth-protected-resource/mcp', sendPrm);
-  router.get('/.well-known/oauth-protected-resource/account/graphql', sendPrm);
   const openapi = openApiDocument(config);
   router.get('/openapi.json', (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');
@@ -180,10 +188,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', readiness.handler);
-  router.get('/metrics', async (ctx) => {
-    ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
-  });
+  if (config.metrics.openOnMainPort || (config.metrics.token && config.metrics.port === undefined)) {
+    router.get('/metrics', metricsHandler(metrics, config.metrics.token));
+  }
   const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);
@@ -193,10 +200,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     production: config.mode === 'production',
     log: logger,
   });
-  const accountBearer = bearer(provider, config.baseUrl, { scopes: ['account:read'] });
+  const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'], errorUri: docsLink(config.docsUrl, 'accountApi') });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
-  mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
+  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi });
 
   const interactions = interactionRouter({
     provider,
@@ -205,14 +212,15 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     signer,
     logger,
     baseUrl: config.baseUrl,
-    beforeLogin: limits.beforeLogin,
-    onLoginFailure: limits.onLoginFailure,
+    reserveLogin: limits.reserveLogin,
+    releaseLogin: limits.releaseLogin,
   });
   app.use(bodyLimit());
   app.use(limits.middleware);
   const memberClients = new MemberClients(store.db, adapter);
   const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
   app.use(router.routes());
+  app.use(docsPagesRouter().routes());
   app.use(adminApi.routes());
   app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());

@@ -31,6 +31,7 @@ const fileSchema = z
         allowed_hosts: z.array(z.string().min(1)).optional(),
         reviewed: z.array(z.string().url()).optional(),
         open: z.boolean().optional(),
+        negative_cache_seconds: z.number().int().min(0).max(3600).optional(),
       })
       .strict()
       .optional(),
@@ -111,7 +112,7 @@ export interface Config {
   redisUrl: string | undefined;
   /** Fixed password of the demo accounts (development only); undefined = random, printed once. */
   demoPassword: string | undefined;
-  /** Platform-wide developer documentation (SPEC {docs_url}); advertised in discovery. */
+  /** Developer documentation (SPEC {docs_url}): advertised in discovery, linked from error descriptions. No trailing slash; default `<baseUrl>/docs`. */
   docsUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Cookie signing keys (newest first); undefined in development = generated and kept in the store. */
@@ -128,8 +129,18 @@ export interface Config {
    * `refreshTombstone` how long a rotated refresh token is remembered (reuse detection).
    */
   ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number; refreshGrace: number; refreshTombstone: number };
-  /** Trust `X-Forwarded-*` from a TLS-terminating proxy. */
-  trustProxy: boolean;
+  /**
+   * Trusted proxy hops (`TRUST_PROXY`): 0 = none. Only the client address (`X-Forwarded-For`, that
+   * many entries from the right) and the scheme (`X-Forwarded-Proto`) are taken from a proxy;
+   * never the host: every absolute URL is built from `baseUrl` (DESIGN D7).
+   */
+  trustProxy: number;
+  /**
+   * `/metrics`: on its own listener when `port` is set (`METRICS_PORT`, 0 = any free port), on the
+   * main port behind `Authorization: Bearer <token>` when `token` is set (`METRICS_TOKEN`), open on
+   * the main port only in development/test with neither set; else not served.
+   */
+  metrics: { port: number | undefined; token: string | undefined; openOnMainPort: boolean };
   /** `postgres://…` for platform data on PostgreSQL; undefined = the embedded SQLite file. */
   databaseUrl: string | undefined;
   /** Redis Cluster seed nodes (`host:port`); REDIS_URL then only gives credentials/TLS. */
@@ -148,6 +159,8 @@ export interface CimdConfig {
   reviewed: string[];
   /** Open registration: any public HTTPS host may serve a document. */
   open: boolean;
+  /** Seconds a document that failed to load is not fetched again (`CIMD_NEGATIVE_CACHE_SECONDS`, 0 = off). */
+  negativeCacheSeconds: number;
   /** Test-only (refused in production): allow fetching from loopback addresses. */
   allowLoopback: boolean;
   /** Test-only (refused in production): PEM file of an extra CA trusted by the document fetcher. */
@@ -157,7 +170,7 @@ export interface CimdConfig {
 const list = (raw: string | undefined): string[] | undefined =>
   raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean);
 
-function readCimd(env: NodeJS.ProcessEnv, file: { allowed_hosts?: string[]; reviewed?: string[]; open?: boolean } = {}, mode: Config['mode']): CimdConfig {
+function readCimd(env: NodeJS.ProcessEnv, file: { allowed_hosts?: string[]; reviewed?: string[]; open?: boolean; negative_cache_seconds?: number } = {}, mode: Config['mode']): CimdConfig {
   const allowLoopback = env.CIMD_ALLOW_LOOPBACK === '1';
   const testCaFile = env.CIMD_TEST_CA_FILE || undefined;
   if (mode === 'production' && (allowLoopback || testCaFile)) {
@@ -165,10 +178,14 @@ function readCimd(env: NodeJS.ProcessEnv, file: { allowed_hosts?: string[]; revi
   }
   const reviewed = list(env.CIMD_REVIEWED) ?? file.reviewed ?? [];
   for (const url of reviewed) if (!url.startsWith('https://')) throw new ConfigError(`CIMD_REVIEWED / cimd.reviewed: not an https URL: ${url}`);
+  const negativeRaw = env.CIMD_NEGATIVE_CACHE_SECONDS ?? String(file.negative_cache_seconds ?? 30);
+  const negativeCacheSeconds = Number(negativeRaw);
+  if (!/^\d+$/.test(negativeRaw) || negativeCacheSeconds > 3600) throw new ConfigError('CIMD_NEGATIVE_CACHE_SECONDS: whole seconds, 0–3600');
   return {
     allowedHosts: (list(env.CIMD_ALLOWED_HOSTS) ?? file.allowed_hosts ?? []).map((h) => h.toLowerCase()),
     reviewed,
     open: env.CIMD_OPEN !== undefined ? env.CIMD_OPEN === '1' || env.CIMD_OPEN === 'true' : (file.open ?? false),
+    negativeCacheSeconds,
     allowLoopback,
     testCaFile,
   };
@@ -218,6 +235,45 @@ function readCookieKeys(env: NodeJS.ProcessEnv): string[] | undefined {
   return keys;
 }
 
+/** Accepted `NODE_ENV` values (DESIGN §3): unset means `development`; anything else refuses to start. */
+export const MODES = ['development', 'test', 'production'] as const;
+
+function readMode(env: NodeJS.ProcessEnv): Config['mode'] {
+  const raw = env.NODE_ENV;
+  if (raw === undefined || raw === '') return 'development';
+  if (!(MODES as readonly string[]).includes(raw)) {
+    throw new ConfigError(`NODE_ENV: unknown value ${JSON.stringify(raw.slice(0, 40))}; accepted: ${MODES.join(', ')} (unset = development)`);
+  }
+  return raw as Config['mode'];
+}
+
+/**
+ * `TRUST_PROXY`: how many proxies in front of the server append to `X-Forwarded-For`
+ * (`1`/`true` = one, as documented; `0`/`false`/unset = none). The client address is the entry
+ * that many places from the right: the address the nearest trusted proxy saw.
+ */
+function readTrustProxy(env: NodeJS.ProcessEnv): number {
+  const raw = (env.TRUST_PROXY ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  const hops = Number(raw);
+  if (!/^\d+$/.test(raw) || hops < 1 || hops > 10) throw new ConfigError('TRUST_PROXY: number of trusted proxy hops (1–10), or 0 / unset for none');
+  return hops;
+}
+
+/** `METRICS_PORT` / `METRICS_TOKEN`: where `/metrics` is served (see `Config.metrics`). */
+function readMetrics(env: NodeJS.ProcessEnv, mode: Config['mode']): Config['metrics'] {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && token.length < 32) throw new ConfigError('METRICS_TOKEN: at least 32 characters');
+  let port: number | undefined;
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== '') {
+    port = Number(env.METRICS_PORT);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`METRICS_PORT: not a port number: ${env.METRICS_PORT}`);
+  }
+  // Development and test keep /metrics open on the main port when nothing is configured.
+  return { port, token, openOnMainPort: port === undefined && token === undefined && mode !== 'production' };
+}
+
 function normaliseBaseUrl(raw: string): string {
   let url: URL;
   try {
@@ -234,8 +290,8 @@ function normaliseBaseUrl(raw: string): string {
  * Loads and validates the configuration.
  *
  * @param env process environment (PORT, BASE_URL, DATA_DIR, REDIS_URL, DEMO_PASSWORD, DOCS_URL,
- *   COOKIE_SECRETS, SIGNING_KEY / SIGNING_KEY_FILE, ID_TOKEN_SIGNING, LOG_LEVEL, NODE_ENV, TRUST_PROXY, CONFIG_FILE,
- *   INTEGRATIONS_FILE, CIMD_ALLOWED_HOSTS, CIMD_REVIEWED, CIMD_OPEN, CIMD_ALLOW_LOOPBACK, CIMD_TEST_CA_FILE,
+ *   COOKIE_SECRETS, SIGNING_KEY / SIGNING_KEY_FILE, ID_TOKEN_SIGNING, LOG_LEVEL, NODE_ENV, TRUST_PROXY, METRICS_PORT, METRICS_TOKEN, CONFIG_FILE,
+ *   INTEGRATIONS_FILE, CIMD_ALLOWED_HOSTS, CIMD_REVIEWED, CIMD_OPEN, CIMD_NEGATIVE_CACHE_SECONDS, CIMD_ALLOW_LOOPBACK, CIMD_TEST_CA_FILE,
  *   DATABASE_URL, REDIS_CLUSTER_NODES, REDIS_KEY_PREFIX, RATE_LIMIT_{TOKEN,REVOCATION,INTROSPECTION,LOGIN_FAILURES,REGISTRATION})
  * @param root directory holding `config/` (defaults to the current working directory)
  * @throws ConfigError naming the first missing or invalid setting
@@ -251,7 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     }
     file = parsed.data;
   }
-  const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const mode = readMode(env);
 
   const portRaw = env.PORT ?? String(file.port ?? 3000);
   const port = Number(portRaw);
@@ -272,7 +328,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   if (signing !== 'active' && signing !== 'published') throw new ConfigError('ID_TOKEN_SIGNING: `active` or `published`');
   const logLevel = (env.LOG_LEVEL ?? file.log_level ?? 'info') as Config['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError('LOG_LEVEL: unknown level');
-  const docsUrl = env.DOCS_URL ?? file.docs_url ?? 'https://docs.coursegate.dev';
+  // SPEC {docs_url}; by default the Markdown pages this server publishes under /docs (docs-links.ts).
+  const docsUrl = (env.DOCS_URL ?? file.docs_url ?? `${baseUrl}/docs`).replace(/\/+$/, '');
   try {
     new URL(docsUrl);
   } catch {
@@ -304,7 +361,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       refreshGrace: readGraceSeconds(env, ttl.refresh_grace),
       refreshTombstone: ttl.refresh_tombstone ?? 7 * 24 * 3600,
     },
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: readTrustProxy(env),
+    metrics: readMetrics(env, mode),
     ...storageSettings(env, file),
   };
 }

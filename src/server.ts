@@ -9,12 +9,15 @@ import type { Config } from './config.js';
 import { createApp, type CoursegateApp } from './app.js';
 import { readSeed, seedDemo } from './platform/seed.js';
 import { seedOperatorDemo } from './platform/operator/demo-seed.js';
+import { metricsServer } from './ops/metrics-access.js';
 
 /** A listening server. */
 export interface RunningServer extends CoursegateApp {
   server: Server;
   /** The actual port (useful with PORT=0). */
   port: number;
+  /** The `/metrics` listener when `METRICS_PORT` is set. */
+  metricsServer?: Server;
   /** Demo password when it was generated at this start (first start only). */
   generatedPassword?: string;
   /** Stops accepting connections, drains in-flight requests (up to `graceMs`), closes the stores. */
@@ -57,14 +60,17 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     server.listen(config.port, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const metricsListener = config.metrics.port !== undefined ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token) : undefined;
   return {
     ...built,
     server,
     port,
+    metricsServer: metricsListener,
     generatedPassword,
     async stop(graceMs = 10_000) {
       // /readyz turns 503 at once; requests in flight finish (up to graceMs), then stores close.
       built.readiness.draining = true;
+      metricsListener?.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();

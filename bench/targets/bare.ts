@@ -4,6 +4,9 @@
  * adapters/redis.ts when BENCH_REDIS_URL is set). Mints refresh and access tokens in-process and
  * prints `{"port":…,"refreshTokens":[…],"accessToken":"…"}` on stdout.
  *
+ * `GET /bench/find` with `Authorization: Bearer <token>` is the floor of an in-process resource
+ * server: one `AccessToken.find` and a small JSON answer (401 when the token is unknown).
+ *
  * env: PORT, DATA_DIR, BENCH_REDIS_URL (optional), BENCH_TOKENS (refresh tokens to mint)
  */
 import Provider, { type Configuration } from 'oidc-provider';
@@ -57,7 +60,20 @@ async function mint(): Promise<{ refreshToken: string; accessToken: string }> {
   return { refreshToken, accessToken };
 }
 
+provider.use(async (ctx, next) => {
+  if (ctx.path !== '/bench/find') return next();
+  const token = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1];
+  const at = token ? await provider.AccessToken.find(token) : undefined;
+  if (!at) {
+    ctx.status = 401;
+    ctx.body = { error: 'invalid_token' };
+    return;
+  }
+  ctx.body = { sub: at.accountId, client_id: at.clientId, scope: at.scope, exp: at.exp };
+});
+
 const minted = await Promise.all(Array.from({ length: Number(process.env.BENCH_TOKENS ?? 40) }, mint));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => process.exit(0));
 provider.listen(port, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ port, refreshTokens: minted.map((m) => m.refreshToken), accessToken: minted[0]!.accessToken })}\n`);
 });

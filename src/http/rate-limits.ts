@@ -1,13 +1,20 @@
 /**
- * Rate limits and body-size limit of DESIGN.md D7, on rate-limiter-flexible.
+ * Rate limits of DESIGN.md D7, on rate-limiter-flexible, driven by the route table
+ * (`ctx.state.route.spec.rateLimit`, src/http/route-table.ts): every spelling of a route has them.
  *
- * | limit            | endpoint                              | keyed by                         |
- * |------------------|---------------------------------------|----------------------------------|
- * | `token`          | POST /api/oauth/token                 | client_id                        |
- * | `revocation`     | POST /api/oauth/revoke                | client_id                        |
- * | `introspection`  | POST /api/oauth/introspect            | client_id                        |
- * | `registration`   | POST /api/oauth/register              | client IP                        |
- * | `login_failures` | POST /interaction/:uid/login failures | account (e-mail) + client IP     |
+ * | limit            | routes                                | keyed by                                   |
+ * |------------------|---------------------------------------|--------------------------------------------|
+ * | `token`          | POST /api/oauth/token                 | client_id + IP, and client_id (ceiling)    |
+ * | `revocation`     | POST /api/oauth/revoke                | client_id + IP, and client_id (ceiling)    |
+ * | `introspection`  | POST /api/oauth/introspect            | client_id + IP, and client_id (ceiling)    |
+ * | `registration`   | POST /api/oauth/register              | client IP                                  |
+ * | `login_failures` | POST /interaction/:uid/login          | account (e-mail) + client IP               |
+ *
+ * A point is reserved atomically **before** the work (Redis INCR / one in-process counter), so
+ * parallel requests cannot pass a limit. Failed logins: the point is taken before the password
+ * check and given back when the sign-in succeeds. The client-wide ceiling is
+ * `CLIENT_CEILING_FACTOR` × the per-address points: one address cannot spend a client's budget,
+ * and many addresses together still meet a ceiling.
  *
  * client_id comes from HTTP Basic credentials (RFC 6749 §2.3.1) or the `client_id` form field; a
  * request naming no client is counted per IP under its own bucket (it will fail client
@@ -17,8 +24,7 @@
  *
  * Over the limit: `429 Too Many Requests` (RFC 6585 §4), `Retry-After: <seconds>` and the RFC 6749
  * §5.2-shaped body `{"error":"too_many_requests","error_description":"…"}`; the login page shows
- * the message in the form instead. The body of a limited endpoint is read here (64 KiB cap, see
- * `body-limit.ts`) and handed to oidc-provider on `req.body`.
+ * the message in the form instead.
  */
 import type Koa from 'koa';
 import type { Context } from 'koa';
@@ -27,24 +33,16 @@ import type { RateLimit, RateLimits } from '../config.js';
 import type { RedisClient } from '../../adapters/redis.js';
 import { HttpError } from './errors.js';
 import { bufferBody } from './body-limit.js';
+import { CLIENT_CEILING_FACTOR } from './route-table.js';
 
 /** The error code of a 429 answer (not an RFC 6749 code: none fits a per-client quota). */
 export const RATE_LIMIT_ERROR = 'too_many_requests';
 
 type LimitName = keyof RateLimits;
 
-/** Routes of the limited OAuth endpoints (see src/oauth/provider.ts ROUTES). */
-export interface LimitedRoutes {
-  token: string;
-  revocation: string;
-  introspection: string;
-  registration: string;
-}
-
 /** What the rate-limit layer needs. */
 export interface RateLimitDeps {
   limits: RateLimits;
-  routes: LimitedRoutes;
   /** Shared counters; undefined = process memory. */
   redis?: RedisClient;
   /** Key prefix of the counters in Redis. */
@@ -55,15 +53,18 @@ export interface RateLimitDeps {
 
 /** The Koa middleware and the login hooks of `src/interaction/routes.ts`. */
 export interface RateLimiting {
-  /** 429 at the token, revocation, introspection and registration endpoints. */
+  /** 429 on the routes whose table row has a per-request policy (token, revocation, introspection, registration). */
   middleware: Koa.Middleware;
-  /** Throws HttpError 429 while `email` + client IP is locked out. */
-  beforeLogin(ctx: Context, email: string): Promise<void>;
-  /** Counts a failed login of `email` from the client IP. */
-  onLoginFailure(ctx: Context, email: string): Promise<void>;
+  /**
+   * Reserves one failed-login point for `email` + client IP before the password is checked.
+   * @throws HttpError 429 when the account + IP has no point left
+   */
+  reserveLogin(ctx: Context, email: string): Promise<void>;
+  /** Gives the reserved point back after a successful sign-in. */
+  releaseLogin(ctx: Context, email: string): Promise<void>;
 }
 
-function limiter(name: LimitName, limit: RateLimit, deps: RateLimitDeps): RateLimiterAbstract {
+function limiter(name: string, limit: RateLimit, deps: RateLimitDeps): RateLimiterAbstract {
   const memory = new RateLimiterMemory({ keyPrefix: name, points: limit.points, duration: limit.duration });
   if (!deps.redis) return memory;
   return new RateLimiterRedis({
@@ -96,23 +97,23 @@ export function clientIdOf(authorization: string | undefined, form: URLSearchPar
 
 /** Builds the limiters and the middleware of DESIGN D7. */
 export function rateLimiting(deps: RateLimitDeps): RateLimiting {
-  const limiters = Object.fromEntries(
-    (Object.keys(deps.limits) as LimitName[]).map((name) => [name, limiter(name, deps.limits[name], deps)]),
+  const names = Object.keys(deps.limits) as LimitName[];
+  const limiters = Object.fromEntries(names.map((name) => [name, limiter(name, deps.limits[name], deps)])) as Record<LimitName, RateLimiterAbstract>;
+  const ceilings = Object.fromEntries(
+    names.map((name) => {
+      const { points, duration } = deps.limits[name];
+      return [name, limiter(`${name}-client`, { points: points * CLIENT_CEILING_FACTOR, duration }, deps)];
+    }),
   ) as Record<LimitName, RateLimiterAbstract>;
-  const byRoute = new Map<string, LimitName>([
-    [deps.routes.token, 'token'],
-    [deps.routes.revocation, 'revocation'],
-    [deps.routes.introspection, 'introspection'],
-  ]);
 
   function tooMany(name: LimitName, res: RateLimiterRes, description: string): HttpError {
     deps.onLimited?.(name);
     return new HttpError(429, RATE_LIMIT_ERROR, description, { 'Retry-After': String(retryAfterSeconds(res)) });
   }
 
-  async function consume(name: LimitName, key: string, description: string): Promise<void> {
+  async function consume(name: LimitName, store: RateLimiterAbstract, key: string, description: string): Promise<void> {
     try {
-      await limiters[name].consume(key);
+      await store.consume(key);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) throw tooMany(name, rejection, description);
       throw rejection;
@@ -120,17 +121,22 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
   }
 
   const middleware: Koa.Middleware = async (ctx, next) => {
-    if (ctx.method !== 'POST') return next();
-    if (ctx.path === deps.routes.registration) {
-      await consume('registration', ctx.ip, 'too many client registrations from this address; retry later');
+    const policy = ctx.state.route?.spec.rateLimit;
+    if (!policy || policy.on === 'failure' || !policy.methods.includes(ctx.method)) return next();
+    const name = policy.limit;
+    if (policy.key === 'ip') {
+      const what = name === 'registration' ? 'client registrations' : `${name} requests`;
+      await consume(name, limiters[name], `ip:${ctx.ip}`, `too many ${what} from this address; retry later`);
       return next();
     }
-    const name = byRoute.get(ctx.path);
-    if (!name) return next();
     const form = ctx.is('application/x-www-form-urlencoded') ? new URLSearchParams(await bufferBody(ctx)) : new URLSearchParams();
-    const clientId = clientIdOf(ctx.get('authorization') || undefined, form);
-    const key = clientId ? `client:${clientId.slice(0, 512)}` : `anonymous-ip:${ctx.ip}`;
-    await consume(name, key, `too many ${name} requests for this client; retry later`);
+    const clientId = clientIdOf(ctx.get('authorization') || undefined, form)?.slice(0, 512);
+    if (!clientId) {
+      await consume(name, limiters[name], `anonymous-ip:${ctx.ip}`, `too many ${name} requests from this address; retry later`);
+      return next();
+    }
+    await consume(name, limiters[name], `client:${clientId}|${ctx.ip}`, `too many ${name} requests for this client from this address; retry later`);
+    if (policy.clientCeiling) await consume(name, ceilings[name], `client:${clientId}`, `too many ${name} requests for this client; retry later`);
     return next();
   };
 
@@ -138,19 +144,17 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
 
   return {
     middleware,
-    async beforeLogin(ctx, email) {
-      const res = await limiters.loginFailures.get(loginKey(ctx, email));
-      if (res && res.consumedPoints >= deps.limits.loginFailures.points) {
-        const minutes = Math.ceil(res.msBeforeNext / 60_000);
-        throw tooMany('loginFailures', res, `Too many failed sign-in attempts for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-      }
-    },
-    async onLoginFailure(ctx, email) {
+    async reserveLogin(ctx, email) {
       try {
         await limiters.loginFailures.consume(loginKey(ctx, email));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const minutes = Math.max(1, Math.ceil(rejection.msBeforeNext / 60_000));
+        throw tooMany('loginFailures', rejection, `Too many failed sign-in attempts for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
       }
+    },
+    async releaseLogin(ctx, email) {
+      await limiters.loginFailures.reward(loginKey(ctx, email));
     },
   };
 }

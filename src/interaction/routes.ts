@@ -37,10 +37,13 @@ export interface InteractionDeps {
   signer: Signer;
   logger: Logger;
   baseUrl: string;
-  /** Called before a login attempt; throws an HttpError 429 when the account+IP is locked out (DESIGN D7). */
-  beforeLogin?: (ctx: Context, email: string) => Promise<void>;
-  /** Called after each failed login (rate limiting, DESIGN D7). */
-  onLoginFailure?: (ctx: Context, email: string) => Promise<void>;
+  /**
+   * Reserves a failed-login point for the account + IP before the password check (DESIGN D7);
+   * throws an HttpError 429 when none is left.
+   */
+  reserveLogin?: (ctx: Context, email: string) => Promise<void>;
+  /** Gives the reserved point back after a successful sign-in. */
+  releaseLogin?: (ctx: Context, email: string) => Promise<void>;
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -162,7 +165,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     };
     if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
     try {
-      await deps.beforeLogin?.(ctx, email);
+      await deps.reserveLogin?.(ctx, email);
     } catch (err) {
       // DESIGN D7: a locked-out account + IP sees why on the login page itself.
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
@@ -172,9 +175,9 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const user = await accounts.authenticate(email, password);
     if (!user) {
       logger.info({ event: 'login_failed', uid: d.uid }, 'login failed');
-      await deps.onLoginFailure?.(ctx, email);
       return showLogin('Wrong e-mail or password.', 401);
     }
+    await deps.releaseLogin?.(ctx, email);
     const sites = eligibleSites(await accounts.membershipsOf(user.id), org);
     if (sites.length === 0) {
       return deny(ctx, org ? 'this application belongs to a site where the user has no role' : 'the user has no role at any site');

@@ -15,9 +15,12 @@ import type { Config } from '../config.js';
 import type { Accounts } from '../platform/accounts.js';
 import { CLAIMS_BY_SCOPE, loadClaims, type SiteChoices } from './account.js';
 import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from './scopes.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf, scopesAboveCeiling } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from './client-kinds.js';
+import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
 import { renderErrorPage } from '../interaction/templates.js';
+import { PROVIDER_ROUTES } from '../http/route-table.js';
+import { logoutPage, signedOutPage } from '../interaction/logout-pages.js';
 
 /** What the provider needs from the rest of the process. */
 export interface ProviderDeps {
@@ -35,21 +38,14 @@ export interface ProviderDeps {
   staticClients?: ClientMetadata[];
   /** Sets the kind of every client instantiated (static, stored, CIMD); may mutate `metadata`. */
   classifyClient?: (metadata: ClientMetadata) => void;
+  /** Adds detail to an error description before it is rendered (e.g. why a CIMD fetch failed). Mutates `out`. */
+  explainError?: (ctx: KoaContextWithOIDC, out: { error?: unknown; error_description?: unknown }) => void;
   /** Outbound fetch of the provider (CIMD documents); SSRF guard, see src/oauth/cimd.ts. */
   fetch?: Configuration['fetch'];
 }
 
-/** Route table of SPEC §4.2 (plus introspection, JWKS and logout). */
-export const ROUTES = {
-  authorization: '/oauth/authorize',
-  token: '/api/oauth/token',
-  userinfo: '/api/oauth/userinfo',
-  revocation: '/api/oauth/revoke',
-  registration: '/api/oauth/register',
-  introspection: '/api/oauth/introspect',
-  jwks: '/.well-known/jwks.json',
-  end_session: '/api/oauth/logout',
-} as const;
+/** oidc-provider's paths (SPEC §4.2 plus introspection, JWKS and logout): rows of the route table, src/http/route-table.ts. */
+export const ROUTES = PROVIDER_ROUTES;
 
 /** True when two absolute URLs are equal after WHATWG URL normalization (empty path = `/`). */
 function sameUrl(a: string, b: string): boolean {
@@ -95,7 +91,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
-      if (token && (!siteId || (await accounts.rolesAt(accountId, siteId)).length === 0)) return undefined;
+      if (token && (!siteId || !(await accounts.liveRolesAt(accountId, siteId)))) return undefined;
       return {
         accountId,
         async claims(use, scope) {
@@ -139,6 +135,17 @@ export function createProvider(deps: ProviderDeps): Provider {
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
     pkce: { required: () => true },
+    // SPEC §4.2: `state` is required. Checked after the client and redirect_uri are validated, so
+    // the error goes back to the client's registered redirect_uri (RFC 6749 §4.1.2.1).
+    extraParams: {
+      state: (_ctx: KoaContextWithOIDC, value: unknown) => {
+        if (typeof value !== 'string' || value.length === 0) {
+          throw new errors.InvalidRequest("missing required parameter 'state' (SPEC §4.2: a random string the client checks in the response)");
+        }
+      },
+    },
+    // Bodies of what the provider fetches (metadata documents and the JWKS they name) are bounded.
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
     allowOmittingSingleRegisteredRedirectUri: false,
     routes: { ...ROUTES },
     ttl: {
@@ -156,19 +163,25 @@ export function createProvider(deps: ProviderDeps): Provider {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
     extraClientMetadata: {
-      properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY],
+      properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY],
       validator(ctx, key, _value, metadata) {
         if (key !== CLIENT_KIND_PROPERTY) return;
         deps.classifyClient?.(metadata);
         if (ctx && (ctx as KoaContextWithOIDC).oidc?.route === 'registration') {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
         }
+        // oidc-provider validates `scope` after this validator: do it before the scope moves.
+        if ([...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].some((s) => !ALL_SCOPES.includes(s))) {
+          throw new errors.InvalidClientMetadata('scope must only contain Authorization Server supported scope values');
+        }
+        uncageRegisteredScope(metadata);
       },
     },
     interactions: {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
     },
     renderError: async (ctx, out) => {
+      deps.explainError?.(ctx, out);
       renderErrorPage(ctx, out.error, out.error_description ?? 'The request could not be completed.');
     },
     discovery: {
@@ -186,7 +199,7 @@ export function createProvider(deps: ProviderDeps): Provider {
         initialAccessToken: false,
         issueRegistrationAccessToken: false,
       },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource: logoutPage(base), postLogoutSuccessSource: signedOutPage },
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       ...(deps.clientIdMetadataDocument ? { clientIdMetadataDocument: deps.clientIdMetadataDocument } : {}),
@@ -196,27 +209,28 @@ export function createProvider(deps: ProviderDeps): Provider {
         defaultResource: async (ctx, client, oneOf) => {
           if (oneOf) return oneOf;
           if (isMemberClient(client)) {
-            throw new errors.InvalidTarget(`resource is required for member clients and must be ${base} (SPEC §5.6)`);
+            throw new errors.InvalidTarget(withDocs(`a member client must send resource=${base}`, config.docsUrl, 'resource'));
           }
           return base;
         },
         // SPEC §4.2: a member client repeats `resource` at the token endpoint for the code exchange.
         useGrantedResource: async (ctx, model) => {
           if (isMemberClient(ctx.oidc.client) && model.kind === 'AuthorizationCode') {
-            throw new errors.InvalidTarget(`resource must repeat the value used at authorization (${base})`);
+            throw new errors.InvalidTarget(withDocs(`repeat resource=${base} at the token endpoint, as sent to the authorization endpoint`, config.docsUrl, 'resource'));
           }
           return true;
         },
         getResourceServerInfo: async (ctx, resourceIndicator, client) => {
           // RFC 3986 §6.2.3: `…:port` and `…:port/` name the same resource; mcp-remote sends the latter.
           if (!sameUrl(resourceIndicator, base)) {
-            throw new errors.InvalidTarget(`unknown resource; the only protected resource is ${base}`);
+            throw new errors.InvalidTarget(withDocs(`unknown resource: the only protected resource is ${base} (for /mcp and /account/graphql alike)`, config.docsUrl, 'resource'));
           }
           // DESIGN D2: the ceiling of the client's kind, checked at /authorize and at /token.
           const requested = parseScope(ctx.oidc.params?.scope as string | undefined);
           const above = scopesAboveCeiling(kindOf(client.metadata()), requested);
           if (above.length > 0) {
-            throw new errors.InvalidScope(`scope not allowed for this client: ${above.join(' ')}`, above.join(' '));
+            const refusal = ceilingRefusal(kindOf(client.metadata()), above);
+            throw new errors.InvalidScope(withDocs(refusal.description, config.docsUrl, refusal.memberData ? 'memberAccess' : 'scopes'), above.join(' '));
           }
           return {
             scope: RESOURCE_SCOPES.join(' '),
@@ -230,7 +244,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
 
   const provider = new Provider(base, configuration);
-  provider.proxy = config.trustProxy;
+  provider.proxy = config.trustProxy > 0;
   suppressIdTokenSigning(provider, config.idTokenSigning === 'active');
   return provider;
 }

@@ -29,8 +29,9 @@ import type { Context, Middleware } from 'koa';
 import { errors, type Adapter, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { sendOAuthError } from '../http/errors.js';
+import { withDocs } from '../http/docs-links.js';
 import { matchesProviderRoute } from '../http/route-path.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from './client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from './loopback.js';
 import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from './scopes.js';
@@ -99,7 +100,7 @@ export const D1: readonly Row[] = [
         row: 4,
         outcome: 'reject',
         error: 'invalid_client_metadata',
-        description: `client_name ${JSON.stringify(req.clientName ?? null)} matches no known integration for this redirect host (SPEC §5.4)`,
+        description: `client_name ${JSON.stringify(req.clientName ?? null)} matches no integration registered for this redirect host: use the integration's exact name, or register a loopback client`,
       };
     },
   },
@@ -112,27 +113,89 @@ export const D1: readonly Row[] = [
       error: 'invalid_redirect_uri',
       description:
         'redirect_uris: open registration accepts only loopback redirect URIs (http://127.0.0.1:<port>/…); ' +
-        'a fixed HTTPS callback must be a registered integration (SPEC §5.4). Not accepted: ' +
+        'a fixed HTTPS callback needs an integration set up by the server operator, or publish a client_id metadata document. Not accepted: ' +
         req.redirectUris.filter((u) => !isLoopbackRedirectUri(u)).join(' '),
     }),
   },
 ];
 
 /**
- * D1 row 1: parses a registration body.
+ * Client metadata the server would fetch (oidc-provider fetches them at registration or use).
+ * Outside Client ID Metadata Documents they are refused: a stranger must not make the server open
+ * connections (issue #13 finding 1; docs/security.md "Outbound requests").
+ */
+export const FETCHED_METADATA = ['sector_identifier_uri', 'jwks_uri', 'request_uris'] as const;
+
+/**
+ * Bounds of registration metadata (docs/security.md "Limits"): string lengths in characters,
+ * list sizes in entries. The whole body is also bounded (`MAX_BODY_BYTES`).
+ */
+export const METADATA_LIMITS = {
+  client_name: 200,
+  uri: 2000,
+  redirect_uris: 10,
+  post_logout_redirect_uris: 10,
+  scope: 2000,
+  /** Any other string field, and any string inside another list. */
+  other_string: 2000,
+  other_list: 20,
+} as const;
+
+type Reject = Extract<Decision, { outcome: 'reject' }>;
+const reject = (error: Reject['error'], description: string): Reject => ({ row: 1, outcome: 'reject', error, description });
+
+/** The first metadata field over `METADATA_LIMITS`, as a rejection; undefined when all fit. */
+function overLimit(record: Record<string, unknown>): Reject | undefined {
+  const cap = (field: string): number =>
+    field === 'client_name' ? METADATA_LIMITS.client_name : field === 'scope' ? METADATA_LIMITS.scope : field.endsWith('_uri') ? METADATA_LIMITS.uri : METADATA_LIMITS.other_string;
+  for (const [field, value] of Object.entries(record)) {
+    if (typeof value === 'string' && value.length > cap(field)) {
+      return reject('invalid_client_metadata', `${field} is longer than ${cap(field)} characters`);
+    }
+    if (Array.isArray(value)) {
+      const max = field in METADATA_LIMITS ? METADATA_LIMITS[field as 'redirect_uris'] : METADATA_LIMITS.other_list;
+      if (value.length > max) return reject('invalid_client_metadata', `${field} has more than ${max} entries`);
+      const long = value.find((v) => typeof v === 'string' && v.length > (field.endsWith('_uris') ? METADATA_LIMITS.uri : METADATA_LIMITS.other_string));
+      if (long !== undefined) return reject('invalid_client_metadata', `an entry of ${field} is too long`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * D1 row 1: parses a registration body. Also refuses fetched metadata (`FETCHED_METADATA`),
+ * metadata over `METADATA_LIMITS`, and `post_logout_redirect_uris` that are not loopback: open
+ * registration creates loopback clients only, and a vendor's record is never taken from the
+ * request, so the redirect_uris rule applies to them as well (issue #13 finding 2).
  * @returns the request, or the row-1 rejection
  */
-export function parseRegistration(body: unknown): RegistrationRequest | Extract<Decision, { outcome: 'reject' }> {
+export function parseRegistration(body: unknown): RegistrationRequest | Reject {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'the request body must be a JSON object (RFC 7591 §3.1)' };
+    return reject('invalid_client_metadata', 'the request body must be a JSON object (RFC 7591 §3.1)');
   }
   const record = body as Record<string, unknown>;
   const uris = record.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string' && u.length > 0)) {
-    return { row: 1, outcome: 'reject', error: 'invalid_redirect_uri', description: 'redirect_uris must be a non-empty array of URI strings (RFC 7591 §2)' };
+    return reject('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URI strings (RFC 7591 §2)');
   }
   if (record.client_name !== undefined && typeof record.client_name !== 'string') {
-    return { row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'client_name must be a string' };
+    return reject('invalid_client_metadata', 'client_name must be a string');
+  }
+  const fetched = FETCHED_METADATA.filter((f) => record[f] !== undefined);
+  if (fetched.length > 0) {
+    return reject('invalid_client_metadata', `${fetched.join(', ')}: not accepted at registration (the server fetches no URL a registration names); publish a Client ID Metadata Document instead`);
+  }
+  const tooBig = overLimit(record);
+  if (tooBig) return tooBig;
+  const logout = record.post_logout_redirect_uris;
+  if (logout !== undefined) {
+    if (!Array.isArray(logout) || !logout.every((u) => typeof u === 'string')) {
+      return reject('invalid_client_metadata', 'post_logout_redirect_uris must be an array of URI strings');
+    }
+    const foreign = logout.filter((u) => !isLoopbackRedirectUri(u as string));
+    if (foreign.length > 0) {
+      return reject('invalid_client_metadata', `post_logout_redirect_uris: open registration accepts only loopback URIs, as for redirect_uris (SPEC §5.4). Not accepted: ${foreign.join(' ')}`);
+    }
   }
   return { body: record, redirectUris: uris as string[], clientName: record.client_name as string | undefined };
 }
@@ -166,7 +229,14 @@ const LOOPBACK_SCOPES = [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
 export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata: ClientMetadata): void {
   const uris = metadata.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u))) {
-    throw new errors.InvalidClientMetadata('redirect_uris: open registration accepts only loopback redirect URIs (SPEC §5.4)');
+    throw new errors.InvalidClientMetadata('redirect_uris: open registration accepts only loopback redirect URIs (http://127.0.0.1:<port>/…)');
+  }
+  const logout = metadata.post_logout_redirect_uris;
+  if (logout !== undefined && !(Array.isArray(logout) && logout.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u)))) {
+    throw new errors.InvalidClientMetadata('post_logout_redirect_uris: open registration accepts only loopback URIs (SPEC §5.4)');
+  }
+  for (const field of FETCHED_METADATA) {
+    if (metadata[field] !== undefined) throw new errors.InvalidClientMetadata(`${field}: not accepted at registration`);
   }
   metadata[CLIENT_KIND_PROPERTY] = 'loopback';
   delete metadata[CLIENT_ORG_PROPERTY];
@@ -204,6 +274,8 @@ export interface RegistrationDeps {
   integrations: readonly Integration[];
   adapter: new (name: string) => Adapter;
   logger: Logger;
+  /** DOCS_URL: error descriptions link the registration guide. */
+  docsUrl: string;
 }
 
 /**
@@ -238,7 +310,7 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
     switch (decision.outcome) {
       case 'reject':
         log(decision, { ...summary, error: decision.error });
-        return sendOAuthError(ctx, 400, decision.error, decision.description);
+        return sendOAuthError(ctx, 400, decision.error, withDocs(decision.description, deps.docsUrl, 'registration'));
       case 'vendor':
         log(decision, { ...summary, client_id: decision.integration.clientId });
         ctx.status = 201;
@@ -246,15 +318,34 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
         ctx.body = vendorRegistrationResponse(decision.integration);
         return;
       case 'create_loopback': {
-        ctx.request.body = body;
+        // RFC 7591 §2 defaults an absent method to client_secret_basic, and oidc-provider issues a
+        // secret before applying our default: a client that names no method is public (issue #13).
+        const record = body as Record<string, unknown>;
+        if (record.token_endpoint_auth_method === undefined) record.token_endpoint_auth_method = 'none';
+        ctx.request.body = record;
         await next();
         const created = ctx.status === 201 ? (ctx.body as { client_id?: string } | undefined)?.client_id : undefined;
-        if (created) await expireUnlessUsed(deps.adapter, created);
+        if (created) {
+          describeScopes(ctx.body as Record<string, unknown>);
+          await expireUnlessUsed(deps.adapter, created);
+        }
         log(decision, { ...summary, status: ctx.status, client_id: created });
         return;
       }
     }
   };
+}
+
+/**
+ * The registration response of a self-registered client (DESIGN D2): `scope` is the registered
+ * default (stored as `x_default_scope`, see `uncageRegisteredScope`), and `x_scope_ceiling` lists
+ * every scope the client may request at a later authorization. Mutates `body`.
+ */
+function describeScopes(body: Record<string, unknown>): void {
+  const registered = body[DEFAULT_SCOPE_PROPERTY];
+  if (typeof registered === 'string') body.scope = registered;
+  delete body[DEFAULT_SCOPE_PROPERTY];
+  body[SCOPE_CEILING_PROPERTY] = ceilingOf(kindOf(body)).join(' ');
 }
 
 /** Stores a just-registered loopback client again, with the 24 h TTL of unused clients. */

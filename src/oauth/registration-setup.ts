@@ -13,10 +13,10 @@ import type { ProviderDeps } from './provider.js';
 import { ROUTES } from './provider.js';
 import { loadIntegrations, vendorClientMetadata, type Integration } from './integrations.js';
 import { keepUsedLoopbackClient, registrationEndpoint, validateLoopbackRegistration } from './registration-policy.js';
-import { cimdFeature, classifyCimdClient, documentFetch } from './cimd.js';
+import { CimdFailures, cimdFeature, classifyCimdClient, documentFetch, explainCimdFailure } from './cimd.js';
 import { defaultScopeMiddleware } from './default-scope.js';
 
-type RegistrationProviderDeps = Pick<ProviderDeps, 'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch'>;
+type RegistrationProviderDeps = Pick<ProviderDeps, 'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch' | 'explainError'>;
 
 /** The registration paths, ready to plug in. */
 export interface RegistrationSetup {
@@ -35,18 +35,28 @@ export interface RegistrationSetup {
 export function registrationSetup(config: Config, logger: Logger, env: NodeJS.ProcessEnv = process.env): RegistrationSetup {
   const integrations = loadIntegrations(config.integrationsFile, env, config.mode);
   logger.info({ event: 'integrations_loaded', names: integrations.map((i) => i.name) }, 'vendor integrations loaded');
+  const failures = new CimdFailures(config.cimd.negativeCacheSeconds);
   return {
     integrations,
     providerDeps: {
       staticClients: integrations.map(vendorClientMetadata),
       validateRegistration: validateLoopbackRegistration,
       classifyClient: (metadata) => classifyCimdClient(config.cimd, metadata),
-      clientIdMetadataDocument: cimdFeature(config.cimd, logger),
-      fetch: documentFetch(config.cimd),
+      clientIdMetadataDocument: cimdFeature(config.cimd, logger, failures, config.docsUrl),
+      fetch: documentFetch(config.cimd, failures),
+      explainError: (ctx, out) => explainCimdFailure(failures, ctx.oidc?.params?.client_id, out),
     },
     install(app, provider, adapter) {
-      app.use(registrationEndpoint({ integrations, adapter, logger }));
+      app.use(registrationEndpoint({ integrations, adapter, logger, docsUrl: config.docsUrl }));
       app.use(defaultScopeMiddleware(provider, ROUTES.authorization));
+      // JSON error bodies of the provider's endpoints name why a metadata document failed to load.
+      provider.use(async (ctx, next) => {
+        await next();
+        const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
+        if (body && typeof body === 'object' && !Buffer.isBuffer(body) && 'error' in body) {
+          explainCimdFailure(failures, (ctx as unknown as KoaContextWithOIDC).oidc?.params?.client_id, body);
+        }
+      });
       provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
         keepUsedLoopbackClient(adapter, ctx).catch((err: unknown) =>
           logger.error({ event: 'loopback_keep_failed', err: { message: (err as Error).message } }, 'could not keep loopback client'),

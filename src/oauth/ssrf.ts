@@ -1,30 +1,44 @@
 /**
- * Outbound-request guard for Client ID Metadata Documents (SPEC §5.4; draft-ietf-oauth-client-id-
- * metadata-document §6 "Server-Side Request Forgery"): the server fetches URLs chosen by clients,
- * so it must never reach private, loopback, link-local or other special-use addresses.
+ * The one outbound-request guard (SPEC §5.4; draft-ietf-oauth-client-id-metadata-document §6
+ * "Server-Side Request Forgery"; docs/security.md "Outbound requests"). The server fetches URLs
+ * chosen by clients (Client ID Metadata Documents and what they point to), so it must never reach
+ * private, loopback, link-local or any other special-purpose address.
  *
- * Two layers: `assertPublicHost` resolves the host before the fetch and gives a clear error; at
- * connect time oidc-provider's own dispatcher (or, in test mode, `guardedLookup`) re-checks the
- * address actually connected to, which closes the DNS-rebinding gap.
+ * - `isForbiddenAddress`: every address that ipaddr.js does not classify as plain `unicast`
+ *   (its range table follows the IANA IPv4/IPv6 Special-Purpose Address Registries), plus our own
+ *   copy of those registries as a second list, plus the deprecated IPv4-compatible form `::a.b.c.d`
+ *   (`::/96`, RFC 4291 §2.5.5.1) and IPv4-mapped `::ffff:a.b.c.d`, judged as the IPv4 address.
+ * - `guardedLookup`: the DNS `lookup` given to the socket: it resolves, checks every address and
+ *   hands the connection only the checked ones, so the address connected to is the address checked
+ *   (no DNS-rebinding gap, and no TCP connect at all towards a forbidden address).
+ * - `assertPublicHost`: the same check ahead of a fetch, for a clear error message.
  */
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import ipaddr from 'ipaddr.js';
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** Special-use ranges (RFC 6890 and successors) that a document fetch may never reach. */
-const SPECIAL_USE = new BlockList();
+/**
+ * IANA special-purpose ranges (RFC 6890 and successors), kept here as a second list beside
+ * ipaddr.js's classification. Two lists: node's BlockList also matches IPv4 addresses against
+ * IPv4-mapped IPv6 rules, so the families are kept apart.
+ */
+const SPECIAL_V4 = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) SPECIAL_USE.addSubnet(net, bits, 'ipv4');
+  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24],
+  ['192.88.99.0', 24], ['192.168.0.0', 16], ['192.175.48.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) SPECIAL_V4.addSubnet(net, bits, 'ipv4');
+const SPECIAL_V6 = new BlockList();
 for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23],
-  ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) SPECIAL_USE.addSubnet(net, bits, 'ipv6');
+  // `::/96` covers `::`, `::1` and every deprecated IPv4-compatible address (RFC 4291 §2.5.5.1).
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23],
+  ['2001:db8::', 32], ['2002::', 16], ['2620:4f:8000::', 48], ['3fff::', 20], ['5f00::', 16], ['fc00::', 7],
+  ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+] as const) SPECIAL_V6.addSubnet(net, bits, 'ipv6');
+/** IPv4-mapped IPv6 (`::ffff:a.b.c.d`): judged as the IPv4 address. */
+const MAPPED = new BlockList();
+MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
 
 /** Options of the guard. */
 export interface SsrfOptions {
@@ -37,19 +51,24 @@ export class ForbiddenTargetError extends Error {
   override name = 'ForbiddenTargetError';
 }
 
+function isForbiddenV4(address: string, options: SsrfOptions): boolean {
+  if (options.allowLoopback && address.startsWith('127.')) return false;
+  return SPECIAL_V4.check(address, 'ipv4') || ipaddr.IPv4.parse(address).range() !== 'unicast';
+}
+
 /**
- * True when `ip` (IPv4 or IPv6 literal, IPv4-mapped IPv6 included) may not be fetched from.
- * Non-IP input counts as forbidden.
+ * True when `ip` (IPv4 or IPv6 literal, with or without brackets) may not be fetched from.
+ * Non-IP input counts as forbidden. (Node parses the literal; ipaddr.js only classifies, as it
+ * reads `::a.b.c.d` as IPv4-mapped.)
  */
 export function isForbiddenAddress(ip: string, options: SsrfOptions): boolean {
-  let address = ip.replace(/^\[|\]$/g, '').toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  if (mapped) address = mapped[1]!;
-  const family = isIP(address);
-  if (family === 0) return true;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (options.allowLoopback && LOOPBACK.check(address, type)) return false;
-  return SPECIAL_USE.check(address, type);
+  const bare = ip.replace(/^\[|\]$/g, '').toLowerCase();
+  const family = isIP(bare);
+  if (family === 4) return isForbiddenV4(bare, options);
+  if (family !== 6) return true;
+  if (MAPPED.check(bare, 'ipv6')) return isForbiddenV4(ipaddr.IPv6.parse(bare).toIPv4Address().toString(), options);
+  if (options.allowLoopback && bare === '::1') return false;
+  return SPECIAL_V6.check(bare, 'ipv6') || ipaddr.IPv6.parse(bare).range() !== 'unicast';
 }
 
 function lookupAll(hostname: string, timeoutMs: number): Promise<LookupAddress[]> {
@@ -80,19 +99,19 @@ export async function assertPublicHost(hostname: string, options: SsrfOptions, t
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A `lookup` for `net.connect` / `tls.connect` that refuses forbidden addresses at connect time
- * (used by the test-mode dispatcher, which replaces oidc-provider's own guard).
+ * A `lookup` for `net.connect` / `tls.connect` / `https.request`: resolves the name, refuses when
+ * any resolved address is forbidden, and hands the socket the checked addresses only, so the
+ * connection goes to an address that was checked (pinned).
  */
 export function guardedLookup(options: SsrfOptions) {
   return (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback): void => {
     dnsLookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const allowed = addresses.filter((a) => !isForbiddenAddress(a.address, options));
-      if (allowed.length === 0) {
+      if (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address, options))) {
         return callback(new ForbiddenTargetError(`host ${hostname} resolves to a special-use address`), []);
       }
-      if (lookupOptions.all) return callback(null, allowed);
-      callback(null, allowed[0]!.address, allowed[0]!.family);
+      if (lookupOptions.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
 }

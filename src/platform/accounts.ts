@@ -3,7 +3,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import { verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** Roles a member can hold at a site. `owner` and `admin` are operator roles (DESIGN D2). */
 export type Role = 'owner' | 'admin' | 'instructor' | 'student';
@@ -39,7 +39,13 @@ export class Accounts {
       .where('email', '=', email.trim().toLowerCase())
       .executeTakeFirst();
     const ok = await verifyPassword(password, row?.password_hash);
-    return ok && row ? { id: row.id, email: row.email, name: row.name } : undefined;
+    if (!ok || !row) return undefined;
+    // Transparent upgrade to the current hashing parameters (issue #13 finding 7).
+    if (row.password_hash && needsRehash(row.password_hash)) {
+      const fresh = await hashPassword(password);
+      await this.db.updateTable('users').set({ password_hash: fresh }).where('id', '=', row.id).where('password_hash', '=', row.password_hash).execute();
+    }
+    return { id: row.id, email: row.email, name: row.name };
   }
 
   async findUser(userId: string): Promise<User | undefined> {
@@ -81,5 +87,15 @@ export class Accounts {
       .orderBy('role')
       .execute();
     return rows.map((r) => r.role);
+  }
+
+  /**
+   * The one home of "the user still has a role at this site" (issue #9): the user's roles at the
+   * site, read now, or undefined when there is none. Checked by the shared bearer step of every
+   * resource surface (`/account/graphql`, `/mcp`, UserInfo, `/api/v1`) and by the refresh grant.
+   */
+  async liveRolesAt(userId: string, siteId: string): Promise<string[] | undefined> {
+    const roles = await this.rolesAt(userId, siteId);
+    return roles.length > 0 ? roles : undefined;
   }
 }

@@ -6,7 +6,7 @@
  * loss may lose the last few hundred milliseconds (research/perf-anchors.md: FULL costs ~2.3× on
  * the refresh grant). Operators who need FULL set `SQLITE_SYNCHRONOUS=FULL`.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type KyselyConfig } from 'kysely';
@@ -25,9 +25,11 @@ export interface EmbeddedStore {
  * @param log optional Kysely query log hook (metrics: query latency)
  * @throws when the directory cannot be created or the file is not a SQLite database
  */
-export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log']): Promise<EmbeddedStore> {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(path.join(dataDir, 'coursegate.db'));
+export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log'], warn: (message: string) => void = () => {}): Promise<EmbeddedStore> {
+  const file = path.join(dataDir, 'coursegate.db');
+  const created = secureDataDir(dataDir, file, warn);
+  const sqlite = new Database(file);
+  if (created) restrictFiles(dataDir);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${process.env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
@@ -41,6 +43,32 @@ export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log
       await db.destroy(); // closes the shared better-sqlite3 handle too
     },
   };
+}
+
+/** Store files SQLite creates beside the database (WAL mode). */
+const STORE_FILES = ['coursegate.db', 'coursegate.db-wal', 'coursegate.db-shm'];
+
+/**
+ * DATA_DIR holds live tokens and, in development, the signing and cookie keys (issue #13 finding 6):
+ * a directory the server creates is 0700; a database file it creates is 0600 (as are its WAL
+ * files). Existing ones are left as the operator set them, with a warning when group or others
+ * may read them.
+ * @returns true when the database file did not exist yet (the caller restricts it once created)
+ */
+function secureDataDir(dataDir: string, file: string, warn: (message: string) => void): boolean {
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  else if ((statSync(dataDir).mode & 0o077) !== 0) warn(`DATA_DIR ${dataDir} is readable by other users (mode ${(statSync(dataDir).mode & 0o777).toString(8)}); chmod 700 it`);
+  if (!existsSync(file)) return true;
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) !== 0) warn(`${file} is readable by other users (mode ${mode.toString(8)}); chmod 600 it`);
+  return false;
+}
+
+function restrictFiles(dataDir: string): void {
+  for (const name of STORE_FILES) {
+    const p = path.join(dataDir, name);
+    if (existsSync(p)) chmodSync(p, 0o600);
+  }
 }
 
 /**

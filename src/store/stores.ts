@@ -62,6 +62,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
   const probes: Record<string, () => Promise<void>> = {};
   const closers: (() => Promise<void>)[] = [];
   let embedded: EmbeddedStore | undefined;
+  const warnPermissions = (message: string) => logger?.warn({ event: 'data_dir_permissions' }, message);
   let db: Kysely<PlatformDatabase>;
   if (config.databaseUrl) {
     let pgDown = false;
@@ -76,7 +77,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
     probes.postgres = () => within(pgStore.ping(), 1000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
-    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'));
+    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions);
     db = embedded.db;
     const e = embedded;
     probes.sqlite = async () => {
@@ -112,7 +113,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
       await client.quit().catch(() => client.disconnect());
     });
   } else {
-    embedded ??= await openEmbeddedStore(config.dataDir);
+    embedded ??= await openEmbeddedStore(config.dataDir, undefined, warnPermissions);
     const e = embedded;
     if (config.databaseUrl) closers.push(() => e.close());
     adapter = sqliteAdapterFactory(e.sqlite);

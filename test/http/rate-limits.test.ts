@@ -39,6 +39,7 @@ async function loginPage(origin: string) {
     resource: origin,
     code_challenge: pkcePair().challenge,
     code_challenge_method: 'S256',
+    state: 'st', // SPEC §4.2: required
   }).toString();
   let res = await fetch(url, { redirect: 'manual' });
   jar.store(res);

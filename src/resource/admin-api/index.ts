@@ -78,7 +78,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 export function adminApiRouter(deps: AdminApiDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
   const json = bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8' });
-  const authenticated = bearer(deps.provider, deps.baseUrl);
+  const authenticated = bearer(deps.provider, deps.baseUrl, deps.accounts);
 
   /** Scope check, then the live operator-role check (DESIGN D2). */
   const operator =

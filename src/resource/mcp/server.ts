@@ -7,6 +7,7 @@
 import { isStoreOutage } from '../../ops/store-outage.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
 import { PlatformError, type PlatformErrorCode } from '../../platform/errors.js';
 import { MemberDataError, type MemberDataErrorCode } from '../../platform/member-errors.js';
@@ -26,6 +27,14 @@ const INSTRUCTIONS = [
   'Site owners and admins (operator scopes): courses, curriculum, students, members, orders, analytics, events and coupons.',
   'Call how_to_connect to see which scope unlocks which tool.',
 ].join(' ');
+
+/**
+ * One JSON Schema validator for every per-request server. The SDK would otherwise build a new Ajv
+ * instance (meta-schemas, formats) in each `Server` constructor, ~40 % of a tool call's CPU time;
+ * the validator holds no per-request state (it is only used for elicitation answers, which these
+ * stateless servers never request).
+ */
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** Runs a tool and maps its outcome to an MCP result; never lets an internal error text out. */
 async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): Promise<CallToolResult> {
@@ -55,7 +64,7 @@ async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Cal
  * @param onOutage told when a tool met a store outage (the request then answers 503)
  */
 export function buildMcpServer(caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
   for (const tool of visibleTools(TOOLS, caller)) {
     server.registerTool(
       tool.name,
@@ -70,5 +79,8 @@ export function buildMcpServer(caller: Caller, services: ToolServices, logger: L
       (async (args: Record<string, unknown>) => runTool(tool, args, caller, services, logger, requestId, onOutage)) as never,
     );
   }
+  // McpServer announces `tools.listChanged: true` once a tool is registered, but a stateless
+  // endpoint (GET /mcp is 405) never sends notifications/tools/list_changed: say so (issue #12).
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

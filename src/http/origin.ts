@@ -1,0 +1,42 @@
+/**
+ * Every absolute URL comes from `BASE_URL` (DESIGN D7; issue #13 finding 3). Koa derives
+ * `ctx.origin` / `ctx.href` / `ctx.host` from the `Host` header, from `X-Forwarded-Host` behind a
+ * trusted proxy, and from an absolute-form request target (`GET http://evil.example/… HTTP/1.1`);
+ * oidc-provider builds discovery and redirect URLs from `ctx.href`. This step pins all of them to
+ * the configured origin for the rest of the request, so no request header can change a URL the
+ * server prints (discovery can then be cached by anyone).
+ *
+ * What a trusted proxy still supplies (`TRUST_PROXY` hops): the client address (`ctx.ip`, the
+ * `X-Forwarded-For` entry that many places from the right) and the scheme (`X-Forwarded-Proto`,
+ * used for `ctx.secure` and so for Secure cookies).
+ */
+import type { Middleware } from 'koa';
+
+/**
+ * @param baseUrl the origin (`https://auth.example.com`, no trailing slash)
+ * @returns middleware overriding `host`, `hostname`, `origin` and `href` of `ctx.request`
+ */
+export function fixedOrigin(baseUrl: string): Middleware {
+  const base = new URL(baseUrl);
+  return async (ctx, next) => {
+    delete ctx.req.headers['x-forwarded-host'];
+    // Kept for the DNS-rebinding check of /mcp (src/resource/mcp/origin-guard.ts), which must see
+    // the Host the client sent.
+    ctx.state.sentHost = ctx.req.headers.host;
+    ctx.req.headers.host = base.host;
+    const request = ctx.request;
+    const pathAndQuery = (): string => {
+      const raw = request.originalUrl;
+      if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return raw.startsWith('/') ? raw : `/${raw}`;
+      const parsed = URL.parse(raw);
+      return parsed ? parsed.pathname + parsed.search : '/';
+    };
+    Object.defineProperties(request, {
+      host: { get: () => base.host, configurable: true },
+      hostname: { get: () => base.hostname, configurable: true },
+      origin: { get: () => base.origin, configurable: true },
+      href: { get: () => base.origin + pathAndQuery(), configurable: true },
+    });
+    await next();
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * The route table (DESIGN D7, issue #9): every route the one origin serves — oidc-provider's and
+ * ours — with what the request path does before any handler runs: methods, body limit and reader,
+ * rate-limit policy and key, authentication kind, and the error surface that renders its failures.
+ *
+ * A request is resolved against this table **once** (`resolveRoute` middleware in `src/app.ts`),
+ * with oidc-provider's own matching rules (`lib/helpers/router.js`: case-insensitive, one trailing
+ * slash ignored; `@koa/router` matches the same way for our routes), and the result is put on
+ * `ctx.state.route`. The body limit and the rate limits read `ctx.state.route`; nothing after this
+ * step compares path strings, so `/API/OAUTH/TOKEN/` has exactly the limits of `/api/oauth/token`.
+ *
+ * Policy is data: to add a route, add a row. A row whose path ends in `/*` declares a family by
+ * prefix (e.g. `/api/v1/*`, whose router is generated from per-operation declarations, DESIGN D9).
+ */
+
+/** How a surface renders its errors (one mapper per surface). */
+export type Surface =
+  /** RFC 6749 §5.2 JSON `{ error, error_description }` (SPEC §7, DESIGN D8). */
+  | 'oauth'
+  /** RFC 9457 `application/problem+json` (`/api/v1`, DESIGN D9). */
+  | 'problem'
+  /** GraphQL-over-HTTP errors (`/account/graphql`). */
+  | 'graphql'
+  /** JSON-RPC 2.0 error objects (`/mcp`). */
+  | 'jsonrpc'
+  /** Readable HTML pages (interaction pages). */
+  | 'html';
+
+/** Who may call a route. */
+export type Authentication =
+  | { kind: 'none' }
+  /** OAuth client authentication at the provider's endpoints (RFC 6749 §2.3). */
+  | { kind: 'client' }
+  /** RFC 6750 bearer access token; `anonymous`: requests without a token are served too. */
+  | { kind: 'bearer'; scopes?: readonly string[]; anonymous?: boolean }
+  /** oidc-provider interaction session cookie + the signed CSRF field of the form. */
+  | { kind: 'interaction' };
+
+/** The configured limits of DESIGN D7 (`config.rateLimits` keys). */
+export type LimitName = 'token' | 'revocation' | 'introspection' | 'registration' | 'loginFailures';
+
+/**
+ * A rate-limit policy (DESIGN D7). `key`:
+ * - `client+ip`: the client_id (HTTP Basic user or `client_id` field) together with the address,
+ *   and (with `clientCeiling`) a client-wide ceiling of `CLIENT_CEILING_FACTOR` × the points;
+ * - `ip`: the client address;
+ * - `account+ip`: the e-mail of the form together with the address; `on: 'failure'` reserves a point
+ *   before the password check and gives it back when the sign-in succeeds.
+ */
+export interface RateLimitPolicy {
+  limit: LimitName;
+  key: 'client+ip' | 'ip' | 'account+ip';
+  /** Only these methods are counted. */
+  methods: readonly string[];
+  clientCeiling?: boolean;
+  on?: 'request' | 'failure';
+}
+
+/**
+ * Who reads the request body, under `limit` bytes:
+ * - `buffer`: the body step reads it (also when chunked) and leaves it on `req.body`;
+ * - `handler`: the route's handler reads it with the same limit and its own surface's 413
+ *   (registration policy, interaction forms, admin API JSON, `/mcp`'s JSON-RPC 413).
+ */
+export interface BodyPolicy {
+  limit: number;
+  reader: 'buffer' | 'handler';
+  /** The handler answers 413 itself, also for a declared Content-Length (`/mcp`: JSON-RPC shape). */
+  ownTooLarge?: boolean;
+}
+
+/** One row of the table. */
+export interface RouteSpec {
+  /** Stable name (oidc-provider's route names for its routes). */
+  name: string;
+  /** `/a/b`, `/a/:param`, or a family `/a/*`. */
+  path: string;
+  methods: readonly string[];
+  /** `provider`: served by oidc-provider; `app`: by our routers. */
+  owner: 'provider' | 'app';
+  surface: Surface;
+  auth: Authentication;
+  /** Undefined: the route takes no body (the default 64 KiB declared-length cap still applies). */
+  body?: BodyPolicy;
+  rateLimit?: RateLimitPolicy;
+}
+
+/** The route matched for a request, on `ctx.state.route`. */
+export interface ResolvedRoute {
+  spec: RouteSpec;
+  /** Values of `:param` segments (as sent, case kept). */
+  params: Record<string, string>;
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    /** The route-table row of this request (undefined: no route, 404). */
+    route?: ResolvedRoute;
+  }
+}
+
+/** Largest accepted request body, in bytes (DESIGN D7). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The client-wide ceiling of a `client+ip` limit, as a multiple of its per-address points. */
+export const CLIENT_CEILING_FACTOR = 10;
+
+/** The paths oidc-provider serves (its `routes` configuration, DESIGN §1). */
+export const PROVIDER_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/api/oauth/token',
+  userinfo: '/api/oauth/userinfo',
+  revocation: '/api/oauth/revoke',
+  registration: '/api/oauth/register',
+  introspection: '/api/oauth/introspect',
+  jwks: '/.well-known/jwks.json',
+  end_session: '/api/oauth/logout',
+} as const;
+
+const none = { kind: 'none' } as const;
+const client = { kind: 'client' } as const;
+const interaction = { kind: 'interaction' } as const;
+const buffered: BodyPolicy = { limit: MAX_BODY_BYTES, reader: 'buffer' };
+const handled: BodyPolicy = { limit: MAX_BODY_BYTES, reader: 'handler' };
+const POST = ['POST'] as const;
+const GET = ['GET', 'HEAD'] as const;
+const GET_POST = ['GET', 'HEAD', 'POST'] as const;
+
+/** Every route of the origin. Order matters only among patterns (first match wins). */
+export const ROUTE_TABLE: readonly RouteSpec[] = [
+  // oidc-provider (lib/helpers/initialize_app.js), DESIGN §1
+  { name: 'discovery', path: '/.well-known/openid-configuration', methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+  { name: 'discovery', path: '/.well-known/oauth-authorization-server', methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+  { name: 'jwks', path: PROVIDER_ROUTES.jwks, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+  { name: 'authorization', path: PROVIDER_ROUTES.authorization, methods: GET_POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
+  { name: 'resume', path: `${PROVIDER_ROUTES.authorization}/:uid`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+  {
+    name: 'token', path: PROVIDER_ROUTES.token, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
+    rateLimit: { limit: 'token', key: 'client+ip', methods: POST, clientCeiling: true },
+  },
+  {
+    name: 'revocation', path: PROVIDER_ROUTES.revocation, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
+    rateLimit: { limit: 'revocation', key: 'client+ip', methods: POST, clientCeiling: true },
+  },
+  {
+    name: 'introspection', path: PROVIDER_ROUTES.introspection, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
+    rateLimit: { limit: 'introspection', key: 'client+ip', methods: POST, clientCeiling: true },
+  },
+  {
+    // DESIGN D1: src/oauth/registration-policy.ts reads the JSON body and decides the row.
+    name: 'registration', path: PROVIDER_ROUTES.registration, methods: POST, owner: 'provider', surface: 'oauth', auth: none, body: handled,
+    rateLimit: { limit: 'registration', key: 'ip', methods: POST },
+  },
+  { name: 'client', path: `${PROVIDER_ROUTES.registration}/:clientId`, methods: GET, owner: 'provider', surface: 'oauth', auth: client },
+  { name: 'end_session', path: PROVIDER_ROUTES.end_session, methods: GET_POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
+  { name: 'end_session_confirm', path: `${PROVIDER_ROUTES.end_session}/confirm`, methods: POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
+  { name: 'end_session_success', path: `${PROVIDER_ROUTES.end_session}/success`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+
+  // Ours, served by @koa/router (same matching rules).
+  { name: 'userinfo', path: PROVIDER_ROUTES.userinfo, methods: GET_POST, owner: 'app', surface: 'oauth', auth: { kind: 'bearer' }, body: buffered },
+  { name: 'account_graphql', path: '/account/graphql', methods: GET_POST, owner: 'app', surface: 'graphql', auth: { kind: 'bearer', scopes: ['account:read'] }, body: buffered },
+  { name: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], owner: 'app', surface: 'jsonrpc', auth: { kind: 'bearer', anonymous: true }, body: { ...handled, ownTooLarge: true } },
+  { name: 'admin_api', path: '/api/v1/*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: handled },
+  { name: 'interaction', path: '/interaction/:uid', methods: GET, owner: 'app', surface: 'html', auth: interaction },
+  {
+    name: 'login', path: '/interaction/:uid/login', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled,
+    rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
+  },
+  { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
+  { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
+  { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource/*', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'healthz', path: '/healthz', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'readyz', path: '/readyz', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'metrics', path: '/metrics', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+];
+
+/** Canonical form of a path under oidc-provider's rules: one trailing slash dropped, upper case. */
+export function canonicalPath(path: string): string {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.toUpperCase();
+}
+
+interface Pattern {
+  spec: RouteSpec;
+  /** Upper-case segments; `:name` params; a final `*` matches one or more further segments. */
+  segments: string[];
+}
+
+/** A compiled table: exact paths in a map, patterns tried in order. */
+export class RouteTable {
+  private readonly exact = new Map<string, RouteSpec>();
+  private readonly patterns: Pattern[] = [];
+
+  constructor(readonly specs: readonly RouteSpec[] = ROUTE_TABLE) {
+    for (const spec of specs) {
+      if (spec.path.includes('/:') || spec.path.endsWith('/*')) {
+        this.patterns.push({ spec, segments: spec.path.split('/').slice(1).map((s) => (s.startsWith(':') ? s : s.toUpperCase())) });
+      } else if (!this.exact.has(canonicalPath(spec.path))) {
+        this.exact.set(canonicalPath(spec.path), spec);
+      }
+    }
+  }
+
+  /**
+   * The row serving `path` (undefined: none). Case-insensitive, one trailing slash ignored, as
+   * oidc-provider's router; `:param` values keep their case.
+   */
+  resolve(path: string): ResolvedRoute | undefined {
+    const canonical = canonicalPath(path);
+    const hit = this.exact.get(canonical);
+    if (hit) return { spec: hit, params: {} };
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const given = trimmed.split('/').slice(1);
+    const upper = canonical.split('/').slice(1);
+    for (const { spec, segments } of this.patterns) {
+      const family = segments[segments.length - 1] === '*';
+      if (family ? upper.length < segments.length : upper.length !== segments.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < segments.length && ok; i++) {
+        const seg = segments[i]!;
+        if (seg === '*') break;
+        if (seg.startsWith(':')) {
+          if (given[i] === '') ok = false;
+          else params[seg.slice(1)] = given[i]!;
+        } else if (seg !== upper[i]) ok = false;
+      }
+      if (ok) return { spec, params };
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The first step of every request after the edge: resolves the route once and puts it on
+ * `ctx.state.route` (undefined when no row matches; the request then ends in a 404).
+ */
+export function resolveRoute(table: RouteTable = new RouteTable()): (ctx: { path: string; state: { route?: ResolvedRoute } }, next: () => Promise<unknown>) => Promise<unknown> {
+  return (ctx, next) => {
+    ctx.state.route = table.resolve(ctx.path);
+    return next();
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Issue #9 / DESIGN D2: "the user still has a role at this site" is checked live, by one rule
+ * (`Accounts.liveRolesAt`) in the shared bearer step and the refresh grant. A member whose role was
+ * removed is refused at once on `/account/graphql`, `/mcp`, UserInfo and refresh, with the same
+ * SPEC §5.7 challenge on every resource surface.
+ */
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { authorizeMember, redeemCode, refresh } from '../helpers/flows.js';
+
+describe('SPEC 5.7 / issue #9: a member whose role was removed is refused at once', () => {
+  let server: TestServer;
+  let accessToken: string;
+  let refreshToken: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const issued = await authorizeMember(server.baseUrl, server.baseUrl, 'openid account:read');
+    const res = await redeemCode(server.baseUrl, server.baseUrl, issued);
+    accessToken = res.body.access_token as string;
+    refreshToken = res.body.refresh_token as string;
+    expect(typeof accessToken).toBe('string');
+    expect(typeof refreshToken).toBe('string');
+  });
+  afterAll(() => server.close());
+
+  const graphql = () =>
+    fetch(`${server.baseUrl}/account/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ viewer { id } }' }),
+    });
+  const mcp = () =>
+    fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+  const userinfo = () => fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+  test('while the member holds a role, every surface serves the token', async () => {
+    for (const call of [graphql, mcp, userinfo]) {
+      const res = await call();
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+    }
+  });
+
+  test('after the role is removed: 401 invalid_token on /account/graphql, /mcp and UserInfo; invalid_grant on refresh', async () => {
+    await server.store.db.deleteFrom('memberships').where('user_id', '=', 'usr_student').where('site_id', '=', 'demo').execute();
+    const challenges: string[] = [];
+    for (const call of [graphql, mcp, userinfo]) {
+      const res = await call();
+      await res.arrayBuffer();
+      expect(res.status).toBe(401);
+      const header = res.headers.get('www-authenticate') ?? '';
+      expect(header).toMatch(/^Bearer /);
+      expect(header).toContain('error="invalid_token"');
+      challenges.push(/error_description="([^"]*)"/.exec(header)?.[1] ?? '');
+    }
+    // The same rule, hence the same refusal, on every resource surface.
+    expect(challenges).toEqual(Array(3).fill('the access token acts for no member of its site'));
+
+    const refreshed = await refresh(server.baseUrl, refreshToken);
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body.error).toBe('invalid_grant');
+  });
+});
