@@ -31,6 +31,7 @@ export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log
   const sqlite = new Database(file);
   if (created) restrictFiles(dataDir);
   sqlite.pragma('journal_mode = WAL');
+  if (created) restrictFiles(dataDir); // the WAL files, created by the pragma
   sqlite.pragma(`synchronous = ${process.env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
