@@ -43,7 +43,8 @@ async function spawnProc(port: number, env: Record<string, string>): Promise<Pro
   const proc: Proc = { port, child, stderr: '' };
   child.stderr!.on('data', (b: Buffer) => (proc.stderr = (proc.stderr + b.toString()).slice(-4000)));
   child.once('exit', (code, signal) => (proc.exit = code ?? signal));
-  for (let i = 0; i < 300; i++) {
+  // Generous: six processes start side by side on a loaded 2-core machine.
+  for (let i = 0; i < 1200; i++) {
     if (proc.exit !== undefined) throw new Error(`coursegate exited at start: ${proc.stderr}`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return proc;
@@ -52,7 +53,8 @@ async function spawnProc(port: number, env: Record<string, string>): Promise<Pro
     }
     await sleep(100);
   }
-  throw new Error('coursegate did not start');
+  child.kill('SIGKILL');
+  throw new Error(`coursegate did not start: ${proc.stderr}`);
 }
 
 /** What the clients saw. */
@@ -193,18 +195,20 @@ d('issue #14: store outages under load, two processes, private Redis + PostgreSQ
     await admin.connect();
     await admin.query('CREATE DATABASE coursegate');
     await admin.end();
-    // A first (it migrates and seeds PostgreSQL), then B and the spares side by side.
+    // A first (it migrates and seeds PostgreSQL), then B and the spares side by side; all are up
+    // before any load runs (a process starting meanwhile would slow the measured answers).
     procs.push(await spawnProc(portA, env));
     const ports = await Promise.all(Array.from({ length: ROUNDS }, () => freePort()));
     spares = ports.map((port) => spawnProc(port, env));
     for (const spare of spares) spare.catch(() => undefined);
     procs.push(await spawnProc(portB, env));
+    await Promise.all(spares);
     for (let c = 0; c < CHAINS; c++) {
       const issued = await authorizeMember(origins()[c % 2]!, issuer);
       const { body } = await redeemCode(origins()[(c + 1) % 2]!, issuer, issued);
       chains.push({ refreshToken: String(body.refresh_token), accessToken: String(body.access_token) });
     }
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const p of procs) p.child.kill('SIGKILL');
