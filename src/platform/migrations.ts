@@ -181,6 +181,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
     },
   },
+  // DESIGN D6 rotation schedule (src/oauth/key-rotation.ts); rows of before keep NULLs (created_at counts).
+  '0016_signing_key_rotation': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('signing_keys').addColumn('published_at', 'text').execute();
+      await db.schema.alterTable('signing_keys').addColumn('activated_at', 'text').execute();
+      await db.schema.alterTable('signing_keys').addColumn('signed_until', 'text').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {
