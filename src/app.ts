@@ -37,6 +37,8 @@ import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
 import { operatorServices } from './platform/operator/index.js';
 import { IdempotencyKeys } from './platform/idempotency.js';
+import { Invitations } from './platform/invitations.js';
+import { invitationRouter } from './interaction/invitations.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
@@ -214,7 +216,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   else router.get('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients };
+  const invitations = new Invitations(store.db);
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, baseUrl: config.baseUrl };
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
@@ -243,6 +246,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
+  const invitationPage = invitationRouter({ accounts, invitations, signer, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin });
+  app.use(invitationPage.routes());
   registration.install(app, provider, adapter);
   app.use(mount(provider as unknown as Koa));
   app.use(async (ctx) => {
