@@ -42,13 +42,15 @@ export const resourceMetadataUrl = (baseUrl: string): string => `${baseUrl}/.wel
 
 /**
  * Builds the 401/403 error of SPEC §5.7 with its `WWW-Authenticate` challenge.
- * @param status 401 (`invalid_token`, or no error code when `error` is undefined) or 403 (`insufficient_scope`)
+ * Every 401/403 of every resource surface is built here (issue #9), so each carries the challenge.
+ * @param status 401 (`invalid_token`) or 403 (`insufficient_scope`; `access_denied` when the scopes
+ *   are there but the user's live role at the site is not, e.g. the admin API's operator check)
  * @param scope the scopes the operation needs (space-delimited), for 403 and for 401 step-up hints
  */
 export function challenge(
   baseUrl: string,
   status: 401 | 403,
-  error: 'invalid_token' | 'insufficient_scope' | 'invalid_request',
+  error: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | 'access_denied',
   description: string,
   scope?: string,
 ): HttpError {

@@ -23,7 +23,7 @@ import { OPERATOR_ROLES } from '../../platform/accounts.js';
 import type { SiteSettings } from '../../platform/sites.js';
 import { MEMBER_CLIENT_SCOPES, type MemberClients } from '../../oauth/member-clients.js';
 import { HttpError } from '../../http/errors.js';
-import { bearer, requireScopes, type Principal } from '../bearer.js';
+import { bearer, challenge, requireScopes, type Principal } from '../bearer.js';
 
 export interface AdminApiDeps {
   provider: Provider;
@@ -88,7 +88,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
       requireScopes(deps.baseUrl, principal, [scope]);
       const roles = await deps.accounts.rolesAt(principal.userId, principal.siteId);
       if (!roles.some((r) => OPERATOR_ROLES.has(r))) {
-        throw new HttpError(403, 'access_denied', 'the admin API needs an owner or admin role at the site');
+        throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site');
       }
       await next();
     };
