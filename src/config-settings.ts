@@ -1,0 +1,80 @@
+/**
+ * The catalogue of settings (issue #9): one entry per environment variable, with its
+ * `config/default.yaml` key where there is one, its default and what it means. `ENV_SCHEMA` is the
+ * zod schema of the environment built from it (each entry `.describe()`d); `src/config.ts` validates
+ * against it and then interprets each value. The operator guide's settings table is generated from
+ * this list (`settingsTable()`), and `test/unit/config-settings.test.ts` keeps both in step: every
+ * variable `src/config.ts` reads must have an entry here, and docs/operator-guide.md must hold the
+ * generated table.
+ *
+ * To add a setting: add one entry, read it in `loadConfig`, then regenerate the table with
+ * `npx tsx scripts/settings-table.ts --write` (DESIGN §3: documented names never change).
+ */
+import { z } from 'zod';
+
+/** One setting. */
+export interface Setting {
+  /** Environment variable name (DESIGN §3: stable). */
+  env: string;
+  /** Key path in `config/default.yaml`, when the file can set it too. */
+  yaml?: string;
+  /** Default, as shown to operators. */
+  default: string;
+  /** What it does; `★` settings are required in production. */
+  description: string;
+  requiredInProduction?: boolean;
+}
+
+/** Every setting, in the order of the operator guide. */
+export const SETTINGS: readonly Setting[] = [
+  { env: 'NODE_ENV', default: '`development`', description: '`development`, `test` or `production`; `production` requires the settings marked ★ and never seeds demo data' },
+  { env: 'PORT', yaml: 'port', default: '`3000`', description: 'listening port' },
+  { env: 'BASE_URL', default: '`http://localhost:$PORT`', description: 'the origin: issuer, protected-resource identifier, token audience. No path, no trailing slash', requiredInProduction: true },
+  { env: 'COOKIE_SECRETS', default: 'generated and kept in the store (dev)', description: 'comma-separated, ≥ 32 characters each; the first signs, all verify (rotation: prepend a new one)', requiredInProduction: true },
+  { env: 'SIGNING_KEY_FILE', default: 'generated and kept in the store (dev)', description: 'file holding a private ES256 JWK, or a JWK Set whose first key signs', requiredInProduction: true },
+  { env: 'SIGNING_KEY', default: 'unset', description: 'the same JWK (Set) as JSON, instead of `SIGNING_KEY_FILE`' },
+  { env: 'ID_TOKEN_SIGNING', yaml: 'id_token_signing', default: '`active`', description: '`active`: id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued (SPEC §2.2, DESIGN D6)' },
+  { env: 'DATA_DIR', yaml: 'data_dir', default: '`./data`', description: 'directory of the embedded store `coursegate.db`' },
+  { env: 'DOCS_URL', yaml: 'docs_url', default: '`https://docs.coursegate.dev`', description: 'advertised as `service_documentation` and `resource_documentation`' },
+  { env: 'LOG_LEVEL', yaml: 'log_level', default: '`info`', description: 'pino level; `silent` turns logs off' },
+  { env: 'TRUST_PROXY', default: 'off', description: 'number of trusted proxy hops (`1` for one TLS-terminating proxy): only the client address and scheme are taken from `X-Forwarded-*`' },
+  { env: 'DEMO_PASSWORD', default: 'random', description: 'password of the demo accounts (development only)' },
+  { env: 'DEMO_SEED_FILE', yaml: 'demo_seed_file', default: '`config/demo-seed.yaml`', description: 'demo data' },
+  { env: 'INTEGRATIONS_FILE', yaml: 'integrations_file', default: '`config/integrations.yaml`', description: 'vendor platforms' },
+  { env: 'SQLITE_SYNCHRONOUS', default: '`NORMAL`', description: '`FULL` makes every commit survive a power loss (≈ 2× slower token endpoint)' },
+  { env: 'CONFIG_FILE', default: '`config/default.yaml`', description: 'another defaults file' },
+  { env: 'REDIS_URL', default: 'unset (embedded)', description: 'OIDC state (codes, tokens, grants, sessions, clients) and rate-limit counters on Redis; see [deployment.md](deployment.md)' },
+  { env: 'REDIS_CLUSTER_NODES', default: 'unset', description: 'Redis Cluster seed nodes `host:port,…`; `REDIS_URL` then only gives credentials/TLS' },
+  { env: 'REDIS_KEY_PREFIX', default: '`cg`', description: 'prefix of every Redis key' },
+  { env: 'DATABASE_URL', default: 'unset (embedded)', description: 'platform data and keys on PostgreSQL (`postgres://…`)' },
+  { env: 'RATE_LIMIT_TOKEN', yaml: 'rate_limits.token', default: '`600/60`', description: 'token endpoint, `points/seconds` per client_id + address; the client as a whole gets 10 × (DESIGN D7)' },
+  { env: 'RATE_LIMIT_REVOCATION', yaml: 'rate_limits.revocation', default: '`600/60`', description: 'revocation endpoint, as `RATE_LIMIT_TOKEN`' },
+  { env: 'RATE_LIMIT_INTROSPECTION', yaml: 'rate_limits.introspection', default: '`6000/60`', description: 'introspection endpoint, as `RATE_LIMIT_TOKEN`' },
+  { env: 'RATE_LIMIT_LOGIN_FAILURES', yaml: 'rate_limits.login_failures', default: '`5/900`', description: 'failed sign-ins per account + address; a point is reserved before the password check' },
+  { env: 'RATE_LIMIT_REGISTRATION', yaml: 'rate_limits.registration', default: '`60/600`', description: 'dynamic client registrations per address' },
+  { env: 'REFRESH_GRACE_SECONDS', yaml: 'token_ttl.refresh_grace', default: '`30`', description: 'DESIGN D3 refresh grace window (0 = none)' },
+  { env: 'CIMD_ALLOWED_HOSTS', yaml: 'cimd.allowed_hosts', default: 'none', description: 'Client ID Metadata Documents: hosts that may serve them; see [operator-integrations.md](operator-integrations.md)' },
+  { env: 'CIMD_REVIEWED', yaml: 'cimd.reviewed', default: 'none', description: 'document URLs an operator reviewed (DESIGN D2)' },
+  { env: 'CIMD_OPEN', yaml: 'cimd.open', default: 'off', description: 'open registration: any public HTTPS host may serve a document' },
+  { env: 'CIMD_NEGATIVE_CACHE_SECONDS', yaml: 'cimd.negative_cache_seconds', default: '`30`', description: 'seconds a document that failed to load is not fetched again (0 = off)' },
+  { env: 'CIMD_ALLOW_LOOPBACK', default: 'off', description: 'test only (refused in production): fetch documents from loopback addresses' },
+  { env: 'CIMD_TEST_CA_FILE', default: 'unset', description: 'test only (refused in production): PEM of an extra CA trusted by the document fetcher' },
+  { env: 'METRICS_PORT', default: 'unset', description: '`/metrics` on its own listener on this port (0 = any free port)' },
+  { env: 'METRICS_TOKEN', default: 'unset', description: '`/metrics` on the main port behind `Authorization: Bearer <token>`' },
+];
+
+/** The zod schema of the environment: every catalogued variable, an optional string, described. */
+export const ENV_SCHEMA = z.object(Object.fromEntries(SETTINGS.map((s) => [s.env, z.string().optional().describe(s.description)])));
+
+/** The operator guide's settings table (markdown), generated from `SETTINGS`. */
+export function settingsTable(): string {
+  const rows = SETTINGS.map((s) => {
+    const name = `\`${s.env}\`${s.requiredInProduction ? ' ★' : ''}`;
+    const yaml = s.yaml ? `\`${s.yaml}\`` : '';
+    return `| ${name} | ${yaml} | ${s.default} | ${s.description} |`;
+  });
+  return ['| env | `config/default.yaml` | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Markers around the generated table in docs/operator-guide.md. */
+export const TABLE_MARKERS = ['<!-- settings-table:begin (generated from src/config-settings.ts) -->', '<!-- settings-table:end -->'] as const;
