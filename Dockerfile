@@ -34,6 +34,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY config ./config
+COPY docs ./docs
 RUN mkdir -p /data && chown node:node /data
 USER node
 # /data: the embedded SQLite store (unused with REDIS_URL + DATABASE_URL); /app/config: YAML config.

@@ -28,6 +28,7 @@ import { STYLESHEET, renderErrorPage } from './interaction/templates.js';
 import { Signer } from './http/signed.js';
 import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
+import { docsLink, docsPagesRouter } from './http/docs-links.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler, accountServices } from './resource/account-graphql/index.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
@@ -175,9 +176,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.body = prm;
   };
+  // One resource, BASE_URL (DESIGN D4): no path-suffixed documents (RFC 9728 §3.3 would make them
+  // name `<base>/mcp`); clients fall back to this one, which every challenge names (docs/mcp.md).
   router.get('/.well-known/oauth-protected-resource', sendPrm);
-  router.get('/.well-known/oauth-protected-resource/mcp', sendPrm);
-  router.get('/.well-known/oauth-protected-resource/account/graphql', sendPrm);
   const openapi = openApiDocument(config);
   router.get('/openapi.json', (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');
@@ -199,10 +200,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     production: config.mode === 'production',
     log: logger,
   });
-  const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'] });
+  const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'], errorUri: docsLink(config.docsUrl, 'accountApi') });
   router.post('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql', accountBearer, graphql);
-  mountMcp(router, { provider, baseUrl: config.baseUrl, accounts, learning, db: store.db, logger, openapi });
+  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi });
 
   const interactions = interactionRouter({
     provider,
@@ -219,6 +220,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const memberClients = new MemberClients(store.db, adapter);
   const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
   app.use(router.routes());
+  app.use(docsPagesRouter().routes());
   app.use(adminApi.routes());
   app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());

@@ -123,7 +123,7 @@ export interface Config {
   redisUrl: string | undefined;
   /** Fixed password of the demo accounts (development only); undefined = random, printed once. */
   demoPassword: string | undefined;
-  /** Platform-wide developer documentation (SPEC {docs_url}); advertised in discovery. */
+  /** Developer documentation (SPEC {docs_url}): advertised in discovery, linked from error descriptions. No trailing slash; default `<baseUrl>/docs`. */
   docsUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Cookie signing keys (newest first); undefined in development = generated and kept in the store. */
@@ -341,7 +341,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   if (signing !== 'active' && signing !== 'published') throw new ConfigError('ID_TOKEN_SIGNING: `active` or `published`');
   const logLevel = (env.LOG_LEVEL ?? file.log_level ?? 'info') as Config['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError('LOG_LEVEL: unknown level');
-  const docsUrl = env.DOCS_URL ?? file.docs_url ?? 'https://docs.coursegate.dev';
+  // SPEC {docs_url}; by default the Markdown pages this server publishes under /docs (docs-links.ts).
+  const docsUrl = (env.DOCS_URL ?? file.docs_url ?? `${baseUrl}/docs`).replace(/\/+$/, '');
   try {
     new URL(docsUrl);
   } catch {

@@ -20,6 +20,9 @@ export function fixedOrigin(baseUrl: string): Middleware {
   const base = new URL(baseUrl);
   return async (ctx, next) => {
     delete ctx.req.headers['x-forwarded-host'];
+    // Kept for the DNS-rebinding check of /mcp (src/resource/mcp/origin-guard.ts), which must see
+    // the Host the client sent.
+    ctx.state.sentHost = ctx.req.headers.host;
     ctx.req.headers.host = base.host;
     const request = ctx.request;
     const pathAndQuery = (): string => {

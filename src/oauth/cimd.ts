@@ -21,9 +21,10 @@ import { Readable } from 'node:stream';
 import { errors, type Configuration, type ClientMetadata } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { CimdConfig } from '../config.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY } from './client-kinds.js';
 import { assertPublicHost, guardedLookup, isForbiddenAddress, ForbiddenTargetError } from './ssrf.js';
 import { isLoopbackRedirectUri } from './loopback.js';
+import { withDocs } from '../http/docs-links.js';
 
 type CimdFeature = NonNullable<NonNullable<Configuration['features']>['clientIdMetadataDocument']>;
 type FetchFn = NonNullable<Configuration['fetch']>;
@@ -41,6 +42,8 @@ export function classifyCimdClient(config: CimdConfig, metadata: ClientMetadata)
   if (!isCimdClientId(metadata.client_id)) return;
   metadata[CLIENT_KIND_PROPERTY] = config.reviewed.includes(metadata.client_id) ? 'cimd_reviewed' : 'cimd';
   delete metadata[CLIENT_ORG_PROPERTY];
+  // The document's `scope` is its default (DESIGN D2); it cannot name its own default otherwise.
+  delete metadata[DEFAULT_SCOPE_PROPERTY];
 }
 
 function hostAllowed(config: CimdConfig, url: URL): boolean {
@@ -49,9 +52,9 @@ function hostAllowed(config: CimdConfig, url: URL): boolean {
 
 /**
  * The `features.clientIdMetadataDocument` configuration.
- * Errors are `invalid_client` with a description naming the rule (rendered by the provider).
+ * Errors are `invalid_client` with a description naming the rule and linking the docs (`docsUrl`).
  */
-export function cimdFeature(config: CimdConfig, logger: Logger, failures: CimdFailures): CimdFeature {
+export function cimdFeature(config: CimdConfig, logger: Logger, failures: CimdFailures, docsUrl: string): CimdFeature {
   const ssrf = { allowLoopback: config.allowLoopback };
   return {
     enabled: true,
@@ -63,7 +66,9 @@ export function cimdFeature(config: CimdConfig, logger: Logger, failures: CimdFa
       const url = new URL(clientId);
       if (!hostAllowed(config, url)) {
         logger.info({ event: 'cimd_refused', reason: 'host_not_allowed', host: url.host }, 'client metadata document refused');
-        throw new errors.InvalidClient(`client_id metadata document host ${url.host} is not on this server's allowlist (SPEC §5.4)`);
+        throw new errors.InvalidClient(
+          withDocs(`client_id metadata documents from ${url.host} are not accepted here: ask the server's operator to allow the host, or register a loopback client`, docsUrl, 'cimd'),
+        );
       }
       const failed = failures.get(clientId);
       if (failed) {
@@ -94,7 +99,9 @@ export function cimdFeature(config: CimdConfig, logger: Logger, failures: CimdFa
         });
         if (foreign.length > 0) {
           logger.info({ event: 'cimd_refused', reason: `foreign_${field}`, client_id: client.clientId }, 'client metadata document refused');
-          throw new errors.InvalidClient(`${field} of a client_id metadata document must be on its host ${docHost} or loopback (SPEC §5.4); not: ${foreign.join(' ')}`);
+          throw new errors.InvalidClient(
+            withDocs(`every entry of ${field} of a client_id metadata document must be https on its own host ${docHost} or a loopback URI; not: ${foreign.join(' ')}`, docsUrl, 'cimd'),
+          );
         }
       }
       return true;

@@ -15,7 +15,8 @@ import type { Config } from '../config.js';
 import type { Accounts } from '../platform/accounts.js';
 import { CLAIMS_BY_SCOPE, loadClaims, type SiteChoices } from './account.js';
 import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from './scopes.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf, scopesAboveCeiling } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from './client-kinds.js';
+import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
 import { renderErrorPage } from '../interaction/templates.js';
 import { PROVIDER_ROUTES } from '../http/route-table.js';
@@ -162,13 +163,18 @@ export function createProvider(deps: ProviderDeps): Provider {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
     extraClientMetadata: {
-      properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY],
+      properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY],
       validator(ctx, key, _value, metadata) {
         if (key !== CLIENT_KIND_PROPERTY) return;
         deps.classifyClient?.(metadata);
         if (ctx && (ctx as KoaContextWithOIDC).oidc?.route === 'registration') {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
         }
+        // oidc-provider validates `scope` after this validator: do it before the scope moves.
+        if ([...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].some((s) => !ALL_SCOPES.includes(s))) {
+          throw new errors.InvalidClientMetadata('scope must only contain Authorization Server supported scope values');
+        }
+        uncageRegisteredScope(metadata);
       },
     },
     interactions: {
@@ -203,27 +209,28 @@ export function createProvider(deps: ProviderDeps): Provider {
         defaultResource: async (ctx, client, oneOf) => {
           if (oneOf) return oneOf;
           if (isMemberClient(client)) {
-            throw new errors.InvalidTarget(`resource is required for member clients and must be ${base} (SPEC §5.6)`);
+            throw new errors.InvalidTarget(withDocs(`a member client must send resource=${base}`, config.docsUrl, 'resource'));
           }
           return base;
         },
         // SPEC §4.2: a member client repeats `resource` at the token endpoint for the code exchange.
         useGrantedResource: async (ctx, model) => {
           if (isMemberClient(ctx.oidc.client) && model.kind === 'AuthorizationCode') {
-            throw new errors.InvalidTarget(`resource must repeat the value used at authorization (${base})`);
+            throw new errors.InvalidTarget(withDocs(`repeat resource=${base} at the token endpoint, as sent to the authorization endpoint`, config.docsUrl, 'resource'));
           }
           return true;
         },
         getResourceServerInfo: async (ctx, resourceIndicator, client) => {
           // RFC 3986 §6.2.3: `…:port` and `…:port/` name the same resource; mcp-remote sends the latter.
           if (!sameUrl(resourceIndicator, base)) {
-            throw new errors.InvalidTarget(`unknown resource; the only protected resource is ${base}`);
+            throw new errors.InvalidTarget(withDocs(`unknown resource: the only protected resource is ${base} (for /mcp and /account/graphql alike)`, config.docsUrl, 'resource'));
           }
           // DESIGN D2: the ceiling of the client's kind, checked at /authorize and at /token.
           const requested = parseScope(ctx.oidc.params?.scope as string | undefined);
           const above = scopesAboveCeiling(kindOf(client.metadata()), requested);
           if (above.length > 0) {
-            throw new errors.InvalidScope(`scope not allowed for this client: ${above.join(' ')}`, above.join(' '));
+            const refusal = ceilingRefusal(kindOf(client.metadata()), above);
+            throw new errors.InvalidScope(withDocs(refusal.description, config.docsUrl, refusal.memberData ? 'memberAccess' : 'scopes'), above.join(' '));
           }
           return {
             scope: RESOURCE_SCOPES.join(' '),

@@ -29,8 +29,9 @@ import type { Context, Middleware } from 'koa';
 import { errors, type Adapter, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { sendOAuthError } from '../http/errors.js';
+import { withDocs } from '../http/docs-links.js';
 import { matchesProviderRoute } from '../http/route-path.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from './client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from './loopback.js';
 import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from './scopes.js';
@@ -99,7 +100,7 @@ export const D1: readonly Row[] = [
         row: 4,
         outcome: 'reject',
         error: 'invalid_client_metadata',
-        description: `client_name ${JSON.stringify(req.clientName ?? null)} matches no known integration for this redirect host (SPEC §5.4)`,
+        description: `client_name ${JSON.stringify(req.clientName ?? null)} matches no integration registered for this redirect host: use the integration's exact name, or register a loopback client`,
       };
     },
   },
@@ -112,7 +113,7 @@ export const D1: readonly Row[] = [
       error: 'invalid_redirect_uri',
       description:
         'redirect_uris: open registration accepts only loopback redirect URIs (http://127.0.0.1:<port>/…); ' +
-        'a fixed HTTPS callback must be a registered integration (SPEC §5.4). Not accepted: ' +
+        'a fixed HTTPS callback needs an integration set up by the server operator, or publish a client_id metadata document. Not accepted: ' +
         req.redirectUris.filter((u) => !isLoopbackRedirectUri(u)).join(' '),
     }),
   },
@@ -228,7 +229,7 @@ const LOOPBACK_SCOPES = [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
 export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata: ClientMetadata): void {
   const uris = metadata.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u))) {
-    throw new errors.InvalidClientMetadata('redirect_uris: open registration accepts only loopback redirect URIs (SPEC §5.4)');
+    throw new errors.InvalidClientMetadata('redirect_uris: open registration accepts only loopback redirect URIs (http://127.0.0.1:<port>/…)');
   }
   const logout = metadata.post_logout_redirect_uris;
   if (logout !== undefined && !(Array.isArray(logout) && logout.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u)))) {
@@ -273,6 +274,8 @@ export interface RegistrationDeps {
   integrations: readonly Integration[];
   adapter: new (name: string) => Adapter;
   logger: Logger;
+  /** DOCS_URL: error descriptions link the registration guide. */
+  docsUrl: string;
 }
 
 /**
@@ -307,7 +310,7 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
     switch (decision.outcome) {
       case 'reject':
         log(decision, { ...summary, error: decision.error });
-        return sendOAuthError(ctx, 400, decision.error, decision.description);
+        return sendOAuthError(ctx, 400, decision.error, withDocs(decision.description, deps.docsUrl, 'registration'));
       case 'vendor':
         log(decision, { ...summary, client_id: decision.integration.clientId });
         ctx.status = 201;
@@ -322,12 +325,27 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
         ctx.request.body = record;
         await next();
         const created = ctx.status === 201 ? (ctx.body as { client_id?: string } | undefined)?.client_id : undefined;
-        if (created) await expireUnlessUsed(deps.adapter, created);
+        if (created) {
+          describeScopes(ctx.body as Record<string, unknown>);
+          await expireUnlessUsed(deps.adapter, created);
+        }
         log(decision, { ...summary, status: ctx.status, client_id: created });
         return;
       }
     }
   };
+}
+
+/**
+ * The registration response of a self-registered client (DESIGN D2): `scope` is the registered
+ * default (stored as `x_default_scope`, see `uncageRegisteredScope`), and `x_scope_ceiling` lists
+ * every scope the client may request at a later authorization. Mutates `body`.
+ */
+function describeScopes(body: Record<string, unknown>): void {
+  const registered = body[DEFAULT_SCOPE_PROPERTY];
+  if (typeof registered === 'string') body.scope = registered;
+  delete body[DEFAULT_SCOPE_PROPERTY];
+  body[SCOPE_CEILING_PROPERTY] = ceilingOf(kindOf(body)).join(' ');
 }
 
 /** Stores a just-registered loopback client again, with the 24 h TTL of unused clients. */

@@ -42,12 +42,12 @@ export function registrationSetup(config: Config, logger: Logger, env: Readonly<
       staticClients: integrations.map(vendorClientMetadata),
       validateRegistration: validateLoopbackRegistration,
       classifyClient: (metadata) => classifyCimdClient(config.cimd, metadata),
-      clientIdMetadataDocument: cimdFeature(config.cimd, logger, failures),
+      clientIdMetadataDocument: cimdFeature(config.cimd, logger, failures, config.docsUrl),
       fetch: documentFetch(config.cimd, failures),
       explainError: (ctx, out) => explainCimdFailure(failures, ctx.oidc?.params?.client_id, out),
     },
     install(app, provider, adapter) {
-      app.use(registrationEndpoint({ integrations, adapter, logger }));
+      app.use(registrationEndpoint({ integrations, adapter, logger, docsUrl: config.docsUrl }));
       app.use(defaultScopeMiddleware(provider, ROUTES.authorization));
       // JSON error bodies of the provider's endpoints name why a metadata document failed to load.
       provider.use(async (ctx, next) => {

@@ -8,26 +8,29 @@
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts } from '../platform/accounts.js';
-import { authenticate, challenge, readBearerToken } from '../resource/bearer.js';
+import { authenticate, challenge, readBearerToken, type ScopeHint } from '../resource/bearer.js';
 import { loadClaims } from './account.js';
 import { parseScope } from './scopes.js';
+
+/** DESIGN D4: UserInfo's 401s name the scope it needs. */
+const OPENID: ScopeHint = { operation: 'openid', fallback: 'openid' };
 
 /** GET or POST handler answering the claims as JSON (`Cache-Control: no-store`). */
 export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl: string): Middleware {
   return async (ctx) => {
-    const token = readBearerToken(ctx, baseUrl);
-    if (!token) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required (Authorization: Bearer <token>)');
-    const principal = await authenticate(provider, baseUrl, token, accounts);
+    const token = readBearerToken(ctx, baseUrl, OPENID);
+    if (!token) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required: send the header Authorization: Bearer <access token>', 'openid');
+    const principal = await authenticate(provider, baseUrl, token, accounts, OPENID);
     const grant = await provider.Grant.find(principal.grantId);
     if (!grant || grant.clientId !== principal.clientId || grant.accountId !== principal.userId) {
-      throw challenge(baseUrl, 401, 'invalid_token', 'the grant of this access token was revoked');
+      throw challenge(baseUrl, 401, 'invalid_token', 'the grant of this access token was revoked: sign in again', 'openid');
     }
     const scope = grant.getOIDCScope();
     if (!parseScope(scope).has('openid')) {
       throw challenge(baseUrl, 403, 'insufficient_scope', 'UserInfo needs a token whose grant includes openid', 'openid');
     }
     const claims = await loadClaims(accounts, principal.userId, principal.siteId, scope);
-    if (!claims) throw challenge(baseUrl, 401, 'invalid_token', 'the account of this access token no longer exists');
+    if (!claims) throw challenge(baseUrl, 401, 'invalid_token', 'the account of this access token no longer exists', 'openid');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = claims;
   };

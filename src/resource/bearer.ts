@@ -6,10 +6,15 @@
  * - unknown, expired, revoked or malformed token, or a token whose audience is not BASE_URL:
  *   401 `invalid_token`;
  * - a valid token without a scope the operation needs: 403 `insufficient_scope` with `scope=`.
+ *
+ * Every challenge names a `scope` (DESIGN D4; MCP authorization, "scope selection"): the scope to
+ * ask for next. A client that sees none asks for every scope in `scopes_supported`, which no client
+ * kind may hold (`invalid_scope`). See `ScopeHint` for how it is chosen.
  */
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { parseScope } from '../oauth/scopes.js';
+import { defaultScopeOf } from '../oauth/default-scope.js';
 import { bearerChallenge, HttpError } from '../http/errors.js';
 import type { Accounts } from '../platform/accounts.js';
 
@@ -41,59 +46,101 @@ export interface BearerState {
 export const resourceMetadataUrl = (baseUrl: string): string => `${baseUrl}/.well-known/oauth-protected-resource`;
 
 /**
- * Builds the 401/403 error of SPEC §5.7 with its `WWW-Authenticate` challenge.
+ * What a surface names in `scope` when a token is refused before the operation's scope is known
+ * (DESIGN D4: "the called operation's, else the caller kind's default").
+ * - `operation`: the scopes of what was called (e.g. the MCP tool of a `tools/call`), when known;
+ * - `fallback`: named when the caller's client cannot be told either (the token is unknown:
+ *   revoked, purged or never ours). For a token that is found but expired, the default scope of
+ *   its client (DESIGN D3, `defaultScopeOf`) comes first.
+ * Values are space-delimited scope strings.
+ */
+export interface ScopeHint {
+  operation?: string;
+  fallback: string;
+  /** Developer-docs page sent as `error_uri` (RFC 6750 §3) with every 401 of the surface. */
+  errorUri?: string;
+}
+
+/**
+ * The scope every client kind may request (DESIGN D2): what `/mcp` names when neither the
+ * operation nor the caller is known. The first protected tool call then steps up.
+ */
+export const ANY_KIND_SCOPE = 'openid';
+
+/**
+ * Builds the 401/403 error of SPEC §5.7 with its `WWW-Authenticate` challenge; the one place
+ * challenges are made.
  * Every 401/403 of every resource surface is built here (issue #9), so each carries the challenge.
  * @param status 401 (`invalid_token`) or 403 (`insufficient_scope`; `access_denied` when the scopes
  *   are there but the user's live role at the site is not, e.g. the admin API's operator check)
- * @param scope the scopes the operation needs (space-delimited), for 403 and for 401 step-up hints
+ * @param scope the scope to ask for next (space-delimited; DESIGN D4: on every 401 and 403)
+ * @param errorUri a developer-docs page about the error (RFC 6750 §3 `error_uri`)
  */
 export function challenge(
   baseUrl: string,
   status: 401 | 403,
   error: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | 'access_denied',
   description: string,
-  scope?: string,
+  scope: string,
+  errorUri?: string,
 ): HttpError {
   const header = bearerChallenge({
     error,
     error_description: description,
     scope,
+    error_uri: errorUri,
     resource_metadata: resourceMetadataUrl(baseUrl),
   });
   return new HttpError(status, error, description, { 'WWW-Authenticate': header });
 }
 
-/** Extracts the token of an `Authorization: Bearer` header (RFC 6750 §2.1); undefined when absent. */
-export function readBearerToken(ctx: Context, baseUrl: string): string | undefined {
+/**
+ * Extracts the token of an `Authorization: Bearer` header (RFC 6750 §2.1); undefined when absent.
+ * @throws HttpError 401 invalid_token for any other Authorization header
+ */
+export function readBearerToken(ctx: Context, baseUrl: string, hint: ScopeHint): string | undefined {
   const header = ctx.get('authorization');
   if (!header) return undefined;
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-  if (!match) throw challenge(baseUrl, 401, 'invalid_token', 'the Authorization header must be "Bearer <access token>"');
+  if (!match) throw challenge(baseUrl, 401, 'invalid_token', 'send the access token in the header Authorization: Bearer <access token>', hint.operation ?? hint.fallback, hint.errorUri);
   return match[1];
+}
+
+/** The default scope of a token's client (DESIGN D3), or undefined when the client is gone. */
+async function clientDefaultScope(provider: Provider, clientId: string | undefined): Promise<string | undefined> {
+  if (!clientId) return undefined;
+  const client = await provider.Client.find(clientId).catch(() => undefined);
+  return client ? defaultScopeOf(client.metadata() as Record<string, unknown>) || undefined : undefined;
 }
 
 /**
  * Resolves an access token to a principal, with the live role check of issue #9: a member whose
  * every role at the token's site was removed is refused at once, on every resource surface.
+ * @param members the live role check (`Accounts`)
+ * @param hint the `scope` to name when the token is refused (see `ScopeHint`)
  * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens, a foreign audience, or a
  *   user who no longer holds a role at the token's site
  */
-export async function authenticate(provider: Provider, baseUrl: string, token: string, members: Members): Promise<Principal> {
+export async function authenticate(provider: Provider, baseUrl: string, token: string, members: Members, hint: ScopeHint): Promise<Principal> {
   // Opaque tokens only (DESIGN D3); anything longer than a stored id cannot be one of ours.
-  const at = token.length <= 128 ? await provider.AccessToken.find(token) : undefined;
-  if (!at || at.isExpired) throw challenge(baseUrl, 401, 'invalid_token', 'the access token is invalid, expired or revoked');
+  // Expired tokens are read too (until purged): their client tells which scope to ask for next.
+  const at = token.length <= 128 ? await provider.AccessToken.find(token, { ignoreExpiration: true }) : undefined;
+  const refuse = async (description: string) =>
+    challenge(baseUrl, 401, 'invalid_token', description, hint.operation ?? (await clientDefaultScope(provider, at?.clientId)) ?? hint.fallback, hint.errorUri);
+  if (!at) throw await refuse('the access token is unknown or was revoked: sign in again');
+  if (at.isExpired) throw await refuse('the access token has expired: refresh it or sign in again');
   const aud = at.aud as string | string[] | undefined;
   const audiences = Array.isArray(aud) ? aud : aud ? [aud] : [];
   if (!audiences.includes(baseUrl)) {
     // SPEC §5.6: a token issued for another origin (or an audience-less one) is not ours to accept.
-    throw challenge(baseUrl, 401, 'invalid_token', `the access token is not bound to ${baseUrl}`);
+    throw await refuse(`the access token is not bound to ${baseUrl}: request it with resource=${baseUrl}`);
   }
   const siteId = (at.extra as { org_id?: unknown } | undefined)?.org_id;
   if (!at.accountId || !at.grantId || typeof siteId !== 'string') {
-    throw challenge(baseUrl, 401, 'invalid_token', 'the access token acts for no member');
+    throw await refuse('the access token acts for no member of a site: sign in as a person');
   }
   const roles = await members.liveRolesAt(at.accountId, siteId);
-  if (!roles) throw challenge(baseUrl, 401, 'invalid_token', 'the access token acts for no member of its site');
+  if (!roles) throw await refuse('the person of this access token no longer has a role at its site');
   return {
     roles,
     userId: at.accountId,
@@ -109,15 +156,25 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
  * The shared bearer step: sets `ctx.state.principal`, or throws the SPEC §5.7 401.
  * @param members the live role check (`Accounts`)
  * @param options.anonymous serve requests without a token anonymously (`/mcp`)
- * @param options.scopes scopes every request must carry (403 insufficient_scope otherwise)
+ * @param options.scopes scopes every request must carry (403 insufficient_scope otherwise); also
+ *   the `scope` of every 401 of the surface (without: the client's default, else `openid`)
+ * @param options.errorUri developer-docs page named as `error_uri` in the surface's 401s
  */
-export function bearer(provider: Provider, baseUrl: string, members: Members, options: { anonymous?: boolean; scopes?: string[] } = {}): Middleware {
+export function bearer(
+  provider: Provider,
+  baseUrl: string,
+  members: Members,
+  options: { anonymous?: boolean; scopes?: string[]; errorUri?: string } = {},
+): Middleware {
+  // DESIGN D4: the surface's own scopes are what a refused caller should ask for next.
+  const own = options.scopes?.length ? options.scopes.join(' ') : undefined;
+  const hint: ScopeHint = { operation: own, fallback: own ?? ANY_KIND_SCOPE, errorUri: options.errorUri };
   return async (ctx, next) => {
-    const token = readBearerToken(ctx, baseUrl);
+    const token = readBearerToken(ctx, baseUrl, hint);
     if (token === undefined) {
-      if (!options.anonymous) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required (Authorization: Bearer <token>)', options.scopes?.join(' '));
+      if (!options.anonymous) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required: send the header Authorization: Bearer <access token>', hint.fallback, hint.errorUri);
     } else {
-      const principal = await authenticate(provider, baseUrl, token, members);
+      const principal = await authenticate(provider, baseUrl, token, members, hint);
       if (options.scopes) requireScopes(baseUrl, principal, options.scopes);
       (ctx.state as BearerState).principal = principal;
     }

@@ -57,8 +57,8 @@ describe('SPEC §5.4 loopback client with openid-client dynamicClientRegistratio
     expect(callback.searchParams.get('iss')).toBe(server.baseUrl);
     expect(visits.some((v) => v.body.includes('Application on your computer'))).toBe(true);
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: codeVerifier, expectedState: state });
-    // The token response names the access token's (resource) scopes; openid shows as the id_token.
-    expect(tokens.scope).toBe('courses:read');
+    // The token response names every granted scope, identity scopes included (issue #12).
+    expect(tokens.scope).toBe('openid courses:read');
     expect(tokens.id_token).toBeTruthy();
     const introspection = await client.tokenIntrospection(config, tokens.access_token);
     expect(introspection).toMatchObject({ active: true, aud: server.baseUrl, scope: 'courses:read', org_id: 'demo' });

@@ -110,7 +110,7 @@ describe('MCP SDK auth() against coursegate', () => {
     expect(provider.client!.client_id).not.toMatch(/^https:/);
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.refresh_token).toBeTruthy();
-    expect(tokens.scope).toBe('courses:read');
+    expect(tokens.scope).toBe('openid courses:read'); // identity scopes are named too (issue #12)
     expect(provider.pages.some((p) => p.includes('Application on your computer'))).toBe(true);
   });
 

@@ -2,7 +2,8 @@
  * `/mcp` through `mcp-remote` (npm), the stdio proxy desktop clients launch (research §4),
  * driven headlessly: anonymous tools/list, then a member tool whose 401 makes mcp-remote sign in
  * mid-session with the pre-registered `demo-member-cli` (student@demo.test); and an operator tool
- * whose 401 makes it register a loopback client dynamically (owner@demo.test, site demo).
+ * whose 401 makes it register a loopback client dynamically (owner@demo.test, site demo), then
+ * steps up twice (403 insufficient_scope) with that same registration.
  */
 import { writeFileSync } from 'node:fs';
 import { freePort, startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
@@ -65,5 +66,21 @@ describe('mcp-remote with dynamic registration (operator, owner@demo.test at sit
     expect(url.searchParams.get('client_id')).not.toBe('demo-member-cli');
     expect(url.searchParams.get('scope')).toContain('courses:read');
   }, 60_000);
+
+  test('step-up (DESIGN D2, issue #12): orders:read then analytics:read tools, re-authorized with the same registration', async () => {
+    const clientId = operator.authorizationUrls[0]!.searchParams.get('client_id');
+    const orders = await operator.client.callTool({ name: 'list_orders', arguments: { status: 'paid' } }, undefined, { timeout: 30_000 });
+    if (orders.isError) console.log(operator.log());
+    expect(orders.isError).toBeFalsy();
+    expect((orders.structuredContent as { orders: unknown[] }).orders).toHaveLength(2);
+    const analytics = await operator.client.callTool({ name: 'site_analytics', arguments: {} }, undefined, { timeout: 30_000 });
+    expect(analytics.isError).toBeFalsy();
+    expect(analytics.structuredContent).toMatchObject({ courses: { total: 3 } });
+    // Two step-ups, one registration: every authorization names the first client_id.
+    expect(operator.authorizationUrls).toHaveLength(3);
+    for (const url of operator.authorizationUrls) expect(url.searchParams.get('client_id')).toBe(clientId);
+    expect(operator.authorizationUrls[1]!.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['courses:read', 'orders:read']));
+    expect(operator.authorizationUrls[2]!.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['courses:read', 'orders:read', 'analytics:read']));
+  }, 90_000);
 });
 

@@ -59,7 +59,8 @@ describe('SPEC §4.3 anonymous /mcp with the MCP SDK client', () => {
   test('initialize reports coursegate with the tools capability; tools/list shows public tools only', async () => {
     const client = await connect();
     expect(client.getServerVersion()?.name).toBe('coursegate');
-    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    // Stateless (GET /mcp is 405): no list_changed notification is ever sent, so none is announced.
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(PUBLIC_TOOLS);
     for (const t of tools) {

@@ -75,6 +75,8 @@ describe('SPEC §5.3 member flow with openid-client (demo-member-cli, student@de
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
     expect(tokens.refresh_token).toBeTruthy();
     expect(tokens.access_token.split('.').length).toBe(1); // opaque (DESIGN D3)
+    // RFC 6749 §5.1: `scope` names every granted scope, identity scopes included (issue #12).
+    expect(tokens.scope?.split(' ').sort()).toEqual(['account:read', 'account:write', 'email', 'openid', 'profile']);
 
     // SPEC §2.2 id_token: ES256, kid in the JWKS, iss, aud, 600 s, nonce, claims = UserInfo.
     const header = jose.decodeProtectedHeader(tokens.id_token!);
@@ -120,6 +122,7 @@ describe('SPEC §5.3 member flow with openid-client (demo-member-cli, student@de
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect(refreshed.id_token).toBeUndefined();
+    expect(refreshed.scope?.split(' ').sort()).toEqual(['account:read', 'account:write', 'email', 'openid', 'profile']);
     expect((await graphql(refreshed.access_token)).status).toBe(200);
 
     // Revocation (RFC 7009, SPEC §5.8) with token + client_id; then both tokens are refused.

@@ -18,6 +18,13 @@ export interface HeadlessProviderOptions {
   /** Pre-registered client (no DCR), e.g. `{ client_id: 'demo-member-cli' }`. */
   clientInformation?: OAuthClientInformationMixed;
   clientName?: string;
+  /**
+   * Step up by re-authorizing, as the MCP authorization spec intends and mcp-remote 0.15 (SDK 2's
+   * `_stepUpAuthorize`) does: after a 403 `insufficient_scope` (seen through `fetch`), `tokens()`
+   * hides the refresh token until new tokens are saved, so the SDK 1.32 `auth()` starts an
+   * authorization with the challenge's scope instead of refreshing the old one (docs/mcp.md).
+   */
+  stepUpByReauthorization?: boolean;
 }
 
 export class HeadlessOAuthProvider implements OAuthClientProvider {
@@ -29,6 +36,23 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   callback: URL | undefined;
   /** Every authorization URL the SDK sent the "browser" to. */
   readonly authorizationUrls: URL[] = [];
+  /** How many times the SDK registered a client (DCR) through this provider. */
+  registrations = 0;
+  /** Set by `fetch` on a 403 insufficient_scope, cleared when new tokens are saved. */
+  private stepUpPending = false;
+  /** The `WWW-Authenticate` headers of every 401/403 the transport saw through `fetch`. */
+  readonly challenges: string[] = [];
+
+  /** A fetch for the transport (`{ fetch: provider.fetch }`) that watches for 401/403 challenges. */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const res = await fetch(input, init);
+    const header = res.headers.get('www-authenticate');
+    if ((res.status === 401 || res.status === 403) && header) {
+      this.challenges.push(header);
+      if (res.status === 403 && header.includes('insufficient_scope') && this.options.stepUpByReauthorization) this.stepUpPending = true;
+    }
+    return res;
+  };
 
   constructor(private readonly options: HeadlessProviderOptions) {
     this.client = options.clientInformation;
@@ -59,15 +83,24 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
+    if (!this.client || this.client.client_id !== info.client_id) this.registrations++;
     this.client = info;
   }
 
   tokens(): OAuthTokens | undefined {
+    if (this.stepUpPending && this.savedTokens) return { ...this.savedTokens, refresh_token: undefined };
     return this.savedTokens;
   }
 
   saveTokens(tokens: OAuthTokens): void {
     this.savedTokens = tokens;
+    this.stepUpPending = false;
+  }
+
+  /** Called by the SDK's `auth()` after `invalid_grant` (tokens) or `invalid_client` (all). */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'all' || scope === 'tokens') this.savedTokens = undefined;
+    if (scope === 'all' || scope === 'client') this.client = undefined;
   }
 
   /**

@@ -124,7 +124,7 @@ describe('SPEC §5.4 / §2.5 rule 3: which documents resolve, and with which cei
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
     expect(res.body).toContain('invalid_client');
-    expect(res.body).toContain('allowlist');
+    expect(res.body).toContain('are not accepted here');
   });
 });
 
@@ -135,7 +135,7 @@ describe('bad documents are refused with a clear error, never a 500 or a hang', 
     { path: '/not-json.json', error: 'invalid_client', text: 'fetch failed' },
     { path: '/array.json', error: 'invalid_client_metadata', text: 'not a JSON object' },
     { path: '/mismatch.json', error: 'invalid_client_metadata', text: 'client_id does not match' },
-    { path: '/foreign.json', error: 'invalid_client', text: 'must be on its host' },
+    { path: '/foreign.json', error: 'invalid_client', text: 'must be https on its own host' },
     { path: '/secret-method.json', error: 'invalid_client_metadata', text: 'shared-secret' },
     { path: '/secret-value.json', error: 'invalid_client_metadata', text: 'client_secret' },
     { path: '/bad-scope.json', error: 'invalid_client_metadata', text: 'scope' },

@@ -395,16 +395,18 @@ describe('interaction pages: malformed forms and headers', () => {
 });
 
 describe('SPEC 4.1 discovery', () => {
-  test('RFC 9728 protected resource metadata at both paths', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-      const res = await fetch(`${base}${path}`);
-      expect(res.status).toBe(200);
-      const md = await res.json();
-      expect(md.resource).toBe(base);
-      expect(md.authorization_servers).toEqual([base]);
-      expect(md.bearer_methods_supported).toEqual(['header']);
-      expect(md.scopes_supported).toContain('account:read');
-      expect(md.resource_documentation).toBe(server.config.docsUrl);
+  test('RFC 9728 protected resource metadata at the root well-known URL only (one resource, BASE_URL; §3.3)', async () => {
+    const res = await fetch(`${base}/.well-known/oauth-protected-resource`);
+    expect(res.status).toBe(200);
+    const md = await res.json();
+    expect(md.resource).toBe(base);
+    expect(md.authorization_servers).toEqual([base]);
+    expect(md.bearer_methods_supported).toEqual(['header']);
+    expect(md.scopes_supported).toContain('account:read');
+    expect(md.resource_documentation).toBe(server.config.docsUrl);
+    // A document at a path-suffixed URL would have to name that path's resource (RFC 9728 §3.3).
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource/account/graphql']) {
+      expect((await fetch(`${base}${path}`)).status).toBe(404);
     }
   });
 

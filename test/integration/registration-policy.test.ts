@@ -196,6 +196,16 @@ describe('DESIGN D2 scope ceilings at the authorization endpoint (SPEC §2.5 rul
     expect(location.searchParams.get('iss')).toBe(server.baseUrl);
   });
 
+  test('the refusal of member data to a generic client says what to do and links the docs (no SPEC section numbers)', async () => {
+    const location = await authorizeRedirect({ client_id: loopbackId, redirect_uri: 'http://127.0.0.1:49152/callback', scope: 'openid account:read' });
+    const description = location.searchParams.get('error_description')!;
+    expect(description).toContain("only the site's member client may request");
+    expect(description).toContain('ask the site operator for its client_id');
+    expect(description).toContain(`${server.config.docsUrl}/mcp.md#`);
+    expect(description).not.toMatch(/SPEC|§/);
+  });
+
+
   test('a vendor client is refused at a callback it did not register (no redirect to an unregistered URI)', async () => {
     const { challenge } = pkcePair();
     const url = `${server.baseUrl}/oauth/authorize?response_type=code&client_id=vendor-claude&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&scope=openid&code_challenge=${challenge}&code_challenge_method=S256&state=s`;
@@ -236,5 +246,34 @@ describe('DESIGN D2 scope ceilings at the authorization endpoint (SPEC §2.5 rul
       expect(callback.searchParams.get('iss')).toBe(server.baseUrl);
       expect(visits.some((v) => v.body.includes('name="decision"') && v.body.includes(label))).toBe(true);
     }
+  });
+});
+
+describe('DESIGN D2: a registered scope is a default, not a cage (issue #12)', () => {
+  test('a loopback client registered with courses:read may later request any scope within the loopback ceiling', async () => {
+    const reg = await register({ client_name: 'mcp client', redirect_uris: ['http://127.0.0.1:3334/callback'], scope: 'courses:read' });
+    expect(reg.status).toBe(201);
+    expect(reg.body.scope).toBe('courses:read'); // the registered default, as asked
+    expect(reg.body.x_scope_ceiling.split(' ')).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'courses:read', 'orders:read', 'analytics:read', 'courses:write']));
+    expect(reg.body.x_scope_ceiling).not.toMatch(/account:/);
+    expect(reg.body.x_default_scope).toBeUndefined();
+    // The reproduction of issue #12 item 1: this used to be error=invalid_scope.
+    const stepUp = await authorizeRedirect({ client_id: reg.body.client_id, redirect_uri: 'http://127.0.0.1:3334/callback', scope: 'courses:read orders:read' });
+    expect(stepUp.searchParams.get('error')).toBeNull();
+    expect(stepUp.pathname).toMatch(/^\/interaction\//);
+    // The ceiling still holds.
+    const beyond = await authorizeRedirect({ client_id: reg.body.client_id, redirect_uri: 'http://127.0.0.1:3334/callback', scope: 'courses:read account:read' });
+    expect(beyond.searchParams.get('error')).toBe('invalid_scope');
+  });
+});
+
+describe('RFC 7591 errors are written for integrators', () => {
+  test('a fixed HTTPS callback: what to do instead, a link to the registration guide, no SPEC section numbers', async () => {
+    const res = await register({ client_name: 'web app', redirect_uris: ['https://app.example/cb'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_redirect_uri');
+    expect(res.body.error_description).toContain('loopback');
+    expect(res.body.error_description).toContain(`${server.config.docsUrl}/client-registration.md`);
+    expect(res.body.error_description).not.toMatch(/SPEC|§/);
   });
 });

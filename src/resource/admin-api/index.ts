@@ -88,7 +88,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
       requireScopes(deps.baseUrl, principal, [scope]);
       const roles = await deps.accounts.rolesAt(principal.userId, principal.siteId);
       if (!roles.some((r) => OPERATOR_ROLES.has(r))) {
-        throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site');
+        throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
       }
       await next();
     };

@@ -4,12 +4,21 @@
  * expects (401 starts OAuth, 403 `insufficient_scope` asks for step-up).
  */
 import { OPERATOR_ROLES } from '../../platform/accounts.js';
+import { MEMBER_SCOPES } from '../../oauth/scopes.js';
 import type { AnyTool, Caller } from './tools/types.js';
 
 /** The outcome for one tool and one caller. `scope` is what the client should ask for next. */
 export type Decision =
   | { allowed: true }
-  | { allowed: false; status: 401 | 403; error: 'invalid_token' | 'insufficient_scope'; description: string; scope: string };
+  | {
+      allowed: false;
+      status: 401 | 403;
+      error: 'invalid_token' | 'insufficient_scope';
+      description: string;
+      scope: string;
+      /** True when the refusal is about member data, which needs the site's member client. */
+      memberData: boolean;
+    };
 
 /**
  * Decides whether `caller` may call `tool`.
@@ -24,16 +33,20 @@ export function decide(tool: AnyTool, caller: Caller): Decision {
   if (tool.audience === 'public') return { allowed: true };
   const needed = tool.scopes.join(' ');
   const { principal } = caller;
+  // Member tools need the site's member client (DESIGN D2): say so to a caller without a member
+  // token, since a generic MCP client's step-up to account:* is refused by the authorization server.
+  const memberData = tool.audience === 'member' && !(principal && [...principal.scopes].some((s) => MEMBER_SCOPES.has(s)));
+  const how = memberData ? "; member tools need a token from the site's member client (ask the site operator for its client_id)" : '';
   if (!principal) {
-    return { allowed: false, status: 401, error: 'invalid_token', description: `the tool ${tool.name} needs an access token with the scope ${needed}`, scope: needed };
+    return { allowed: false, status: 401, error: 'invalid_token', description: `the tool ${tool.name} needs an access token with the scope ${needed}${how}`, scope: needed, memberData };
   }
   const missing = tool.scopes.filter((s) => !principal.scopes.has(s));
   if (missing.length > 0) {
     const wanted = [...new Set([...principal.scopes, ...tool.scopes])].join(' ');
-    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs the scope ${missing.join(' ')}`, scope: wanted };
+    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs the scope ${missing.join(' ')}: authorize again for the scopes named in this challenge${how}`, scope: wanted, memberData };
   }
   if (tool.audience === 'operator' && !caller.roles.some((r) => OPERATOR_ROLES.has(r))) {
-    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs an owner or admin role at ${principal.siteId}`, scope: needed };
+    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs an owner or admin role at the site ${principal.siteId}`, scope: needed, memberData: false };
   }
   return { allowed: true };
 }

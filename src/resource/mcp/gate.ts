@@ -6,6 +6,7 @@
  * error `-32602` (MCP 2025-11-25 tools, "Error Handling").
  */
 import { challenge } from '../bearer.js';
+import { docsLink, withDocs } from '../../http/docs-links.js';
 import { decide } from './access.js';
 import { findTool } from './tools/registry.js';
 import type { Caller } from './tools/types.js';
@@ -35,10 +36,24 @@ function toolCalls(parsed: unknown): ToolCall[] {
 }
 
 /**
+ * The scopes of the protected tools a body calls (`tools/call`), space-delimited, or undefined when
+ * it calls none: the `scope` a 401 names for it (DESIGN D4).
+ */
+export function calledToolScopes(parsed: unknown): string | undefined {
+  const scopes = new Set<string>();
+  for (const call of toolCalls(parsed)) {
+    const tool = call.name === undefined ? undefined : findTool(call.name);
+    for (const s of tool?.scopes ?? []) scopes.add(s);
+  }
+  return scopes.size ? [...scopes].join(' ') : undefined;
+}
+
+/**
  * Checks every `tools/call` of the body.
+ * @param docsUrl DOCS_URL, for the `error_uri` and the member-data advice of the challenge
  * @throws HttpError 401/403 with the `WWW-Authenticate` challenge of SPEC §5.7
  */
-export function gateToolCalls(parsed: unknown, caller: Caller, baseUrl: string): GateResult {
+export function gateToolCalls(parsed: unknown, caller: Caller, baseUrl: string, docsUrl: string): GateResult {
   for (const call of toolCalls(parsed)) {
     const tool = call.name === undefined ? undefined : findTool(call.name);
     if (!tool) {
@@ -47,7 +62,10 @@ export function gateToolCalls(parsed: unknown, caller: Caller, baseUrl: string):
       return { pass: false, id: call.id, code: -32602, message };
     }
     const decision = decide(tool, caller);
-    if (!decision.allowed) throw challenge(baseUrl, decision.status, decision.error, decision.description, decision.scope);
+    if (!decision.allowed) {
+      const topic = decision.memberData ? 'memberAccess' : 'challenges';
+      throw challenge(baseUrl, decision.status, decision.error, withDocs(decision.description, docsUrl, topic), decision.scope, docsLink(docsUrl, topic));
+    }
   }
   return { pass: true };
 }

@@ -22,10 +22,11 @@ import { Orders } from '../../platform/orders.js';
 import { EventRegistrations } from '../../platform/events.js';
 import { Progress } from '../../platform/progress.js';
 import { operatorServices } from '../../platform/operator/index.js';
-import { authenticate, readBearerToken } from '../bearer.js';
+import { ANY_KIND_SCOPE, authenticate, readBearerToken, type ScopeHint } from '../bearer.js';
+import { docsLink } from '../../http/docs-links.js';
 import { readJsonRpcBody, type JsonRpcBody } from './body.js';
 import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
-import { gateToolCalls } from './gate.js';
+import { calledToolScopes, gateToolCalls } from './gate.js';
 import { originGuard } from './origin-guard.js';
 import { buildMcpServer } from './server.js';
 import { serveWithSdk } from './transport.js';
@@ -36,6 +37,8 @@ import type { Caller, ToolServices } from './tools/types.js';
 export interface McpDeps {
   provider: Provider;
   baseUrl: string;
+  /** DOCS_URL: challenges link the developer docs. */
+  docsUrl: string;
   accounts: Accounts;
   learning: Learning;
   db: Kysely<PlatformDatabase>;
@@ -75,22 +78,30 @@ const readBody: Middleware = async (ctx, next) => {
   await next();
 };
 
+/**
+ * The token, if any, becomes the caller. A refused token gets a 401 naming the scope to ask for
+ * next (DESIGN D4): the called tool's scopes for `tools/call`; for other methods the default of
+ * the token's client when it can still be read (expired), else `openid`, which every client kind
+ * may request (the first protected tool call then steps up).
+ */
 function authenticateCaller(deps: McpDeps): Middleware {
+  const errorUri = docsLink(deps.docsUrl, 'challenges');
   return async (ctx, next) => {
-    const token = readBearerToken(ctx, deps.baseUrl);
+    const hint: ScopeHint = { operation: calledToolScopes(state(ctx).body.parsed), fallback: ANY_KIND_SCOPE, errorUri };
+    const token = readBearerToken(ctx, deps.baseUrl, hint);
     if (token === undefined) {
       state(ctx).caller = { roles: [] };
     } else {
-      const principal = await authenticate(deps.provider, deps.baseUrl, token, deps.accounts);
+      const principal = await authenticate(deps.provider, deps.baseUrl, token, deps.accounts, hint);
       state(ctx).caller = { principal, roles: [...(principal.roles ?? [])] };
     }
     await next();
   };
 }
 
-function gate(baseUrl: string): Middleware {
+function gate(baseUrl: string, docsUrl: string): Middleware {
   return async (ctx, next) => {
-    const result = gateToolCalls(state(ctx).body.parsed, state(ctx).caller, baseUrl);
+    const result = gateToolCalls(state(ctx).body.parsed, state(ctx).caller, baseUrl, docsUrl);
     if (!result.pass) return sendJsonRpcError(ctx, 200, result.code, result.message, result.id);
     await next();
   };
@@ -127,7 +138,7 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     allowPostOnly,
     readBody,
     authenticateCaller(deps),
-    gate(deps.baseUrl),
+    gate(deps.baseUrl, deps.docsUrl),
     serveMcp(deps, services),
   );
   const map = scopeMap(deps.baseUrl, deps.openapi);

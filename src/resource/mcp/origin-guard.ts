@@ -19,7 +19,9 @@ export function originGuard(baseUrl: string): Middleware {
   return async (ctx, next) => {
     const origin = ctx.get('origin');
     if (origin && origin !== base.origin) throw new JsonRpcHttpError(403, -32000, `Forbidden: Origin ${origin.slice(0, 100)} is not allowed`);
-    if (checkHost && ctx.host.toLowerCase() !== base.host) throw new JsonRpcHttpError(403, -32000, 'Forbidden: Host header does not name this server');
+    // The Host as sent: `ctx.host` is pinned to BASE_URL (src/http/origin.ts, DESIGN D7).
+    const sent = String((ctx.state as { sentHost?: unknown }).sentHost ?? ctx.get('host'));
+    if (checkHost && sent.toLowerCase() !== base.host) throw new JsonRpcHttpError(403, -32000, 'Forbidden: Host header does not name this server');
     await next();
   };
 }

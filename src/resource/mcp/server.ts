@@ -75,5 +75,8 @@ export function buildMcpServer(caller: Caller, services: ToolServices, logger: L
       (async (args: Record<string, unknown>) => runTool(tool, args, caller, services, logger, requestId)) as never,
     );
   }
+  // McpServer announces `tools.listChanged: true` once a tool is registered, but a stateless
+  // endpoint (GET /mcp is 405) never sends notifications/tools/list_changed: say so (issue #12).
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
