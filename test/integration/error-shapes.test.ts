@@ -38,6 +38,7 @@ const ROWS: Row[] = [
   { surface: 'graphql (/account/graphql, bearer step)', status: 403, shape: 'oauth', request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }' }, bearer(t.openidOnly))) },
   // GraphQL-over-HTTP with `Accept: application/json`: a syntax error is a 200 with `errors`.
   { surface: 'graphql (/account/graphql, syntax error)', status: 200, shape: 'graphql', request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { ' }, bearer(t.member))) },
+  { surface: 'graphql (/account/graphql, GET with malformed variables)', status: 400, shape: 'graphql', request: (o, t) => fetch(`${o}/account/graphql?query=%7B__typename%7D&variables=not-json`, { headers: bearer(t.member) }) },
   { surface: 'jsonrpc (/mcp)', status: 400, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { ...json({}), body: '{not json' }) },
   { surface: 'jsonrpc (/mcp, bearer step)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer('not-a-token'))) },
   { surface: 'problem (/api/v1)', status: 401, shape: 'problem-or-oauth', request: (o) => fetch(`${o}/api/v1/site`) },
