@@ -30,9 +30,12 @@ import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { docsLink, docsPagesRouter } from './http/docs-links.js';
 import { bearer } from './resource/bearer.js';
-import { accountGraphqlHandler, accountServices } from './resource/account-graphql/index.js';
+import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './resource/account-graphql/index.js';
+import { graphiqlPage } from './resource/account-graphql/graphiql.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
+import { operatorServices } from './platform/operator/index.js';
+import { IdempotencyKeys } from './platform/idempotency.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
@@ -202,8 +205,13 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'], errorUri: docsLink(config.docsUrl, 'accountApi') });
   router.post('/account/graphql', accountBearer, graphql);
-  router.get('/account/graphql', accountBearer, graphql);
-  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi });
+  // GraphiQL (development; docs/account-api.md "Schema, introspection, GraphiQL").
+  if (config.graphiql) router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
+  else router.get('/account/graphql', accountBearer, graphql);
+  router.get('/account/graphql/schema.graphql', accountSchemaHandler);
+  const memberClients = new MemberClients(store.db, adapter);
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients };
+  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
     provider,
@@ -217,8 +225,14 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   app.use(bodyLimit());
   app.use(limits.middleware);
-  const memberClients = new MemberClients(store.db, adapter);
-  const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
+  const adminApi = adminApiRouter({
+    provider,
+    baseUrl: config.baseUrl,
+    docsUrl: config.docsUrl,
+    services: admin,
+    idempotency: new IdempotencyKeys(store.db as never),
+    logger,
+  });
   app.use(router.routes());
   app.use(docsPagesRouter().routes());
   app.use(adminApi.routes());

@@ -27,17 +27,18 @@ export interface Setting {
 
 /** Every setting, in the order of the operator guide. */
 export const SETTINGS: readonly Setting[] = [
-  { env: 'NODE_ENV', default: '`development`', description: '`development`, `test` or `production`; `production` requires the settings marked ★ and never seeds demo data' },
+  { env: 'NODE_ENV', default: '`development`', description: '`development` (unset), `test` or `production`; anything else refuses to start. `production` requires the settings marked ★ and never seeds demo data' },
   { env: 'PORT', yaml: 'port', default: '`3000`', description: 'listening port' },
   { env: 'BASE_URL', default: '`http://localhost:$PORT`', description: 'the origin: issuer, protected-resource identifier, token audience. No path, no trailing slash', requiredInProduction: true },
   { env: 'COOKIE_SECRETS', default: 'generated and kept in the store (dev)', description: 'comma-separated, ≥ 32 characters each; the first signs, all verify (rotation: prepend a new one)', requiredInProduction: true },
   { env: 'SIGNING_KEY_FILE', default: 'generated and kept in the store (dev)', description: 'file holding a private ES256 JWK, or a JWK Set whose first key signs', requiredInProduction: true },
   { env: 'SIGNING_KEY', default: 'unset', description: 'the same JWK (Set) as JSON, instead of `SIGNING_KEY_FILE`' },
   { env: 'ID_TOKEN_SIGNING', yaml: 'id_token_signing', default: '`active`', description: '`active`: id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued and discovery omits `id_token_signing_alg_values_supported` (SPEC §2.2, DESIGN D6)' },
-  { env: 'DATA_DIR', yaml: 'data_dir', default: '`./data`', description: 'directory of the embedded store `coursegate.db`' },
+  { env: 'ACCOUNT_GRAPHIQL', default: '`1` in development, else `0`', description: '`1`: GraphiQL at `GET /account/graphql` for browsers (never in production); docs/account-api.md' },
+  { env: 'DATA_DIR', yaml: 'data_dir', default: '`./data`', description: 'directory of the embedded store `coursegate.db`; created 0700 with the file 0600; a warning at start when an existing one is readable by others' },
   { env: 'DOCS_URL', yaml: 'docs_url', default: '`$BASE_URL/docs`', description: "where the developer docs live: advertised as `service_documentation` and `resource_documentation`, and linked from every integrator-facing error description. By default this server publishes the Markdown pages of `docs/` there itself (`GET /docs/mcp.md`, …); point it at your own docs site or the repository's `docs/` folder (same file names and heading anchors) to change that" },
   { env: 'LOG_LEVEL', yaml: 'log_level', default: '`info`', description: 'pino level; `silent` turns logs off' },
-  { env: 'TRUST_PROXY', default: 'off', description: 'number of trusted proxy hops (`1` for one TLS-terminating proxy): only the client address and scheme are taken from `X-Forwarded-*`' },
+  { env: 'TRUST_PROXY', default: 'off', description: 'number of trusted proxy hops (`1` = one TLS-terminating proxy). Only the client address (that many `X-Forwarded-For` entries from the right) and the scheme (`X-Forwarded-Proto`) are taken from it; never the host: every URL comes from `BASE_URL`' },
   { env: 'DEMO_PASSWORD', default: 'random', description: 'password of the demo accounts (development only)' },
   { env: 'DEMO_SEED_FILE', yaml: 'demo_seed_file', default: '`config/demo-seed.yaml`', description: 'demo data' },
   { env: 'INTEGRATIONS_FILE', yaml: 'integrations_file', default: '`config/integrations.yaml`', description: 'vendor platforms' },
@@ -56,11 +57,11 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CIMD_ALLOWED_HOSTS', yaml: 'cimd.allowed_hosts', default: 'none', description: 'Client ID Metadata Documents: hosts that may serve them; see [operator-integrations.md](operator-integrations.md)' },
   { env: 'CIMD_REVIEWED', yaml: 'cimd.reviewed', default: 'none', description: 'document URLs an operator reviewed (DESIGN D2)' },
   { env: 'CIMD_OPEN', yaml: 'cimd.open', default: 'off', description: 'open registration: any public HTTPS host may serve a document' },
-  { env: 'CIMD_NEGATIVE_CACHE_SECONDS', yaml: 'cimd.negative_cache_seconds', default: '`30`', description: 'seconds a document that failed to load is not fetched again (0 = off)' },
+  { env: 'CIMD_NEGATIVE_CACHE_SECONDS', yaml: 'cimd.negative_cache_seconds', default: '`30`', description: 'a document that failed to load (status, timeout, size, refused address) is not fetched again for this long; the error names the cause (0 = off)' },
   { env: 'CIMD_ALLOW_LOOPBACK', default: 'off', description: 'test only (refused in production): fetch documents from loopback addresses' },
   { env: 'CIMD_TEST_CA_FILE', default: 'unset', description: 'test only (refused in production): PEM of an extra CA trusted by the document fetcher' },
-  { env: 'METRICS_PORT', default: 'unset', description: '`/metrics` on its own listener on this port (0 = any free port)' },
-  { env: 'METRICS_TOKEN', default: 'unset', description: '`/metrics` on the main port behind `Authorization: Bearer <token>`' },
+  { env: 'METRICS_PORT', default: 'unset', description: 'serve `/metrics` on its own listener on this port only (bind it to a private network)' },
+  { env: 'METRICS_TOKEN', default: 'unset', description: 'serve `/metrics` on the main port to `Authorization: Bearer <token>` only (≥ 32 characters). With neither setting `/metrics` is open in development/test and not served in production' },
 ];
 
 /** The zod schema of the environment: every catalogued variable, an optional string, described. */

@@ -164,6 +164,23 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('oauth_applications_site').on('oauth_applications').column('site_id').execute();
     },
   },
+  '0004_admin_api': {
+    // Admin API (issue 10): remembered answers of creating requests with an Idempotency-Key.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('response', 'text', (c) => c.notNull())
+        .addColumn('location', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['site_id', 'key'])
+        .execute();
+      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

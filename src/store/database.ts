@@ -37,6 +37,7 @@ export async function openEmbeddedStore(
   const sqlite = new Database(file);
   if (created) restrictFiles(dataDir);
   sqlite.pragma('journal_mode = WAL');
+  if (created) restrictFiles(dataDir); // the WAL files, created by the pragma
   sqlite.pragma(`synchronous = ${synchronous}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

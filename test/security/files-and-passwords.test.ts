@@ -22,7 +22,7 @@ describe('finding 6: DATA_DIR 0700 and its files 0600 when the server creates th
     const server = await startTestServer({}, dataDir);
     try {
       expect(mode(dataDir)).toBe(0o700);
-      expect(mode(path.join(dataDir, 'coursegate.db'))).toBe(0o600);
+      for (const file of ['coursegate.db', 'coursegate.db-wal', 'coursegate.db-shm']) expect(mode(path.join(dataDir, file))).toBe(0o600);
     } finally {
       await server.close();
       rmSync(parent, { recursive: true, force: true });
