@@ -38,6 +38,10 @@ beforeAll(async () => {
     .insertInto('coupons' as never)
     .values({ id: 'cpn_second', site_id: 'second', code: 'SECOND5', percent_off: 5, max_redemptions: null, redemptions: 0, expires_at: null, active: 1, created_at: new Date().toISOString() } as never)
     .execute();
+  await server.store.db
+    .insertInto('invitations' as never)
+    .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
+    .execute();
 }, 60_000);
 afterAll(() => server.close());
 
@@ -86,6 +90,10 @@ const SAMPLES: Record<string, Sample> = {
   listMembers: { query: { role: 'owner' } },
   grantMemberRole: { params: () => ({ email: 'instructor@demo.test', role: 'student' }), other: { email: 'learner@second.test', role: 'student' } },
   revokeMemberRole: { params: () => ({ email: 'instructor@demo.test', role: 'student' }), other: { email: 'learner@second.test', role: 'student' } },
+  listInvitations: { query: { status: 'pending' } },
+  createInvitation: { body: () => ({ email: 'walker@example.com', role: 'student' }), keep: (b) => (made.invitationId = b.id as string) },
+  getInvitation: { params: () => ({ invitationId: made.invitationId! }), other: { invitationId: 'inv_second' } },
+  revokeInvitation: { params: () => ({ invitationId: made.invitationId! }), other: { invitationId: 'inv_second' } },
   listOrders: { query: { status: 'paid' } },
   siteAnalytics: {},
   listEvents: { query: { upcomingOnly: 'true' } },

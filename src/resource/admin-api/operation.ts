@@ -12,6 +12,7 @@ import type { Accounts } from '../../platform/accounts.js';
 import type { SiteSettings } from '../../platform/sites.js';
 import type { OperatorServices } from '../../platform/operator/index.js';
 import type { MemberClients } from '../../oauth/member-clients.js';
+import type { Invitations } from '../../platform/invitations.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -23,6 +24,9 @@ export interface AdminServices {
   operator: OperatorServices;
   siteSettings: SiteSettings;
   memberClients: MemberClients;
+  invitations: Invitations;
+  /** BASE_URL, for links handed out (invitation acceptUrl). */
+  baseUrl: string;
 }
 
 /** Who runs an operation: the token's user at the token's site (DESIGN D5), already authorized. */

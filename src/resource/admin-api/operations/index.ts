@@ -7,6 +7,7 @@ import type { Operation } from '../operation.js';
 import { getSite, updateSite, listApplications, createApplication, getApplication, deleteApplication } from './site.js';
 import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture } from './courses.js';
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
+import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -30,6 +31,10 @@ export const OPERATIONS: readonly Operation[] = [
   listMembers,
   grantMemberRole,
   revokeMemberRole,
+  listInvitations,
+  createInvitation,
+  getInvitation,
+  revokeInvitation,
   listOrders,
   siteAnalytics,
   listEvents,
