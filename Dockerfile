@@ -3,10 +3,9 @@
 # test/deploy/dockerfile-replay.test.ts replays these steps without a Docker engine.
 
 # ---- build: TypeScript → dist/ -------------------------------------------------------------
-FROM node:22-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary matches.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# No compiler toolchain: better-sqlite3 ≥ 13 ships Node-API prebuilt binaries (nothing compiles).
 COPY package.json package-lock.json ./
 # `npm install` keeps to package-lock.json; `npm ci` refuses this lock (README: it lists only the
 # optional platform binaries our registry serves).
@@ -18,14 +17,13 @@ COPY src ./src
 RUN npm run build
 
 # ---- deps: production dependencies only ----------------------------------------------------
-FROM node:22-slim AS deps
+FROM node:24-slim AS deps
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund
 
 # ---- runtime ---------------------------------------------------------------------------------
-FROM node:22-slim
+FROM node:24-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data

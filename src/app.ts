@@ -30,7 +30,8 @@ import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { docsLink, docsPagesRouter } from './http/docs-links.js';
 import { bearer } from './resource/bearer.js';
-import { accountGraphqlHandler, accountServices } from './resource/account-graphql/index.js';
+import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './resource/account-graphql/index.js';
+import { graphiqlPage } from './resource/account-graphql/graphiql.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
 import { MemberClients } from './oauth/member-clients.js';
@@ -202,7 +203,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'], errorUri: docsLink(config.docsUrl, 'accountApi') });
   router.post('/account/graphql', accountBearer, graphql);
-  router.get('/account/graphql', accountBearer, graphql);
+  // GraphiQL (development; docs/account-api.md "Schema, introspection, GraphiQL").
+  if (config.graphiql) router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
+  else router.get('/account/graphql', accountBearer, graphql);
+  router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi });
 
   const interactions = interactionRouter({

@@ -120,6 +120,8 @@ export interface Config {
   /** Private ES256 JWKs given by the operator (production), the signing one first; undefined in development = generated. */
   signingKeys: Array<Record<string, unknown>> | undefined;
   idTokenSigning: 'active' | 'published';
+  /** GraphiQL at `GET /account/graphql` (ACCOUNT_GRAPHIQL=1|0; default on in development, never in production). */
+  graphiql: boolean;
   integrationsFile: string;
   demoSeedFile: string;
   /** Client ID Metadata Documents (SPEC §5.4): see `src/oauth/cimd.ts` and docs/operator-integrations.md. */
@@ -349,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     cookieKeys: readCookieKeys(env),
     signingKeys: readSigningKeys(env),
     idTokenSigning: signing,
+    graphiql: mode !== 'production' && (env.ACCOUNT_GRAPHIQL ? env.ACCOUNT_GRAPHIQL === '1' : mode === 'development'),
     integrationsFile: path.resolve(root, env.INTEGRATIONS_FILE ?? file.integrations_file ?? 'config/integrations.yaml'),
     demoSeedFile: path.resolve(root, env.DEMO_SEED_FILE ?? file.demo_seed_file ?? 'config/demo-seed.yaml'),
     cimd: readCimd(env, file.cimd, mode),

@@ -159,6 +159,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   // Ours, served by @koa/router (same matching rules).
   { name: 'userinfo', path: PROVIDER_ROUTES.userinfo, methods: GET_POST, owner: 'app', surface: 'oauth', auth: { kind: 'bearer' }, body: buffered },
   { name: 'account_graphql', path: '/account/graphql', methods: GET_POST, owner: 'app', surface: 'graphql', auth: { kind: 'bearer', scopes: ['account:read'] }, body: buffered },
+  // The schema as SDL (docs/account-api.graphql), public: the contract clients build against.
+  { name: 'account_graphql_schema', path: '/account/graphql/schema.graphql', methods: GET, owner: 'app', surface: 'graphql', auth: none },
   { name: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], owner: 'app', surface: 'jsonrpc', auth: { kind: 'bearer', anonymous: true }, body: { ...handled, ownTooLarge: true } },
   { name: 'admin_api', path: '/api/v1/*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: handled },
   { name: 'interaction', path: '/interaction/:uid', methods: GET, owner: 'app', surface: 'html', auth: interaction },

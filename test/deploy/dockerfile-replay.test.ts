@@ -94,8 +94,8 @@ function replayStage(stage: Stage, dir: string, from: Record<string, string>): R
 }
 
 describe('Dockerfile', () => {
-  test('multi-stage on node:22-slim, production deps only, non-root, HEALTHCHECK on /healthz, volumes', () => {
-    expect(dockerfile.map((s) => s.base)).toEqual(['node:22-slim', 'node:22-slim', 'node:22-slim']);
+  test('multi-stage on node:24-slim (current LTS), production deps only, non-root, HEALTHCHECK on /healthz, volumes', () => {
+    expect(dockerfile.map((s) => s.base)).toEqual(['node:24-slim', 'node:24-slim', 'node:24-slim']);
     const runtime = dockerfile.at(-1)!;
     const ops = (op: string) => runtime.steps.filter((s) => s.op === op).map((s) => s.args);
     expect(ops('USER')).toEqual(['node']);

@@ -2,12 +2,15 @@
  * Account API protection (limits.ts, page-budget.ts): depth, cost, rows, aliases, directives,
  * tokens, malformed documents and unknown fields are GraphQL request errors with a stable
  * `extensions.code`: HTTP 200 with `application/json`, 400 with `application/graphql-response+json`
- * (GraphQL over HTTP), never a 500 and never a stack trace. Introspection is off in production.
+ * (GraphQL over HTTP), never a 500 and never a stack trace. Introspection is open to authenticated
+ * callers in every mode, bounded by introspection-bound.ts.
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { graphql, memberToken } from '../helpers/member-token.js';
 import { createAccountYoga, type AccountServices } from '../../src/resource/account-graphql/index.js';
 import { LIMITS } from '../../src/resource/account-graphql/limits.js';
+import { INTROSPECTION_LIMITS } from '../../src/resource/account-graphql/introspection-bound.js';
+import { getIntrospectionQuery } from 'graphql';
 
 let server: TestServer;
 let token: string;
@@ -110,20 +113,35 @@ describe('limits and bad documents: request errors with stable codes, never 500'
   });
 });
 
-describe('production mode: no introspection, no field suggestions', () => {
+/** What GraphiQL, graphql-codegen and IDE plugins send (15 fields deep through `ofType`). */
+const STANDARD_INTROSPECTION = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+const CYCLIC_INTROSPECTION = '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }';
+const TOO_DEEP_INTROSPECTION = `{ __schema { queryType { ${'fields { type { '.repeat(1)}${'ofType { '.repeat(INTROSPECTION_LIMITS.depth)}name${' }'.repeat(INTROSPECTION_LIMITS.depth + 2)} } } }`;
+
+describe('production mode: introspection for authenticated callers (bounded), no field suggestions', () => {
   const principal = { userId: 'usr_x', siteId: 'demo', clientId: 'c', scopes: new Set(['account:read']), grantId: 'g', expiresAt: 0 };
-  // No resolver runs in these tests: the documents are refused at validation.
+  // No resolver runs in these tests: introspection resolves from the schema, the rest is refused at validation.
   const yoga = createAccountYoga({ services: {} as AccountServices, baseUrl: 'https://issuer.example', production: true });
   const post = async (query: string) => {
     const res = await yoga.fetch('http://localhost/account/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }, { koa: { state: { principal } } });
-    return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+    return { status: res.status, body: (await res.json()) as { data?: { __schema?: { types: unknown[] } }; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
   };
 
-  test.each([['{ __schema { types { name } } }'], ['{ __type(name: "Viewer") { name } }'], ['{ viewer { id } __schema { queryType { name } } }']])('%s → INTROSPECTION_DISABLED', async (query) => {
+  test('the standard introspection query (depth 15, over the depth limit of 8) is answered', async () => {
+    const res = await post(STANDARD_INTROSPECTION);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data?.__schema?.types.length).toBeGreaterThan(10);
+  });
+
+  test.each([
+    ['types → fields → type → fields … (nested lists)', CYCLIC_INTROSPECTION, 'QUERY_TOO_COSTLY'],
+    [`an ofType chain deeper than ${INTROSPECTION_LIMITS.depth}`, TOO_DEEP_INTROSPECTION, 'QUERY_TOO_DEEP'],
+    ['__type stays under the ordinary depth limit', DEEP_INTROSPECTION, 'QUERY_TOO_DEEP'],
+  ])('bounded: %s → %s', async (_name, query, code) => {
     const res = await post(query);
     expect(res.status).toBe(200);
     expect(res.body.data).toBeUndefined();
-    expect(res.body.errors?.map((e) => e.extensions?.code)).toContain('INTROSPECTION_DISABLED');
+    expect(res.body.errors?.map((e) => e.extensions?.code)).toContain(code);
   });
 
   test('an unknown field gets no "Did you mean" hint', async () => {

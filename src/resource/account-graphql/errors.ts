@@ -7,7 +7,6 @@
  * | `GRAPHQL_PARSE_FAILED` | the document is not GraphQL |
  * | `GRAPHQL_VALIDATION_FAILED` | unknown field, wrong argument type, … |
  * | `QUERY_TOO_DEEP`, `QUERY_TOO_COSTLY`, `TOO_MANY_ALIASES`, `TOO_MANY_DIRECTIVES`, `TOO_MANY_TOKENS` | a limit (limits.ts) |
- * | `INTROSPECTION_DISABLED` | `__schema` / `__type` in production |
  * | `INSUFFICIENT_SCOPE` | a mutation without `account:write` (HTTP 403) |
  * | `BAD_USER_INPUT` | an argument breaks a documented rule |
  * | `NOT_FOUND`, `ACCESS_EXPIRED` | member-data rules (platform/member-errors.ts) |

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context, Middleware } from 'koa';
 import type { Kysely } from 'kysely';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, lexicographicSortSchema, printSchema } from 'graphql';
 import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Accounts } from '../../platform/accounts.js';
 import type { Learning } from '../../platform/learning.js';
@@ -28,6 +28,14 @@ import { isStoreOutage } from '../../ops/store-outage.js';
 export type { AccountContext, AccountServices } from './context.js';
 
 const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
+const schema = createSchema<KoaServerContext & AccountContext>({ typeDefs, resolvers });
+
+/**
+ * The Account API schema as SDL, as introspection shows it (types sorted by name): served at
+ * `GET /account/graphql/schema.graphql` and committed as docs/account-api.graphql (a test keeps
+ * the three equal).
+ */
+export const ACCOUNT_SCHEMA_SDL = `${printSchema(lexicographicSortSchema(schema))}\n`;
 
 /** The platform services of the Account API over one database. */
 export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, learning: Learning): AccountServices {
@@ -43,7 +51,7 @@ export interface AccountApiDeps {
   services: AccountServices;
   /** BASE_URL: names the RFC 9728 metadata in the 403 challenge. */
   baseUrl: string;
-  /** Production: no introspection, no field suggestions. */
+  /** Production: no field suggestions (introspection stays open to authenticated callers). */
   production: boolean;
   log?: ErrorLog;
 }
@@ -92,7 +100,7 @@ const storeOutagePlugin = {
 /** The yoga instance of the Account API; `koa.state.principal` must be set by the bearer middleware. */
 export function createAccountYoga(deps: AccountApiDeps) {
   return createYoga<KoaServerContext, AccountContext>({
-    schema: createSchema<KoaServerContext & AccountContext>({ typeDefs, resolvers }),
+    schema,
     graphqlEndpoint: '/account/graphql',
     graphiql: false,
     landingPage: false,
@@ -106,6 +114,15 @@ export function createAccountYoga(deps: AccountApiDeps) {
     },
   });
 }
+
+/** `GET /account/graphql/schema.graphql`: the SDL, public (the contract clients build against). */
+export const accountSchemaHandler: Middleware = (ctx) => {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.set('Content-Disposition', 'inline; filename="account-api.graphql"');
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = ACCOUNT_SCHEMA_SDL;
+};
 
 /** Koa handler of `/account/graphql`; expects `ctx.state.principal` from the bearer middleware. */
 export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {

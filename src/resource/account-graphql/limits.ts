@@ -10,7 +10,7 @@
  * | aliases | 15 | `TOO_MANY_ALIASES` |
  * | directives | 10 | `TOO_MANY_DIRECTIVES` |
  * | lexical tokens | 1 000 | `TOO_MANY_TOKENS` |
- * | introspection (`__schema`, `__type`) | off in production | `INTROSPECTION_DISABLED` |
+ * | introspection (`__schema`): exempt from depth and cost, bounded by introspection-bound.ts (depth 20, 3 nested lists) | open to every authenticated caller, every mode | `QUERY_TOO_DEEP` / `QUERY_TOO_COSTLY` |
  *
  * A rejected document is a GraphQL request error (no `data`): HTTP 200 with
  * `application/json` and 400 with `application/graphql-response+json` (GraphQL over HTTP), never 500.
@@ -19,9 +19,10 @@
  * connections costs ~29 200 and asks for 300 rows: it passes; twice that (aliases) does not.
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
+import { GraphQLError, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { pageBudgetRule } from './page-budget.js';
+import { introspectionBoundRule } from './introspection-bound.js';
 
 export const LIMITS = { depth: 8, cost: 30_000, rows: 300, aliases: 15, directives: 10, tokens: 1_000 } as const;
 
@@ -37,8 +38,8 @@ function reportAs(code: string) {
 /** graphql-armor with the limits above; rejections are reported, not thrown. */
 function armor(production: boolean): Plugin {
   return EnvelopArmorPlugin({
-    maxDepth: { n: LIMITS.depth, ignoreIntrospection: false, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_DEEP') },
-    costLimit: { maxCost: LIMITS.cost, ignoreIntrospection: false, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_COSTLY') },
+    maxDepth: { n: LIMITS.depth, ignoreIntrospection: true, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_DEEP') },
+    costLimit: { maxCost: LIMITS.cost, ignoreIntrospection: true, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_COSTLY') },
     maxAliases: { n: LIMITS.aliases, propagateOnRejection: false, onReject: reportAs('TOO_MANY_ALIASES') },
     maxDirectives: { n: LIMITS.directives, propagateOnRejection: false, onReject: reportAs('TOO_MANY_DIRECTIVES') },
     // Thrown from the parser (there is no validation context yet); coded by `tokenLimitCode`.
@@ -58,15 +59,10 @@ const tokenLimitCode: Plugin = {
   },
 };
 
-/** No introspection in production: `__schema` / `__type` are validation errors. */
-const noIntrospection: Plugin = {
+/** The bound on `__schema` documents, which armor's depth and cost limits skip. */
+const introspectionBound: Plugin = {
   onValidate({ addValidationRule }) {
-    addValidationRule(NoSchemaIntrospectionCustomRule);
-    return ({ result }) => {
-      for (const e of result) {
-        if (/introspection has been disabled/.test(e.message)) (e.extensions as Record<string, unknown>)['code'] = 'INTROSPECTION_DISABLED';
-      }
-    };
+    addValidationRule(introspectionBoundRule());
   },
 };
 
@@ -79,5 +75,5 @@ const pageBudget: Plugin = {
 
 /** The protection plugins, in order. */
 export function limitPlugins(production: boolean): Plugin[] {
-  return [armor(production), pageBudget, tokenLimitCode, ...(production ? [noIntrospection] : [])];
+  return [armor(production), pageBudget, introspectionBound, tokenLimitCode];
 }
