@@ -17,10 +17,11 @@ import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
 import { withRefreshRotation } from './oauth/refresh-rotation.js';
 import { Accounts } from './platform/accounts.js';
 import { Learning } from './platform/learning.js';
-import { createProvider } from './oauth/provider.js';
+import { createProvider, ROUTES } from './oauth/provider.js';
 import { SiteChoices } from './oauth/account.js';
 import { installProviderHooks } from './oauth/provider-hooks.js';
-import { loadCookieKeys, loadSigningKeys } from './oauth/keys.js';
+import { loadCookieKeys } from './oauth/keys.js';
+import { openSigning } from './oauth/key-ring.js';
 import { protectedResourceMetadata } from './oauth/discovery.js';
 import { userinfoHandler } from './oauth/userinfo.js';
 import { interactionRouter } from './interaction/routes.js';
@@ -34,6 +35,10 @@ import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './
 import { graphiqlPage } from './resource/account-graphql/graphiql.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteSettings } from './platform/sites.js';
+import { operatorServices } from './platform/operator/index.js';
+import { IdempotencyKeys } from './platform/idempotency.js';
+import { Invitations } from './platform/invitations.js';
+import { invitationRouter } from './interaction/invitations.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
 import { mountMcp } from './resource/mcp/index.js';
@@ -117,14 +122,15 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const readiness = createReadiness(store.probes);
   const accounts = new Accounts(store.db);
   const learning = new Learning(store.db);
-  const [signingKeys, cookieKeys] = await Promise.all([
-    loadSigningKeys(store.db, config.signingKeys),
+  // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
+  const [signing, cookieKeys] = await Promise.all([
+    openSigning(store.db, config, (err) => logger.warn({ err: { type: (err as Error).name, message: (err as Error).message } }, 'signing keys: refresh failed; keeping the last keys')),
     loadCookieKeys(store.db, config.cookieKeys),
   ]);
   const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);
   const registration = registrationSetup(config, logger);
-  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys, cookieKeys, ...registration.providerDeps });
-  installProviderHooks(provider, config);
+  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys: signing.keys, signingActive: signing.signingActive, cookieKeys, ...registration.providerDeps });
+  installProviderHooks(provider, config, signing.signingActive);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
   metrics.observeProvider(provider);
   installOutageHandling(provider);
@@ -179,6 +185,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   };
   // One resource, BASE_URL (DESIGN D4): no path-suffixed documents (RFC 9728 §3.3 would make them
   // name `<base>/mcp`); clients fall back to this one, which every challenge names (docs/mcp.md).
+  // JWKS of the store's keys, with the schedule's Cache-Control (else oidc-provider's own route).
+  if (signing.ring) router.get(ROUTES.jwks, signing.ring.jwksHandler);
   router.get('/.well-known/oauth-protected-resource', sendPrm);
   const openapi = openApiDocument(config);
   router.get('/openapi.json', (ctx) => {
@@ -207,7 +215,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   if (config.graphiql) router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
   else router.get('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
-  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi });
+  const memberClients = new MemberClients(store.db, adapter);
+  const invitations = new Invitations(store.db);
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, baseUrl: config.baseUrl };
+  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
     provider,
@@ -221,14 +232,22 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   });
   app.use(bodyLimit());
   app.use(limits.middleware);
-  const memberClients = new MemberClients(store.db, adapter);
-  const adminApi = adminApiRouter({ provider, baseUrl: config.baseUrl, accounts, siteSettings: new SiteSettings(store.db), memberClients });
+  const adminApi = adminApiRouter({
+    provider,
+    baseUrl: config.baseUrl,
+    docsUrl: config.docsUrl,
+    services: admin,
+    idempotency: new IdempotencyKeys(store.db as never),
+    logger,
+  });
   app.use(router.routes());
   app.use(docsPagesRouter().routes());
   app.use(adminApi.routes());
   app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
+  const invitationPage = invitationRouter({ accounts, invitations, signer, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin });
+  app.use(invitationPage.routes());
   registration.install(app, provider, adapter);
   app.use(mount(provider as unknown as Koa));
   app.use(async (ctx) => {
@@ -253,6 +272,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     readiness,
     async close() {
       clearInterval(purgeTimer);
+      signing.ring?.stop();
       await store.close();
     },
   };

@@ -120,6 +120,8 @@ export interface Config {
   /** Private ES256 JWKs given by the operator (production), the signing one first; undefined in development = generated. */
   signingKeys: Array<Record<string, unknown>> | undefined;
   idTokenSigning: 'active' | 'published';
+  /** DESIGN D6 rotation schedule of stored keys, seconds: JWKS Cache-Control max-age, key re-read interval. */
+  keys: { jwksMaxAge: number; refreshSeconds: number };
   /** GraphiQL at `GET /account/graphql` (ACCOUNT_GRAPHIQL=1|0; default on in development, never in production). */
   graphiql: boolean;
   integrationsFile: string;
@@ -320,8 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     if (!env.BASE_URL) throw new ConfigError('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
     if (!env.COOKIE_SECRETS) throw new ConfigError('COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each)');
     readCookieKeys(env);
-    if (!env.SIGNING_KEY && !env.SIGNING_KEY_FILE) {
-      throw new ConfigError('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate` makes one)');
+    if (!env.SIGNING_KEY && !env.SIGNING_KEY_FILE && env.SIGNING_KEYS !== 'store') {
+      throw new ConfigError('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate` makes one), or SIGNING_KEYS=store with keys managed by `npm run keys`');
     }
   }
 
@@ -351,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     cookieKeys: readCookieKeys(env),
     signingKeys: readSigningKeys(env),
     idTokenSigning: signing,
+    keys: { jwksMaxAge: readSeconds(env, 'KEYS_JWKS_MAX_AGE', 600, 1, 86_400), refreshSeconds: readSeconds(env, 'KEYS_REFRESH_SECONDS', 10, 1, 300) },
     graphiql: mode !== 'production' && (env.ACCOUNT_GRAPHIQL ? env.ACCOUNT_GRAPHIQL === '1' : mode === 'development'),
     integrationsFile: path.resolve(root, env.INTEGRATIONS_FILE ?? file.integrations_file ?? 'config/integrations.yaml'),
     demoSeedFile: path.resolve(root, env.DEMO_SEED_FILE ?? file.demo_seed_file ?? 'config/demo-seed.yaml'),
@@ -368,6 +371,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     metrics: readMetrics(env, mode),
     ...storageSettings(env, file),
   };
+}
+
+/** A whole number of seconds from the environment, `min`–`max`, else `fallback`. @throws ConfigError */
+function readSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name}: whole seconds from ${min} to ${max}`);
+  return n;
 }
 
 /** REFRESH_GRACE_SECONDS (or `token_ttl.refresh_grace`): 0–300 s, default 30 (DESIGN D3). */

@@ -1,12 +1,78 @@
 /**
- * `npm run keys:generate`: prints a new private ES256 JWK (with `kid` = RFC 7638 thumbprint) for
- * SIGNING_KEY_FILE (SPEC §2.2, DESIGN D6). Store it as a secret; never commit it.
+ * `npm run keys -- <command>`: the id_token signing keys (SPEC §2.2, DESIGN D6).
+ *
+ *   list                       the stored keys, their state and schedule
+ *   add                        a new key, `published` (in JWKS, not signing)
+ *   activate <kid>             the key signs from now on; the previous active key is retired
+ *                              (refused until every cached JWKS holds the new key)
+ *   retire <kid> [--no-active] stop publishing a never-active key, or (with --no-active) stop
+ *                              signing altogether (no id_tokens, DESIGN D6)
+ *   generate                   print a new private JWK for SIGNING_KEY_FILE (not stored)
+ *
+ * The store is the server's (DATA_DIR's SQLite file, or DATABASE_URL); every process picks a
+ * change up within KEYS_REFRESH_SECONDS. With SIGNING_KEY(_FILE) set the store's keys are unused,
+ * so the stored-key commands refuse. Exit status: 0 done, 1 refused (reason on stderr), 2 usage.
  */
+import { loadConfig } from '../config.js';
+import { openEmbeddedStore } from '../store/database.js';
+import { openPostgresStore } from '../store/postgres.js';
 import { generateSigningKey } from '../oauth/keys.js';
+import { activatableAt, isPublished, KeyRotationError, SigningKeyStore, unpublishedAt, type KeySchedule, type StoredKey } from '../oauth/key-rotation.js';
 
-const command = process.argv[2] ?? 'generate';
-if (command !== 'generate') {
-  process.stderr.write('usage: keys generate   (prints a private ES256 JWK to stdout)\n');
+const USAGE = 'usage: keys list | add | activate <kid> | retire <kid> [--no-active] | generate\n';
+const [command, kid, ...flags] = process.argv.slice(2);
+
+if (command === 'generate') {
+  process.stdout.write(`${JSON.stringify(await generateSigningKey(), null, 2)}\n`);
+  process.exit(0);
+}
+if (!command || !['list', 'add', 'activate', 'retire'].includes(command) || ((command === 'activate' || command === 'retire') && !kid)) {
+  process.stderr.write(USAGE);
   process.exit(2);
 }
-process.stdout.write(`${JSON.stringify(await generateSigningKey(), null, 2)}\n`);
+
+const config = loadConfig();
+if (config.signingKeys) {
+  process.stderr.write('keys: SIGNING_KEY / SIGNING_KEY_FILE is set, so this server signs with those keys and not the stored ones; rotate them as docs/operator-guide.md "Signing keys" describes\n');
+  process.exit(1);
+}
+const store = config.databaseUrl ? await openPostgresStore(config.databaseUrl, 1) : await openEmbeddedStore(config.dataDir);
+const schedule: KeySchedule = { ...config.keys, idTokenTtl: config.ttl.idToken };
+const keys = new SigningKeyStore(store.db, schedule, undefined, Boolean(config.databaseUrl));
+const iso = (t: number) => new Date(t * 1000).toISOString();
+
+function describe(k: StoredKey, now: number): string {
+  const when =
+    k.state === 'published'
+      ? now >= activatableAt(k, schedule)
+        ? 'may be activated'
+        : `may be activated from ${iso(activatableAt(k, schedule))}`
+      : k.state === 'active'
+        ? `signing since ${k.activatedAt ? iso(k.activatedAt) : '?'}`
+        : isPublished(k, now, schedule)
+          ? `in JWKS until ${iso(unpublishedAt(k, schedule))}`
+          : 'out of JWKS';
+  return `${k.kid}  ${k.state.padEnd(9)}  published ${iso(k.publishedAt)}  ${when}`;
+}
+
+try {
+  const now = Math.floor(Date.now() / 1000);
+  if (command === 'list') {
+    for (const k of await keys.list()) process.stdout.write(`${describe(k, now)}\n`);
+  } else if (command === 'add') {
+    const k = await keys.add();
+    process.stdout.write(`added ${k.kid} (published; may be activated from ${iso(activatableAt(k, schedule))})\n`);
+  } else if (command === 'activate') {
+    const { retired } = await keys.activate(kid!);
+    process.stdout.write(`activated ${kid}${retired ? `; retired ${retired} (in JWKS for another ${schedule.refreshSeconds + schedule.idTokenTtl} s)` : ''}\n`);
+  } else {
+    await keys.retire(kid!, flags.includes('--no-active'));
+    process.stdout.write(`retired ${kid}\n`);
+  }
+} catch (err) {
+  if (!(err instanceof KeyRotationError)) throw err;
+  process.stderr.write(`keys: refused: ${err.message}\n`);
+  process.exitCode = 1;
+} finally {
+  await store.close();
+}

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import { ALL_SCOPES, SCOPES } from '../oauth/scopes.js';
-import { ADMIN_ROUTES } from '../resource/admin-api/index.js';
+import { adminPaths, PROBLEM_SCHEMA } from '../resource/admin-api/index.js';
 
 const oauthError = {
   type: 'object',
@@ -26,23 +26,8 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     '401': { description: 'invalid_token (WWW-Authenticate carries resource_metadata)' },
     '403': { description: 'insufficient_scope (WWW-Authenticate carries scope)' },
   };
-  // The admin API, generated from its route table (each route names its scope, DESIGN D4).
-  const adminPaths: Record<string, Record<string, unknown>> = {};
-  for (const route of ADMIN_ROUTES) {
-    const parameters = route.path.includes('{clientId}') ? [{ name: 'clientId', in: 'path', required: true, schema: { type: 'string' } }] : undefined;
-    adminPaths[route.path] ??= {};
-    adminPaths[route.path]![route.method] = {
-      summary: route.summary,
-      security: [{ oauth2: [route.scope] }],
-      ...(parameters ? { parameters } : {}),
-      ...(route.method === 'post' || route.method === 'patch' ? { requestBody: { content: json({ type: 'object' }) } } : {}),
-      responses: {
-        '200': { description: 'OK' },
-        '400': { description: 'invalid_request', content: json({ $ref: '#/components/schemas/OAuthError' }) },
-        ...bearerErrors,
-      },
-    };
-  }
+  // The admin API, generated from its operation declarations (DESIGN D9).
+  const admin = adminPaths();
   return {
     openapi: '3.1.0',
     info: {
@@ -53,7 +38,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     externalDocs: { url: config.docsUrl },
     servers: [{ url: config.baseUrl }],
     components: {
-      schemas: { OAuthError: oauthError },
+      schemas: { OAuthError: oauthError, Problem: PROBLEM_SCHEMA },
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
@@ -145,7 +130,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
       '/.well-known/coursegate-scope-map.json': {
         get: { summary: 'Which scope unlocks which MCP tool, GraphQL field and admin operation (generated from the code)', responses: { '200': { description: 'scope map' } } },
       },
-      ...adminPaths,
+      ...admin,
     },
   };
 }

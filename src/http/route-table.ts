@@ -170,6 +170,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   },
   { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
   { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
+  // DESIGN D5: the one-time invitation link (src/interaction/invitations.ts); the password check reserves a login-failure point.
+  { name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: handled },
   { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource/*', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },

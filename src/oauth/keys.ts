@@ -32,15 +32,16 @@ export async function normaliseSigningKey(jwk: Record<string, unknown>): Promise
  * The signing keys to publish, the signing one first: the operator's keys when given (a JWK or a
  * JWK Set, DESIGN D6), else the stored keys (`active` first), generated on first start.
  */
-export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?: Array<Record<string, unknown>>): Promise<SigningJwk[]> {
+export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?: Array<Record<string, unknown>>, production = false): Promise<SigningJwk[]> {
   // Operator keys: the first signs (oidc-provider signs with the first key of the alg), all are published.
   if (configured) return Promise.all(configured.map((k) => normaliseSigningKey(k)));
   const rows = await db.selectFrom('signing_keys').selectAll().where('state', 'in', ['active', 'published', 'retired']).orderBy('created_at', 'desc').execute();
-  if (rows.length > 0) {
+  if (rows.length > 0 || production) {
     // oidc-provider signs with the first key of a matching alg: put the active one first.
     rows.sort((a, b) => (a.state === 'active' ? -1 : b.state === 'active' ? 1 : 0));
     return rows.map((r) => JSON.parse(r.private_jwk) as SigningJwk);
   }
+  // (Production generates nothing: `npm run keys -- add` + `activate` put the first key in the store.)
   // Processes starting together on one PostgreSQL must agree: the `settings` row claims the first
   // key atomically (insert-if-absent, in the same transaction as the key), everyone re-reads it.
   const key = await generateSigningKey();

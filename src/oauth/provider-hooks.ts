@@ -36,8 +36,7 @@ function nameIdentityScopes(ctx: KoaContextWithOIDC, body: Body): void {
 }
 
 /** Installs the post-processing middleware on the provider. */
-export function installProviderHooks(provider: Provider, config: Config): void {
-  const signingActive = config.idTokenSigning === 'active';
+export function installProviderHooks(provider: Provider, config: Config, signingActive: () => boolean = () => config.idTokenSigning === 'active'): void {
   provider.use(async (ctx, next) => {
     await next();
     const route = ctx.oidc?.route;
@@ -46,10 +45,10 @@ export function installProviderHooks(provider: Provider, config: Config): void {
     switch (route) {
       case 'discovery':
         body.userinfo_endpoint = `${config.baseUrl}${ROUTES.userinfo}`;
-        if (!signingActive) delete body.id_token_signing_alg_values_supported;
+        if (!signingActive()) delete body.id_token_signing_alg_values_supported;
         break;
       case 'token':
-        if (!signingActive || ctx.oidc.params?.grant_type === 'refresh_token') delete body.id_token;
+        if (!signingActive() || ctx.oidc.params?.grant_type === 'refresh_token') delete body.id_token;
         nameIdentityScopes(ctx as unknown as KoaContextWithOIDC, body);
         break;
       default:

@@ -9,7 +9,7 @@
  * What wraps it (see `provider-hooks.ts`): id_token suppression on refresh and in the
  * "JWKS published, signing not started" state, the `sub` of introspection responses.
  */
-import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ClientMetadata } from 'oidc-provider';
+import Provider, { errors, type ExternalSigningKey, type Configuration, type KoaContextWithOIDC, type ClientMetadata } from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Accounts } from '../platform/accounts.js';
@@ -28,7 +28,10 @@ export interface ProviderDeps {
   accounts: Accounts;
   siteChoices: SiteChoices;
   adapter: new (name: string) => Adapter;
-  signingKeys: SigningJwk[];
+  /** `jwks.keys`: the operator's JWKs, or the key ring's signer (src/oauth/key-ring.ts). */
+  signingKeys: Array<SigningJwk | ExternalSigningKey>;
+  /** True while id_tokens may be signed (DESIGN D6); default: ID_TOKEN_SIGNING=active. */
+  signingActive?: () => boolean;
   cookieKeys: string[];
   /** Extra client-metadata validation at registration (DESIGN D1); throws `InvalidClientMetadata`. */
   validateRegistration?: (ctx: KoaContextWithOIDC, metadata: ClientMetadata) => void;
@@ -188,6 +191,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       service_documentation: config.docsUrl,
     },
     features: {
+      // The key ring's signer follows the store's active key (DESIGN D6, src/oauth/key-ring.ts).
+      ...(deps.signingKeys.some((k) => !('d' in k)) ? { externalSigningSupport: { enabled: true, ack: 'experimental-01' } } : {}),
       devInteractions: { enabled: false },
       // Replaced by our own handler that accepts resource-bound tokens (src/oauth/userinfo.ts).
       userinfo: { enabled: false },
@@ -245,7 +250,7 @@ export function createProvider(deps: ProviderDeps): Provider {
 
   const provider = new Provider(base, configuration);
   provider.proxy = config.trustProxy > 0;
-  suppressIdTokenSigning(provider, config.idTokenSigning === 'active');
+  suppressIdTokenSigning(provider, deps.signingActive ?? (() => config.idTokenSigning === 'active'));
   return provider;
 }
 
@@ -255,11 +260,11 @@ export function createProvider(deps: ProviderDeps): Provider {
  * `openid` grant; this wraps its IdToken model so that such a token is never signed (an ES256
  * signature is ~20 % of a refresh). `provider-hooks.ts` still strips the field as a second line.
  */
-function suppressIdTokenSigning(provider: Provider, signingActive: boolean): void {
+function suppressIdTokenSigning(provider: Provider, signingActive: () => boolean): void {
   const IdToken = provider.IdToken as unknown as { prototype: { issue(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]): Promise<string | undefined> } };
   const issue = IdToken.prototype.issue;
   IdToken.prototype.issue = async function suppressed(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]) {
-    if (this.ctx?.oidc?.route === 'token' && (!signingActive || isRefresh(this.ctx))) return undefined;
+    if (this.ctx?.oidc?.route === 'token' && (!signingActive() || isRefresh(this.ctx))) return undefined;
     return issue.apply(this, args);
   };
 }

@@ -10,11 +10,18 @@ export type PlatformErrorCode = 'not_found' | 'invalid' | 'conflict' | 'forbidde
 /** A refused domain operation; `message` names the offending value and never carries secrets. */
 export class PlatformError extends Error {
   override name = 'PlatformError';
+  /** A finer, stable reason (e.g. `feature_disabled`, `last_owner`); defaults to `code`. */
+  readonly reason: string;
+  /** The input field at fault, when one is (e.g. `slug`, `code`). */
+  readonly field?: string;
   constructor(
     readonly code: PlatformErrorCode,
     message: string,
+    details: { reason?: string; field?: string } = {},
   ) {
     super(message);
+    this.reason = details.reason ?? code;
+    if (details.field !== undefined) this.field = details.field;
   }
 }
 

@@ -164,6 +164,51 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('oauth_applications_site').on('oauth_applications').column('site_id').execute();
     },
   },
+  '0004_admin_api': {
+    // Admin API (issue 10): remembered answers of creating requests with an Idempotency-Key.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('response', 'text', (c) => c.notNull())
+        .addColumn('location', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['site_id', 'key'])
+        .execute();
+      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+    },
+  },
+  '0005_invitations': {
+    async up(db: Kysely<any>) {
+      // DESIGN D5: people join a site by accepting an invitation (token stored as SHA-256 only).
+      await db.schema
+        .createTable('invitations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('invited_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('accepted_at', 'text')
+        .addColumn('accepted_by', 'text')
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('invitations_site').on('invitations').columns(['site_id', 'created_at']).execute();
+    },
+  },
+  // DESIGN D6 rotation schedule (src/oauth/key-rotation.ts); rows of before keep NULLs (created_at counts).
+  '0016_signing_key_rotation': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('signing_keys').addColumn('published_at', 'text').execute();
+      await db.schema.alterTable('signing_keys').addColumn('activated_at', 'text').execute();
+      await db.schema.alterTable('signing_keys').addColumn('signed_until', 'text').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

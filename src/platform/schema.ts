@@ -116,6 +116,11 @@ export interface SigningKeysTable {
   state: string;
   private_jwk: string;
   created_at: string;
+  /** Rotation schedule (src/oauth/key-rotation.ts); NULL for keys stored before it = `created_at`. */
+  published_at: string | null;
+  activated_at: string | null;
+  /** Set on retirement: no process signs with the key after this instant. */
+  signed_until: string | null;
 }
 
 export interface SettingsTable {

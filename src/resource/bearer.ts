@@ -138,7 +138,7 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
     throw await refuse('the access token acts for no member of a site: sign in as a person');
   }
   const roles = await members.liveRolesAt(at.accountId, siteId);
-  if (!roles) throw await refuse('the person of this access token no longer has a role at its site');
+  if (!roles) throw await refuse('the access token acts for no member of its site');
   return {
     roles,
     userId: at.accountId,

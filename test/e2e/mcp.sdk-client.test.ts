@@ -215,7 +215,7 @@ describe('DESIGN D2/D4 operator tools with a dynamically registered loopback cli
     const client = await connect(provider);
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(names).toEqual(
-      [...PUBLIC_TOOLS, 'list_courses', 'create_course', 'update_course', 'get_curriculum', 'list_students', 'list_members', 'list_orders', 'site_analytics', 'list_events', 'list_coupons', 'create_coupon', 'deactivate_coupon'].sort(),
+      [...PUBLIC_TOOLS, 'list_courses', 'create_course', 'update_course', 'publish_course', 'get_curriculum', 'list_students', 'list_members', 'list_invitations', 'list_orders', 'site_analytics', 'list_events', 'list_coupons', 'create_coupon', 'deactivate_coupon'].sort(),
     );
     await client.close();
   });

@@ -121,6 +121,27 @@ describe('SPEC §5.7 / DESIGN D4 authorization of tool calls', () => {
     }
   });
 
+  test('DESIGN D4: every 401 names a scope: the called tool\'s; else the default of an expired token\'s client; else openid', async () => {
+    const client = await server.provider.Client.find('demo-member-cli');
+    const at = new server.provider.AccessToken({ accountId: 'usr_student', client: client!, grantId: 'grant-expired', scope: 'account:read', aud: server.baseUrl, extra: { org_id: 'demo' } } as never);
+    const expired = await at.save();
+    // Expire it in the store (the row stays until purged, as a just-expired token's does).
+    server.store.sqlite!.prepare(`UPDATE oidc_models SET payload = json_set(payload, '$.exp', ?) WHERE model = 'AccessToken' AND id = ?`).run(Math.floor(Date.now() / 1000) - 60, expired);
+    const scopeOf = async (body: unknown, authorization: string) => {
+      const res = await post(body, { authorization });
+      expect(res.status).toBe(401);
+      const p = challengeParams(res.headers.get('www-authenticate'));
+      expect(p.error).toBe('invalid_token');
+      expect(p.error_uri).toBe(`${server.config.docsUrl}/mcp.md#authorization-and-step-up`);
+      return p.scope;
+    };
+    expect(await scopeOf(call('list_orders'), `Bearer ${expired}`)).toBe('orders:read');
+    // demo-member-cli's default (DESIGN D3): identity + read scopes of its registration.
+    expect(await scopeOf(rpc('tools/list'), `Bearer ${expired}`)).toBe('openid profile email account:read');
+    expect(await scopeOf(rpc('tools/list'), 'Bearer not-a-token')).toBe('openid');
+    expect(await scopeOf(call('my_enrollments'), 'Bearer not-a-token')).toBe('account:read');
+  });
+
   test('a token bound to another resource → 401 invalid_token (SPEC §5.6)', async () => {
     const client = await server.provider.Client.find('demo-member-cli');
     const at = new server.provider.AccessToken({

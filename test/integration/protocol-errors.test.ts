@@ -84,6 +84,17 @@ describe('SPEC 5.7 protected-resource behaviour (/account/graphql)', () => {
     expect(res.headers.get('www-authenticate')).toContain(PRM());
   });
 
+  test('DESIGN D4: every 401 names scope="account:read" and links the docs (error_uri), whatever the cause', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${randomString(32)}` }, { authorization: 'Basic dXNlcjpwYXNz' }] as Array<Record<string, string>>) {
+      const res = await graphql(headers);
+      expect(res.status).toBe(401);
+      const challenge = res.headers.get('www-authenticate')!;
+      expect(challenge).toContain('scope="account:read"');
+      expect(challenge).toContain(`error_uri="${server.config.docsUrl}/account-api.md#`);
+      expect(challenge).not.toMatch(/SPEC|§/);
+    }
+  });
+
   test('malformed Authorization header → 401 invalid_token', async () => {
     for (const header of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', `Bearer ${'x'.repeat(5000)}`]) {
       const res = await graphql({ authorization: header });

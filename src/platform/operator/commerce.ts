@@ -76,15 +76,15 @@ export class CommerceAdmin {
    */
   async createCoupon(siteId: string, input: CouponInput, now = new Date()): Promise<Coupon> {
     const code = input.code.trim().toUpperCase();
-    if (!COUPON_CODE.test(code)) throw new PlatformError('invalid', 'code must be 3–32 letters, digits, dashes or underscores');
-    if (!Number.isInteger(input.percentOff) || input.percentOff < 1 || input.percentOff > 100) throw new PlatformError('invalid', 'percentOff must be a whole number between 1 and 100');
+    if (!COUPON_CODE.test(code)) throw new PlatformError('invalid', 'code must be 3–32 letters, digits, dashes or underscores', { field: 'code' });
+    if (!Number.isInteger(input.percentOff) || input.percentOff < 1 || input.percentOff > 100) throw new PlatformError('invalid', 'percentOff must be a whole number between 1 and 100', { field: 'percentOff' });
     if (input.maxRedemptions !== undefined && (!Number.isInteger(input.maxRedemptions) || input.maxRedemptions < 1)) {
-      throw new PlatformError('invalid', 'maxRedemptions must be a positive whole number');
+      throw new PlatformError('invalid', 'maxRedemptions must be a positive whole number', { field: 'maxRedemptions' });
     }
     let expiresAt: string | null = null;
     if (input.expiresAt !== undefined) {
       const t = Date.parse(input.expiresAt);
-      if (Number.isNaN(t) || t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time in the future');
+      if (Number.isNaN(t) || t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time in the future', { field: 'expiresAt' });
       expiresAt = new Date(t).toISOString();
     }
     const taken = await this.db.selectFrom('coupons').select('id').where('site_id', '=', siteId).where('code', '=', code).executeTakeFirst();

@@ -79,8 +79,8 @@ export class CourseAdmin {
    * @throws PlatformError `invalid` (bad slug or empty title), `conflict` (slug taken at the site)
    */
   async create(siteId: string, input: CourseInput, now = new Date()): Promise<AdminCourse> {
-    if (!SLUG.test(input.slug)) throw new PlatformError('invalid', 'slug must be 2–64 lower-case letters, digits or dashes');
-    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty');
+    if (!SLUG.test(input.slug)) throw new PlatformError('invalid', 'slug must be 2–64 lower-case letters, digits or dashes', { field: 'slug' });
+    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
     const taken = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', input.slug).executeTakeFirst();
     if (taken) throw new PlatformError('conflict', `a course with slug "${input.slug}" already exists`);
     await this.db
@@ -101,7 +101,7 @@ export class CourseAdmin {
   /** Changes title, description or visibility. @throws PlatformError `not_found`, `invalid` */
   async update(siteId: string, slug: string, patch: Partial<Omit<CourseInput, 'slug'>>): Promise<AdminCourse> {
     const id = await this.courseId(siteId, slug);
-    if (patch.title !== undefined && !patch.title.trim()) throw new PlatformError('invalid', 'title must not be empty');
+    if (patch.title !== undefined && !patch.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
     const set: Partial<{ title: string; description: string; is_public: number }> = {};
     if (patch.title !== undefined) set.title = patch.title.trim();
     if (patch.description !== undefined) set.description = patch.description;
@@ -120,9 +120,9 @@ export class CourseAdmin {
   /** Appends a lecture. Duration in seconds (0…86400). @throws PlatformError `not_found`, `invalid` */
   async addLecture(siteId: string, slug: string, input: { title: string; durationSeconds: number }): Promise<AdminLecture> {
     const id = await this.courseId(siteId, slug);
-    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty');
+    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
     if (!Number.isInteger(input.durationSeconds) || input.durationSeconds < 0 || input.durationSeconds > 86_400) {
-      throw new PlatformError('invalid', 'durationSeconds must be a whole number of seconds between 0 and 86400');
+      throw new PlatformError('invalid', 'durationSeconds must be a whole number of seconds between 0 and 86400', { field: 'durationSeconds' });
     }
     const last = await this.db
       .selectFrom('lectures')

@@ -56,9 +56,9 @@ export class EventAdmin {
   async create(siteId: string, input: EventInput): Promise<AdminEvent> {
     const starts = Date.parse(input.startsAt);
     const ends = Date.parse(input.endsAt);
-    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty');
+    if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
     if (Number.isNaN(starts) || Number.isNaN(ends)) throw new PlatformError('invalid', 'startsAt and endsAt must be ISO 8601 date-times');
-    if (ends <= starts) throw new PlatformError('invalid', 'endsAt must be after startsAt');
+    if (ends <= starts) throw new PlatformError('invalid', 'endsAt must be after startsAt', { field: 'endsAt' });
     const row = { id: `evt_${randomUUID()}`, site_id: siteId, title: input.title.trim(), starts_at: new Date(starts).toISOString(), ends_at: new Date(ends).toISOString(), location: input.location };
     await this.db.insertInto('events').values(row).execute();
     return { id: row.id, title: row.title, startsAt: row.starts_at, endsAt: row.ends_at, location: row.location, registrations: 0 };

@@ -69,8 +69,8 @@ export class PeopleAdmin {
   }
 
   /**
-   * Enrolls an existing user (giving them the `student` role at the site when they have no role)
-   * or changes the expiry of an existing enrollment.
+   * Enrolls a person who has a role at the site (DESIGN D5: others are invited first) or changes
+   * the expiry of an existing enrollment.
    * @throws PlatformError `not_found` (user or course), `invalid` (neither or both of expiresAt /
    *   lifetimeAccess, or a date in the past)
    */
@@ -80,15 +80,13 @@ export class PeopleAdmin {
     let expiresAt: string | null = null;
     if (input.expiresAt !== undefined) {
       const t = Date.parse(input.expiresAt);
-      if (Number.isNaN(t)) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time');
-      if (t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be in the future');
+      if (Number.isNaN(t)) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time', { field: 'expiresAt' });
+      if (t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be in the future', { field: 'expiresAt' });
       expiresAt = new Date(t).toISOString();
     }
     const courseId = await this.courses.courseId(siteId, input.courseSlug);
-    const user = await this.userByEmail(input.email);
+    const user = await this.memberByEmail(siteId, input.email);
     await this.db.transaction().execute(async (trx) => {
-      const role = await trx.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', user.id).executeTakeFirst();
-      if (!role) await trx.insertInto('memberships').values({ site_id: siteId, user_id: user.id, role: 'student' }).execute();
       await trx
         .insertInto('enrollments')
         .values({ id: `enr_${randomUUID()}`, site_id: siteId, user_id: user.id, course_id: courseId, expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0, created_at: now.toISOString() })
@@ -102,7 +100,7 @@ export class PeopleAdmin {
   /** Removes an enrollment and the member's progress in that course. @throws PlatformError `not_found` */
   async unenroll(siteId: string, email: string, courseSlug: string): Promise<void> {
     const courseId = await this.courses.courseId(siteId, courseSlug);
-    const user = await this.userByEmail(email);
+    const user = await this.memberByEmail(siteId, email);
     const result = await this.db.deleteFrom('enrollments').where('site_id', '=', siteId).where('user_id', '=', user.id).where('course_id', '=', courseId).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('enrollment', `${email} in ${courseSlug}`);
     await this.db.deleteFrom('lecture_progress').where('user_id', '=', user.id).where('course_id', '=', courseId).execute();
@@ -127,31 +125,67 @@ export class PeopleAdmin {
     return [...byEmail.values()];
   }
 
-  /** Gives an existing user a role at the site (idempotent). @throws PlatformError `not_found`, `invalid` */
-  async grantRole(siteId: string, email: string, role: string): Promise<SiteMember> {
-    if (!(ROLES as readonly string[]).includes(role)) throw new PlatformError('invalid', `role must be one of ${ROLES.join(', ')}`);
-    const user = await this.userByEmail(email);
+  /**
+   * Gives a member of the site another role (idempotent). DESIGN D5 role hierarchy: only an owner
+   * grants `owner`; nobody grants themselves a role. Someone without a role at the site is not
+   * found here (invite them instead): no lookup of platform users by e-mail.
+   * @param actorId the user acting (the token's `sub`)
+   * @throws PlatformError `not_found` (no member with that e-mail), `forbidden` (hierarchy), `invalid`
+   */
+  async grantRole(siteId: string, email: string, role: string, actorId: string): Promise<SiteMember> {
+    if (!(ROLES as readonly string[]).includes(role)) throw new PlatformError('invalid', `role must be one of ${ROLES.join(', ')}`, { field: 'role' });
+    const user = await this.memberByEmail(siteId, email);
+    await this.checkHierarchy(siteId, actorId, user.id, role, 'grant');
     await this.db.insertInto('memberships').values({ site_id: siteId, user_id: user.id, role }).onConflict((oc) => oc.doNothing()).execute();
     return (await this.members(siteId)).find((m) => m.email === user.email)!;
   }
 
   /**
-   * Takes a role away. The last owner of a site keeps the `owner` role.
-   * @throws PlatformError `not_found` (user or role), `conflict` (last owner)
+   * Takes a role away. Only an owner removes `owner`; the last owner of a site keeps it.
+   * @throws PlatformError `not_found` (member or role), `forbidden` (hierarchy), `conflict` (last owner)
    */
-  async revokeRole(siteId: string, email: string, role: string): Promise<void> {
-    const user = await this.userByEmail(email);
+  async revokeRole(siteId: string, email: string, role: string, actorId: string): Promise<void> {
+    const user = await this.memberByEmail(siteId, email);
+    await this.checkHierarchy(siteId, actorId, user.id, role, 'revoke');
     if (role === 'owner') {
       const owners = await this.db.selectFrom('memberships').select('user_id').where('site_id', '=', siteId).where('role', '=', 'owner').execute();
-      if (owners.length === 1 && owners[0]!.user_id === user.id) throw new PlatformError('conflict', 'the last owner of a site keeps the owner role');
+      if (owners.length === 1 && owners[0]!.user_id === user.id) throw new PlatformError('conflict', 'the last owner of a site keeps the owner role', { reason: 'last_owner' });
     }
     const result = await this.db.deleteFrom('memberships').where('site_id', '=', siteId).where('user_id', '=', user.id).where('role', '=', role).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('role', `${role} of ${email}`);
   }
 
-  private async userByEmail(email: string): Promise<{ id: string; email: string }> {
-    const user = await this.db.selectFrom('users').select(['id', 'email']).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
-    if (!user) throw notFound('user with e-mail', email);
+  /** The roles of `userId` at the site. */
+  async rolesOf(siteId: string, userId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', userId).execute();
+    return rows.map((r) => r.role);
+  }
+
+  /** DESIGN D5: owner is granted and removed by owners only; nobody raises their own roles. */
+  private async checkHierarchy(siteId: string, actorId: string, targetId: string, role: string, change: 'grant' | 'revoke'): Promise<void> {
+    const actorRoles = await this.rolesOf(siteId, actorId);
+    if (role === 'owner' && !actorRoles.includes('owner')) throw new PlatformError('forbidden', `only an owner can ${change} the owner role`, { reason: 'role_hierarchy', field: 'role' });
+    if (change === 'grant' && targetId === actorId && !actorRoles.includes(role)) {
+      throw new PlatformError('forbidden', 'you cannot give yourself a role; ask another operator', { reason: 'role_hierarchy', field: 'email' });
+    }
+  }
+
+  /**
+   * A user with a role at this site, by e-mail.
+   * @throws PlatformError `not_found` when nobody with that e-mail has a role here (whether or not
+   *   they exist elsewhere on the platform: other sites' people are never revealed)
+   */
+  private async memberByEmail(siteId: string, email: string): Promise<{ id: string; email: string }> {
+    const user = await this.db
+      .selectFrom('users')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
+      .select(['users.id as id', 'users.email as email'])
+      .where('users.email', '=', email.trim().toLowerCase())
+      .where('memberships.site_id', '=', siteId)
+      .executeTakeFirst();
+    if (!user) throw new PlatformError('not_found', `nobody with the e-mail "${email}" has a role at this site; invite them first`, { field: 'email' });
     return user;
   }
+
+
 }

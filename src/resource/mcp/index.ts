@@ -21,7 +21,6 @@ import { MemberRecords } from '../../platform/member-records.js';
 import { Orders } from '../../platform/orders.js';
 import { EventRegistrations } from '../../platform/events.js';
 import { Progress } from '../../platform/progress.js';
-import { operatorServices } from '../../platform/operator/index.js';
 import { ANY_KIND_SCOPE, authenticate, readBearerToken, type ScopeHint } from '../bearer.js';
 import { docsLink } from '../../http/docs-links.js';
 import { readJsonRpcBody, type JsonRpcBody } from './body.js';
@@ -32,6 +31,7 @@ import { buildMcpServer } from './server.js';
 import { serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
 import type { Caller, ToolServices } from './tools/types.js';
+import type { AdminServices } from '../admin-api/operation.js';
 
 /** What `/mcp` needs from the composition root. */
 export interface McpDeps {
@@ -45,6 +45,8 @@ export interface McpDeps {
   logger: Logger;
   /** The `/openapi.json` document, for the admin operations of the scope map. */
   openapi: Record<string, unknown>;
+  /** The admin services the operator tools (views of admin operations) run against. */
+  admin: AdminServices;
 }
 
 interface McpState {
@@ -128,7 +130,8 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     orders: new Orders(deps.db),
     eventRegistrations: new EventRegistrations(deps.db),
     progress: new Progress(deps.db),
-    operator: operatorServices(deps.db),
+    operator: deps.admin.operator,
+    admin: deps.admin,
     baseUrl: deps.baseUrl,
   };
   router.all(

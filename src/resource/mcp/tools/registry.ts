@@ -8,9 +8,7 @@ import { resourceMetadataUrl } from '../../bearer.js';
 import { defineTool, READ, type AnyTool } from './types.js';
 import { searchCourses, getCourse } from './public.js';
 import { myEnrollments, continueWatching, myOrders, myEventRegistrations, recordProgress } from './member.js';
-import { listCourses, createCourse, updateCourse, getCurriculum, addLecture, removeLecture } from './operator-courses.js';
-import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './operator-people.js';
-import { listOrders, siteAnalytics, listEvents, createEvent, cancelEvent, listCoupons, createCoupon, deactivateCoupon } from './operator-business.js';
+import { OPERATOR_TOOLS } from '../../admin-api/mcp-tools.js';
 
 const DOMAIN_TOOLS: readonly AnyTool[] = [
   searchCourses,
@@ -20,26 +18,8 @@ const DOMAIN_TOOLS: readonly AnyTool[] = [
   myOrders,
   myEventRegistrations,
   recordProgress,
-  listCourses,
-  createCourse,
-  updateCourse,
-  getCurriculum,
-  addLecture,
-  removeLecture,
-  listStudents,
-  enrollStudent,
-  unenrollStudent,
-  listMembers,
-  grantMemberRole,
-  revokeMemberRole,
-  listOrders,
-  siteAnalytics,
-  listEvents,
-  createEvent,
-  cancelEvent,
-  listCoupons,
-  createCoupon,
-  deactivateCoupon,
+  // Operator tools: generated views of the admin operations (src/resource/admin-api/operations/).
+  ...OPERATOR_TOOLS,
 ];
 
 /** Scope → the tools it unlocks (tools needing several scopes appear under each). */

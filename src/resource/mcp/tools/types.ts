@@ -15,6 +15,7 @@ import type { EventRegistrations } from '../../../platform/events.js';
 import type { Progress } from '../../../platform/progress.js';
 import type { OperatorServices } from '../../../platform/operator/index.js';
 import { PlatformError } from '../../../platform/errors.js';
+import type { AdminServices } from '../../admin-api/operation.js';
 
 /** Who may see a tool: everyone, a member (account scopes), or a site operator (operator scopes + role). */
 export type Audience = 'public' | 'member' | 'operator';
@@ -39,6 +40,8 @@ export interface ToolServices {
   eventRegistrations: EventRegistrations;
   progress: Progress;
   operator: OperatorServices;
+  /** The admin API's services: operator tools are views of admin operations (DESIGN D9). */
+  admin: AdminServices;
   /** BASE_URL: issuer and protected-resource identifier (for `how_to_connect`). */
   baseUrl: string;
 }

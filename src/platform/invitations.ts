@@ -1,0 +1,185 @@
+/**
+ * Invitations to a site (DESIGN D5): an operator adds someone to their site by inviting an e-mail
+ * address with a role; the invited person opens the one-time link, signs in (or creates their
+ * account for that address) and accepts; only then do they get the role. The operator never learns
+ * whether the address belongs to a platform user, and nobody gets a role without asking.
+ *
+ * Tokens are 32 random bytes (base64url) shown once; the store keeps their SHA-256 only. A link
+ * works once, for 7 days, and only for a user whose e-mail is the invited one.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from './schema.js';
+import { PlatformError, notFound } from './errors.js';
+import { hashPassword } from './passwords.js';
+
+/** Table `invitations` (migration `0004_admin_api`). */
+export interface InvitationsTable {
+  id: string;
+  site_id: string;
+  /** Lower-case. */
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+  revoked_at: string | null;
+}
+
+export type InvitationDatabase = PlatformDatabase & { invitations: InvitationsTable };
+
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+
+/** An invitation as operators see it (never its token). */
+export interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  status: InvitationStatus;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+}
+
+/** Roles an invitation may carry (DESIGN D5). */
+export const INVITABLE_ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
+
+/** How long a link works. */
+export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+function statusOf(row: InvitationsTable, now: Date): InvitationStatus {
+  if (row.accepted_at) return 'accepted';
+  if (row.revoked_at) return 'revoked';
+  return Date.parse(row.expires_at) <= now.getTime() ? 'expired' : 'pending';
+}
+
+const view = (row: InvitationsTable, now: Date): Invitation => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  status: statusOf(row, now),
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  acceptedAt: row.accepted_at,
+});
+
+export class Invitations {
+  private readonly db: Kysely<InvitationDatabase>;
+  constructor(db: Kysely<PlatformDatabase>) {
+    this.db = db as unknown as Kysely<InvitationDatabase>;
+  }
+
+  /**
+   * Invites `email` to the site with `role`. Only an owner invites an owner (DESIGN D5).
+   * @returns the invitation and its one-time token (shown once: build the link from it)
+   * @throws PlatformError `forbidden` (hierarchy), `invalid` (role)
+   */
+  async create(siteId: string, input: { email: string; role: string; invitedBy: string }, now = new Date()): Promise<{ invitation: Invitation; token: string }> {
+    if (!(INVITABLE_ROLES as readonly string[]).includes(input.role)) throw new PlatformError('invalid', `role must be one of ${INVITABLE_ROLES.join(', ')}`, { field: 'role' });
+    if (input.role === 'owner') {
+      const roles = await this.db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', input.invitedBy).execute();
+      if (!roles.some((r) => r.role === 'owner')) throw new PlatformError('forbidden', 'only an owner can invite an owner', { reason: 'role_hierarchy', field: 'role' });
+    }
+    const token = randomBytes(32).toString('base64url');
+    const row: InvitationsTable = {
+      id: `inv_${randomUUID()}`,
+      site_id: siteId,
+      email: input.email.trim().toLowerCase(),
+      role: input.role,
+      token_hash: hashToken(token),
+      invited_by: input.invitedBy,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
+      accepted_at: null,
+      accepted_by: null,
+      revoked_at: null,
+    };
+    await this.db.insertInto('invitations').values(row).execute();
+    return { invitation: view(row, now), token };
+  }
+
+  /** Invitations of the site, newest first, optionally of one status. */
+  async list(siteId: string, status?: InvitationStatus, now = new Date()): Promise<Invitation[]> {
+    const rows = await this.db.selectFrom('invitations').selectAll().where('site_id', '=', siteId).orderBy('created_at', 'desc').orderBy('id').execute();
+    return rows.map((r) => view(r, now)).filter((i) => !status || i.status === status);
+  }
+
+  /** One invitation of the site. @throws PlatformError `not_found` */
+  async get(siteId: string, id: string, now = new Date()): Promise<Invitation> {
+    const row = await this.db.selectFrom('invitations').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('invitation', id);
+    return view(row, now);
+  }
+
+  /** Withdraws a pending invitation. @throws PlatformError `not_found`, `conflict` (already accepted) */
+  async revoke(siteId: string, id: string, now = new Date()): Promise<void> {
+    const current = await this.get(siteId, id, now);
+    if (current.status === 'accepted') throw new PlatformError('conflict', 'this invitation was already accepted; take the role away instead', { reason: 'already_accepted' });
+    await this.db.updateTable('invitations').set({ revoked_at: now.toISOString() }).where('site_id', '=', siteId).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  }
+
+  /**
+   * What the link shows before accepting: the site's name, the role and the invited address.
+   * @throws PlatformError `not_found` (unknown token), `conflict` (used, withdrawn or expired)
+   */
+  async preview(token: string, now = new Date()): Promise<{ id: string; siteId: string; siteName: string; email: string; role: string }> {
+    const row = await this.db
+      .selectFrom('invitations')
+      .innerJoin('sites', 'sites.id', 'invitations.site_id')
+      .selectAll('invitations')
+      .select('sites.name as site_name')
+      .where('invitations.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row) throw new PlatformError('not_found', 'this invitation link is not valid');
+    const status = statusOf(row, now);
+    if (status !== 'pending') throw new PlatformError('conflict', `this invitation was ${status === 'accepted' ? 'already used' : status === 'revoked' ? 'withdrawn' : 'not accepted in time'}`, { reason: `invitation_${status}` });
+    return { id: row.id, siteId: row.site_id, siteName: row.site_name, email: row.email, role: row.role };
+  }
+
+  /**
+   * Creates the platform account of the invited address when there is none (holding the one-time
+   * link proves the address). Passwords: 10–1024 characters.
+   * @returns the new user; `'exists'` when the address already has an account (sign in instead);
+   *   a message naming what to fix otherwise
+   * @throws PlatformError as `preview`
+   */
+  async createAccount(token: string, input: { name: string; password: string }, now = new Date()): Promise<{ id: string; email: string } | 'exists' | string> {
+    const invitation = await this.preview(token, now);
+    const existing = await this.db.selectFrom('users').select('id').where('email', '=', invitation.email).executeTakeFirst();
+    if (existing) return 'exists';
+    if (!input.name) return 'No account has this address yet: enter your name to create one.';
+    if (input.password.length < 10) return 'Choose a password of at least 10 characters.';
+    const user = { id: `usr_${randomUUID()}`, email: invitation.email, name: input.name, password_hash: await hashPassword(input.password), created_at: now.toISOString() };
+    const inserted = await this.db.insertInto('users').values(user).onConflict((oc) => oc.column('email').doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return 'exists';
+    return { id: user.id, email: user.email };
+  }
+
+  /**
+   * Accepts: gives `user` the invited role at the site, once. The user's e-mail must be the invited one.
+   * @throws PlatformError as `preview`, and `forbidden` when the e-mail differs
+   */
+  async accept(token: string, user: { id: string; email: string }, now = new Date()): Promise<{ siteId: string; role: string }> {
+    const invitation = await this.preview(token, now);
+    if (user.email.toLowerCase() !== invitation.email) throw new PlatformError('forbidden', `this invitation is for ${invitation.email}; sign in with that address`, { reason: 'wrong_account' });
+    await this.db.transaction().execute(async (trx) => {
+      // One use: only the request that flips accepted_at from null gives the role.
+      const claimed = await trx
+        .updateTable('invitations')
+        .set({ accepted_at: now.toISOString(), accepted_by: user.id })
+        .where('id', '=', invitation.id)
+        .where('accepted_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw new PlatformError('conflict', 'this invitation was already used', { reason: 'invitation_accepted' });
+      await trx.insertInto('memberships').values({ site_id: invitation.siteId, user_id: user.id, role: invitation.role }).onConflict((oc) => oc.doNothing()).execute();
+    });
+    return { siteId: invitation.siteId, role: invitation.role };
+  }
+}

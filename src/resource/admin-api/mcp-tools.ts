@@ -1,0 +1,40 @@
+/**
+ * The MCP operator tools as generated views of admin operations (DESIGN D9): an operation with an
+ * `mcp` view becomes a tool whose arguments are its path parameters, query and body merged, whose
+ * structured result is its response (or `mcp.present` of it), and whose run is the operation's
+ * `run`. Scope and audience come from the operation; the MCP gate checks them as for any tool.
+ */
+import type { z } from 'zod';
+import type { AnyTool, ToolContext } from '../mcp/tools/types.js';
+import type { Operation } from './operation.js';
+import { OPERATIONS } from './operations/index.js';
+
+const pick = (shape: z.ZodRawShape | undefined, args: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.keys(shape ?? {}).filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
+
+/** One operation → one tool. @throws Error at start when an operation's MCP output is not an object */
+export function toolOf(op: Operation): AnyTool {
+  const view = op.mcp!;
+  const output = view.output ?? (op.response as unknown as { shape?: z.ZodRawShape } | undefined)?.shape;
+  if (!output) throw new Error(`operation ${op.id}: an MCP view needs an object response or mcp.output`);
+  return {
+    name: view.name,
+    title: view.title,
+    description: view.description ?? op.description ?? op.summary,
+    audience: 'operator',
+    scopes: [op.scope],
+    input: { ...op.params, ...op.query, ...op.body },
+    output,
+    annotations: view.annotations,
+    async run(args: Record<string, unknown>, ctx: ToolContext) {
+      const principal = ctx.caller.principal;
+      if (!principal) throw new Error('operator tools need a signed-in operator (the gate prevents this)');
+      const input = { params: pick(op.params, args), query: pick(op.query, args), body: pick(op.body, args) };
+      const result = await op.run(input, { siteId: principal.siteId, userId: principal.userId, services: ctx.services.admin });
+      return view.present ? view.present(result, args) : (result as Record<string, unknown>);
+    },
+  };
+}
+
+/** The operator tools, in operation order. */
+export const OPERATOR_TOOLS: readonly AnyTool[] = OPERATIONS.filter((o) => o.mcp).map(toolOf);

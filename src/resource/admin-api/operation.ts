@@ -1,0 +1,122 @@
+/**
+ * One declaration per admin operation (DESIGN D9). An operation names its method, path, scope,
+ * zod schemas of path parameters, query, body and response, a summary, and whether it is also an
+ * MCP operator tool. From the list of operations (`operations/index.ts`) the code generates:
+ *   - the `/api/v1` Koa router (`router.ts`),
+ *   - the admin part of `/openapi.json` (`openapi.ts`, OpenAPI 3.1 via `z.toJSONSchema`),
+ *   - the MCP operator tools (`mcp-tools.ts`), and through both the published scope map.
+ * There is no second implementation: an MCP tool runs the operation's `run`.
+ */
+import type { z } from 'zod';
+import type { Accounts } from '../../platform/accounts.js';
+import type { SiteSettings } from '../../platform/sites.js';
+import type { OperatorServices } from '../../platform/operator/index.js';
+import type { MemberClients } from '../../oauth/member-clients.js';
+import type { Invitations } from '../../platform/invitations.js';
+
+import type { Hints } from '../mcp/tools/types.js';
+
+export { READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Hints } from '../mcp/tools/types.js';
+
+/** The platform services operations run against (one set per process). */
+export interface AdminServices {
+  accounts: Accounts;
+  operator: OperatorServices;
+  siteSettings: SiteSettings;
+  memberClients: MemberClients;
+  invitations: Invitations;
+  /** BASE_URL, for links handed out (invitation acceptUrl). */
+  baseUrl: string;
+}
+
+/** Who runs an operation: the token's user at the token's site (DESIGN D5), already authorized. */
+export interface OperationContext {
+  siteId: string;
+  userId: string;
+  services: AdminServices;
+}
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+type Shape = z.ZodRawShape;
+type Obj<S extends Shape> = z.infer<z.ZodObject<S>>;
+
+/** The parsed input of a call: path parameters, query and body, each validated by its schema. */
+export interface OperationInput<P extends Shape, Q extends Shape, B extends Shape> {
+  params: Obj<P>;
+  query: Obj<Q>;
+  body: Obj<B>;
+}
+
+/** How an operation is also offered as an MCP tool (DESIGN D4: names, titles, hints). */
+export interface McpView<R> {
+  /** Tool name, snake_case, e.g. `list_courses`. */
+  name: string;
+  title: string;
+  /** Defaults to the operation's `description ?? summary`. */
+  description?: string;
+  annotations: Hints;
+  /**
+   * The structured result of the tool when it differs from the REST body (e.g. a 204 delete that
+   * answers `{ removed: id }`). `output` is its zod shape.
+   */
+  output?: Shape;
+  present?: (result: R, args: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** One admin operation. `P`/`Q`/`B` are zod raw shapes; `R` is the response body. */
+export interface OperationDefinition<P extends Shape, Q extends Shape, B extends Shape, R> {
+  /** OpenAPI `operationId`, camelCase, e.g. `listCourses`. */
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI path template under `/api/v1`, e.g. `/api/v1/courses/{slug}`. */
+  path: string;
+  /** The operator scope it needs (SPEC §2.5). */
+  scope: string;
+  summary: string;
+  description?: string;
+  /** OpenAPI tag (the scope family), e.g. `courses`. */
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The response body schema; undefined with status 204. */
+  response?: z.ZodType<R>;
+  /** Success status: 200 (default), 201 (created: `Location` + `Idempotency-Key`), 204 (no body). */
+  status?: 200 | 201 | 204;
+  /** For 201: the URL path of the created resource. */
+  location?: (result: R) => string;
+  /**
+   * For updates where lost updates matter (RFC 9110 §13.1.1): the operation id of the GET whose
+   * representation the `If-Match` ETag must match (412 otherwise).
+   */
+  ifMatch?: string;
+  mcp?: McpView<R>;
+  /** Runs the operation. Throws `PlatformError` for refusals the caller can fix. */
+  run(input: OperationInput<P, Q, B>, ctx: OperationContext): Promise<R>;
+}
+
+/** An operation with its types erased, as stored in the list. */
+export interface Operation {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  scope: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  params?: Shape;
+  query?: Shape;
+  body?: Shape;
+  response?: z.ZodType;
+  status?: 200 | 201 | 204;
+  location?: (result: unknown) => string;
+  ifMatch?: string;
+  mcp?: McpView<unknown>;
+  run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> }, ctx: OperationContext): Promise<unknown>;
+}
+
+/** Type-checks a declaration and erases its types for the operation list. */
+export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}, R = unknown>(def: OperationDefinition<P, Q, B, R>): Operation {
+  return def as unknown as Operation;
+}

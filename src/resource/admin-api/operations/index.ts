@@ -1,0 +1,48 @@
+/**
+ * Every admin operation, in `/openapi.json` order (DESIGN D9). Add an operation by declaring it in
+ * its family's file and listing it here: the router, the OpenAPI document, the MCP tools, the
+ * scope map and docs/mcp.md's table follow.
+ */
+import type { Operation } from '../operation.js';
+import { getSite, updateSite, listApplications, createApplication, getApplication, deleteApplication } from './site.js';
+import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture } from './courses.js';
+import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
+import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
+import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
+
+export const OPERATIONS: readonly Operation[] = [
+  getSite,
+  updateSite,
+  listApplications,
+  createApplication,
+  getApplication,
+  deleteApplication,
+  listCourses,
+  getCourse,
+  createCourse,
+  updateCourse,
+  publishCourse,
+  getCurriculum,
+  addLecture,
+  removeLecture,
+  listStudents,
+  enrollStudent,
+  unenrollStudent,
+  listMembers,
+  grantMemberRole,
+  revokeMemberRole,
+  listInvitations,
+  createInvitation,
+  getInvitation,
+  revokeInvitation,
+  listOrders,
+  siteAnalytics,
+  listEvents,
+  getEvent,
+  createEvent,
+  cancelEvent,
+  listCoupons,
+  getCoupon,
+  createCoupon,
+  deactivateCoupon,
+];

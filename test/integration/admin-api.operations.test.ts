@@ -1,0 +1,181 @@
+/**
+ * DESIGN D9 / issue 10: a walk over EVERY declared admin operation, through real HTTP with real
+ * tokens: right scope → its 2xx; missing scope → 403 insufficient_scope with scope="<needed>";
+ * another site's id → 404 problem+json; a member token (account:*) → 403. `/openapi.json` is
+ * validated as OpenAPI 3.1 and lists exactly the declared operations.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { memberToken } from '../helpers/member-token.js';
+import { OPERATIONS } from '../../src/resource/admin-api/index.js';
+import { OPERATOR_SCOPES } from '../../src/oauth/scopes.js';
+
+let server: TestServer;
+let base: string;
+let full: string;
+const narrow: Record<string, string> = {};
+let member: string;
+const made: Record<string, string> = {};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  base = server.baseUrl;
+  const reg = await fetch(`${base}/api/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'ops walker', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+  });
+  const clientId = ((await reg.json()) as { client_id: string }).client_id;
+  const token = (scope: string) => memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope, site: 'demo' });
+  [full, narrow.a, narrow.b, member] = await Promise.all([
+    token(`openid ${[...OPERATOR_SCOPES].join(' ')}`),
+    token('openid analytics:read'),
+    token('openid orders:read'),
+    memberToken({ baseUrl: base, email: 'student@demo.test' }),
+  ]);
+  // A row of the second site that only the database can show us (no coupon there in the seed).
+  await server.store.db
+    .insertInto('coupons' as never)
+    .values({ id: 'cpn_second', site_id: 'second', code: 'SECOND5', percent_off: 5, max_redemptions: null, redemptions: 0, expires_at: null, active: 1, created_at: new Date().toISOString() } as never)
+    .execute();
+  await server.store.db
+    .insertInto('invitations' as never)
+    .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
+    .execute();
+}, 60_000);
+afterAll(() => server.close());
+
+interface Sample {
+  /** Path parameters at the token's site (demo). */
+  params?: () => Record<string, string>;
+  /** Path parameters naming a row of site `second`. */
+  other?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: () => unknown;
+  /** Remembers what a create returned, for later operations of the walk. */
+  keep?: (body: Record<string, unknown>) => void;
+}
+
+/** One sample call per operation, in walk order (later ones use rows earlier ones made). */
+const SAMPLES: Record<string, Sample> = {
+  getSite: {},
+  updateSite: { body: () => ({ name: 'Demo Academy' }) },
+  listOAuthApplications: {},
+  createOAuthApplication: {
+    body: () => ({ clientName: 'walk app', redirectUris: ['http://127.0.0.1/cb'], scopes: ['openid', 'account:read'] }),
+    keep: (b) => (made.clientId = b.clientId as string),
+  },
+  getOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
+  deleteOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
+  listCourses: { query: { limit: '2' } },
+  getCourse: { params: () => ({ slug: 'sql-basics' }), other: { slug: 'second-school-intro' } },
+  createCourse: { body: () => ({ slug: 'walk-course', title: 'Walk' }) },
+  updateCourse: { params: () => ({ slug: 'walk-course' }), other: { slug: 'second-school-intro' }, body: () => ({ description: 'Walked' }) },
+  publishCourse: { params: () => ({ slug: 'walk-course' }), other: { slug: 'second-school-intro' } },
+  getCurriculum: { params: () => ({ slug: 'sql-basics' }), other: { slug: 'second-school-intro' } },
+  addLecture: {
+    params: () => ({ slug: 'walk-course' }),
+    other: { slug: 'second-school-intro' },
+    body: () => ({ title: 'Step', durationSeconds: 60 }),
+    keep: (b) => (made.lectureId = (b.lecture as { id: string }).id),
+  },
+  removeLecture: { params: () => ({ lectureId: made.lectureId! }), other: { lectureId: 'lec_2_1' } },
+  listStudents: { query: { courseSlug: 'oauth-in-practice' } },
+  enrollStudent: {
+    params: () => ({ courseSlug: 'walk-course', email: 'student2@demo.test' }),
+    other: { courseSlug: 'second-school-intro', email: 'learner@second.test' },
+    body: () => ({ lifetimeAccess: true }),
+  },
+  unenrollStudent: { params: () => ({ courseSlug: 'walk-course', email: 'student2@demo.test' }), other: { courseSlug: 'second-school-intro', email: 'learner@second.test' } },
+  listMembers: { query: { role: 'owner' } },
+  grantMemberRole: { params: () => ({ email: 'instructor@demo.test', role: 'student' }), other: { email: 'learner@second.test', role: 'student' } },
+  revokeMemberRole: { params: () => ({ email: 'instructor@demo.test', role: 'student' }), other: { email: 'learner@second.test', role: 'student' } },
+  listInvitations: { query: { status: 'pending' } },
+  createInvitation: { body: () => ({ email: 'walker@example.com', role: 'student' }), keep: (b) => (made.invitationId = b.id as string) },
+  getInvitation: { params: () => ({ invitationId: made.invitationId! }), other: { invitationId: 'inv_second' } },
+  revokeInvitation: { params: () => ({ invitationId: made.invitationId! }), other: { invitationId: 'inv_second' } },
+  listOrders: { query: { status: 'paid' } },
+  siteAnalytics: {},
+  listEvents: { query: { upcomingOnly: 'true' } },
+  getEvent: { params: () => ({ eventId: 'evt_meetup' }), other: { eventId: 'evt_second_open' } },
+  createEvent: {
+    body: () => ({ title: 'Walk event', startsAt: '2027-01-01T10:00:00Z', endsAt: '2027-01-01T11:00:00Z', location: 'Online' }),
+    keep: (b) => (made.eventId = b.id as string),
+  },
+  cancelEvent: { params: () => ({ eventId: made.eventId! }), other: { eventId: 'evt_second_open' } },
+  listCoupons: { query: { active: 'true' } },
+  getCoupon: { params: () => ({ code: 'WELCOME10' }), other: { code: 'SECOND5' } },
+  createCoupon: { body: () => ({ code: 'WALK20', percentOff: 20 }) },
+  deactivateCoupon: { params: () => ({ code: 'WALK20' }), other: { code: 'SECOND5' } },
+};
+
+const pathOf = (template: string, params: Record<string, string> = {}) =>
+  template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? `missing-${name}`));
+
+function send(method: string, path: string, token: string, body?: unknown, query?: Record<string, string>) {
+  const url = new URL(path, base);
+  if (query) url.search = new URLSearchParams(query).toString();
+  return fetch(url, {
+    method: method.toUpperCase(),
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+test('every declared operation has a sample (a new operation must join the walk)', () => {
+  expect(Object.keys(SAMPLES).sort()).toEqual(OPERATIONS.map((o) => o.id).sort());
+});
+
+describe('DESIGN D9: every admin operation, walked', () => {
+  for (const op of OPERATIONS) {
+    test(`${op.method.toUpperCase()} ${op.path} (${op.scope})`, async () => {
+      const sample = SAMPLES[op.id]!;
+      const body = op.body ? (sample.body?.() ?? {}) : undefined;
+      const own = pathOf(op.path, sample.params?.());
+
+      // Missing scope: 403 insufficient_scope naming the scope to ask for (DESIGN D4).
+      const wrong = await send(op.method, own, op.scope === 'analytics:read' ? narrow.b! : narrow.a!, body, sample.query);
+      expect(wrong.status).toBe(403);
+      expect(wrong.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(wrong.headers.get('www-authenticate')).toContain(`scope="${op.scope}"`);
+      expect(await wrong.json()).toMatchObject({ status: 403, error: 'insufficient_scope' });
+
+      // A member token (account:* only) never reaches the admin API.
+      const asMember = await send(op.method, own, member, body, sample.query);
+      expect(asMember.status).toBe(403);
+      expect((await asMember.json()).error).toBe('insufficient_scope');
+
+      // Another site's row: 404, never revealed.
+      if (op.params) {
+        expect(sample.other).toBeDefined();
+        const foreign = await send(op.method, pathOf(op.path, sample.other), full, body, sample.query);
+        const problem = await foreign.json();
+        if (foreign.status !== 404) throw new Error(`${op.id} other site → ${foreign.status} ${JSON.stringify(problem)}`);
+        expect(foreign.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(problem).toMatchObject({ status: 404, title: 'Not Found', error: 'not_found' });
+      }
+
+      // The right scope: the declared success status.
+      const ok = await send(op.method, own, full, body, sample.query);
+      const text = await ok.text();
+      if (ok.status !== (op.status ?? 200)) throw new Error(`${op.id} → ${ok.status} ${text}`);
+      if (op.status === 201) expect(ok.headers.get('location')).toMatch(/^\/api\/v1\//);
+      if (op.status !== 204) sample.keep?.(JSON.parse(text) as Record<string, unknown>);
+    });
+  }
+});
+
+describe('/openapi.json (OpenAPI 3.1)', () => {
+  test('validates with @seriousme/openapi-schema-validator and lists every operation with its scope', async () => {
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, { operationId?: string; security?: unknown }>> };
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    if (!result.valid) throw new Error(JSON.stringify(result.errors, null, 2).slice(0, 2000));
+    expect(validator.version).toBe('3.1');
+    for (const op of OPERATIONS) {
+      expect(doc.paths[op.path]?.[op.method]).toMatchObject({ operationId: op.id, security: [{ oauth2: [op.scope] }] });
+    }
+    const declared = Object.values(doc.paths).flatMap((item) => Object.values(item)).filter((o) => o.operationId).length;
+    expect(declared).toBe(OPERATIONS.length);
+  });
+});
