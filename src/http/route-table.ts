@@ -187,8 +187,11 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'account_connections_revoke', path: '/account/connections/revoke', methods: POST, owner: 'app', surface: 'html', auth: session, body: handled },
   { name: 'admin', path: '/admin', methods: GET, owner: 'app', surface: 'html', auth: session },
   { name: 'admin_pages', path: '/admin/*', methods: GET_POST, owner: 'app', surface: 'html', auth: session, body: handled },
+  // One resource, BASE_URL: no path-suffixed metadata documents (RFC 9728 §3.3; docs/mcp.md).
   { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource', methods: GET, owner: 'app', surface: 'oauth', auth: none },
-  { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource/*', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  // The developer docs error descriptions link to (DOCS_URL default, src/http/docs-links.ts).
+  { name: 'docs', path: '/docs', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'docs_page', path: '/docs/:page', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },
