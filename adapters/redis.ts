@@ -69,7 +69,9 @@ return left`;
 
 /**
  * KEYS: old data, new data, index, tombstones. ARGV: payload, ttl ms, index score, new id, now ms,
- * grace s, tombstone ms, tombstones kept, old id, now s. Returns {result, evicted tombstone ids…}.
+ * grace s, tombstone ms, tombstones kept, old id, now s, data key prefix of the grant's tokens.
+ * Returns {result, evicted tombstone ids…}. The tombstones' data keys read by id are in the same
+ * slot as KEYS (same `{g:G}` hash tag).
  */
 const ROTATE = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return {'gone'} end
@@ -91,6 +93,17 @@ else
   redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + pttl, ARGV[9])
   local last = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')[2]
   redis.call('ZADD', KEYS[4], (tonumber(last) or 0) + 1, ARGV[9])
+end
+-- Tombstones past the grace window keep only what reuse detection reads ('s' = shrunk).
+local cutoff = nowS - grace
+for _, tid in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
+  local k = ARGV[11] .. tid
+  local f = redis.call('HMGET', k, 'p', 'c', 's')
+  if f[1] and f[2] and not f[3] and tonumber(f[2]) < cutoff then
+    local p = cjson.decode(f[1])
+    local t = {jti = p.jti, kind = p.kind, iat = p.iat, exp = p.exp, clientId = p.clientId, accountId = p.accountId, grantId = p.grantId, scope = p.scope}
+    redis.call('HSET', k, 'p', cjson.encode(t), 's', '1')
+  end
 end
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[2], 'p', ARGV[1])
@@ -256,7 +269,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const [result, ...evicted] = await redis.cgRotate(
         4, data(oldId), data(newId), index, `${prefix}:{g:${grantId}}:${this.name}:rot`,
         JSON.stringify(payload), ttlMs, ttlMs ? String(nowMs + ttlMs) : '+inf', newId, nowMs,
-        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000),
+        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000), data(''),
       );
       // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.
       const chores: Promise<unknown>[] = [];

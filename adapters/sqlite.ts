@@ -155,6 +155,15 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
        SELECT id FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL
        ORDER BY rotated_seq DESC LIMIT @keep)`,
   );
+  // Tombstones past the grace window keep only what reuse detection reads (oidc-provider's
+  // refresh_token grant: jti, kind, iat, exp, clientId, accountId, grantId, scope).
+  const shrink = sqlite.prepare(
+    `UPDATE oidc_models SET payload = json_object('jti', payload->>'$.jti', 'kind', payload->>'$.kind', 'iat', payload->>'$.iat',
+       'exp', payload->>'$.exp', 'clientId', payload->>'$.clientId', 'accountId', payload->>'$.accountId',
+       'grantId', payload->>'$.grantId', 'scope', payload->>'$.scope', 'tombstone', json('true'))
+     WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND consumed_at < @cutoff
+       AND payload->>'$.tombstone' IS NULL`,
+  );
   return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): RotationResult => {
     const t = now();
     const old = read.get(oldId, t);
@@ -176,7 +185,10 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
       user_code: payload.userCode ?? null,
       expires_at: expiresIn ? t + expiresIn : null,
     });
-    if (payload.grantId) trim.run({ grant: payload.grantId, keep: policy.keepTombstones });
+    if (payload.grantId) {
+      trim.run({ grant: payload.grantId, keep: policy.keepTombstones });
+      shrink.run({ grant: payload.grantId, cutoff: t - policy.graceSeconds });
+    }
     return result;
   });
 }

@@ -7,6 +7,7 @@
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import { sendOAuthError } from '../http/errors.js';
+import { renderErrorPage } from '../interaction/templates.js';
 
 /** Seconds a client should wait before retrying during an outage. */
 export const OUTAGE_RETRY_AFTER = 5;
@@ -29,9 +30,29 @@ export function isStoreOutage(err: unknown, depth = 0): boolean {
   return isStoreOutage(e.cause, depth + 1) || isStoreOutage(e.originalError, depth + 1);
 }
 
+/** The error_description / detail of every outage answer. */
+export const OUTAGE_DESCRIPTION = 'a backing store is unreachable; retry shortly';
+
+/**
+ * The outage answer in the shape of the request's surface (issue #14): RFC 9457 problem+json on
+ * `/api/v1`, an HTML page for people (interaction, operator and account pages), RFC 6749 §5.2
+ * JSON everywhere else (OAuth endpoints, `/account/graphql`; `/mcp` renders its own JSON-RPC).
+ */
 function answer503(ctx: Koa.Context): void {
   ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER));
-  sendOAuthError(ctx, 503, 'temporarily_unavailable', 'a backing store is unreachable; retry shortly');
+  ctx.set('Cache-Control', 'no-store');
+  if (ctx.path.startsWith('/api/v1')) {
+    ctx.status = 503;
+    ctx.type = 'application/problem+json';
+    ctx.body = JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: OUTAGE_DESCRIPTION, code: 'temporarily_unavailable' });
+    return;
+  }
+  const page = /^\/(interaction|admin)(\/|$)|^\/account\/connections/.test(ctx.path);
+  if (page || (ctx.method === 'GET' && ctx.accepts('json', 'html') === 'html' && !ctx.path.startsWith('/api/'))) {
+    renderErrorPage(ctx, 'temporarily_unavailable', 'The service is briefly unavailable. Please try again in a few seconds.', 503);
+    return;
+  }
+  sendOAuthError(ctx, 503, 'temporarily_unavailable', OUTAGE_DESCRIPTION);
 }
 
 /** Inside oidc-provider: its error handler has already rendered 500 `server_error`; rewrite it. */
@@ -52,7 +73,6 @@ export const outageMiddleware: Koa.Middleware = async (ctx, next) => {
     await next();
   } catch (err) {
     if (!isStoreOutage(err)) throw err;
-    if (ctx.path.startsWith('/interaction')) ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER));
     answer503(ctx);
   }
 };

@@ -296,6 +296,25 @@ for (const [name, open] of Object.entries(subjects)) {
         await rt.revokeByGrantId(grantId);
         expect((await Promise.all(chain.map((id) => rt.find(id)))).filter(Boolean)).toHaveLength(0);
       });
+
+      test('a tombstone past the grace window keeps only what reuse detection reads', async () => {
+        const grantId = uniq('g');
+        const rt = new s.adapter('RefreshToken');
+        const first = uniq('rt');
+        const full = { jti: first, kind: 'RefreshToken', iat: 1, exp: 4102444800, clientId: 'c', accountId: 'u1', grantId, scope: 'openid', resource: 'https://x', sessionUid: 'sess', gty: 'authorization_code' };
+        await rt.upsert(first, full, 600);
+        const [n1, n2] = [uniq('rt'), uniq('rt')];
+        const noGrace = { ...policy, graceSeconds: 0 };
+        await rt.rotateRefreshToken(first, n1, { ...full, jti: n1 }, 600, noGrace);
+        expect((await rt.find(first))?.resource).toBe('https://x'); // consumed this second: not yet past
+        await sleep(1100);
+        await rt.rotateRefreshToken(n1, n2, { ...full, jti: n2 }, 600, noGrace);
+        const tomb = await new s.other('RefreshToken').find(first);
+        expect(tomb).toMatchObject({ jti: first, kind: 'RefreshToken', exp: 4102444800, clientId: 'c', accountId: 'u1', grantId, scope: 'openid' });
+        expect(typeof tomb?.consumed).toBe('number');
+        expect(tomb?.resource).toBeUndefined();
+        expect(tomb?.sessionUid).toBeUndefined();
+      });
     });
   });
 }

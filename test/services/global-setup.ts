@@ -29,6 +29,8 @@ export interface PrivateService {
   dir: string;
   /** Stops the server (SIGTERM, waits for exit) and, unless `keepDir`, deletes its directory. */
   stop(options?: { keepDir?: boolean }): Promise<void>;
+  /** PostgreSQL only: `pg_ctl restart -m fast -w` (every connection is terminated, 57P01). */
+  restart?(): Promise<void>;
 }
 
 /** Absolute path of a server binary on PATH or under /usr/lib/postgresql/<v>/bin, or undefined. */
@@ -195,6 +197,13 @@ export async function startPrivatePostgres(): Promise<PrivateService> {
     url,
     port,
     dir,
+    async restart() {
+      // Asynchronous, so that the test's own load keeps running while the server is down.
+      const args = ['-D', data, '-l', path.join(dir, 'log'), '-m', 'fast', '-w', 'restart'];
+      const child = asRoot ? spawn('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { stdio: 'ignore' }) : spawn(pgCtl, args, { stdio: 'ignore' });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      if (code !== 0) throw new Error(`pg_ctl restart exited ${code}`);
+    },
     async stop({ keepDir = false } = {}) {
       try {
         run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);

@@ -30,6 +30,7 @@ import { originGuard } from './origin-guard.js';
 import { buildMcpServer } from './server.js';
 import { serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
+import { isStoreOutage, OUTAGE_DESCRIPTION, OUTAGE_RETRY_AFTER } from '../../ops/store-outage.js';
 import type { Caller, ToolServices } from './tools/types.js';
 import type { AdminServices } from '../admin-api/operation.js';
 
@@ -61,6 +62,8 @@ const renderJsonRpcErrors: Middleware = async (ctx, next) => {
   try {
     await next();
   } catch (err) {
+    // Issue #14: a store outage anywhere in the pipeline (bearer lookup, a tool) → 503 + Retry-After.
+    if (isStoreOutage(err)) err = new JsonRpcHttpError(503, -32000, OUTAGE_DESCRIPTION, { 'Retry-After': String(OUTAGE_RETRY_AFTER) });
     if (!(err instanceof JsonRpcHttpError)) throw err;
     for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
     sendJsonRpcError(ctx, err.status, err.code, err.message);
@@ -112,8 +115,13 @@ function gate(baseUrl: string, docsUrl: string): Middleware {
 function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
   return async (ctx) => {
     const requestId = String(ctx.state.requestId ?? '');
-    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId);
+    let outage: unknown;
+    const parsed = state(ctx).body.parsed as { method?: unknown; params?: { name?: unknown } } | unknown[] | null;
+    // One tools/call (not a batch): a server holding that tool only answers it the same way.
+    const only = parsed && !Array.isArray(parsed) && parsed.method === 'tools/call' && typeof parsed.params?.name === 'string' ? parsed.params.name : undefined;
+    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId, (err) => (outage ??= err), only);
     await serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl);
+    if (outage) throw outage;
   };
 }
 

@@ -4,6 +4,7 @@
  * `structuredContent` (checked against the output schema) and a JSON text block for clients that
  * read `content` only.
  */
+import { isStoreOutage } from '../../ops/store-outage.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -36,7 +37,7 @@ const INSTRUCTIONS = [
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** Runs a tool and maps its outcome to an MCP result; never lets an internal error text out. */
-async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Caller, services: ToolServices, logger: Logger, requestId: string): Promise<CallToolResult> {
+async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): Promise<CallToolResult> {
   // Audit line per call: who (sub, site), which tool, outcome. Never arguments or tokens.
   const audit = { req_id: requestId, tool: tool.name, sub: caller.principal?.userId, org_id: caller.principal?.siteId, client_id: caller.principal?.clientId };
   try {
@@ -49,6 +50,8 @@ async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Cal
       logger.info({ ...audit, outcome: code }, 'mcp tool call');
       return { isError: true, content: [{ type: 'text', text: `${code}: ${err.message}` }] };
     }
+    // Issue #14: a store outage is the whole request's 503 (index.ts), not a tool error in a 200.
+    if (onOutage && isStoreOutage(err)) onOutage(err);
     logger.error({ req_id: requestId, tool: tool.name, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'mcp tool failed');
     return { isError: true, content: [{ type: 'text', text: `internal error in ${tool.name} (request id ${requestId}); try again later` }] };
   }
@@ -58,10 +61,23 @@ async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Cal
  * A server for one request.
  * @param caller who calls (anonymous or a principal with its roles)
  * @param requestId the request id, quoted in internal-error results for support
+ * @param onOutage told when a tool met a store outage (the request then answers 503)
+ * @param onlyTool when the request is one `tools/call` of a tool the caller may call: register that
+ *   tool only (the answer is the same; registering every visible tool's schemas is per-request work
+ *   a single call does not need, issue #15)
  */
-export function buildMcpServer(caller: Caller, services: ToolServices, logger: Logger, requestId: string): McpServer {
+export function buildMcpServer(
+  caller: Caller,
+  services: ToolServices,
+  logger: Logger,
+  requestId: string,
+  onOutage?: (err: unknown) => void,
+  onlyTool?: string,
+): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
-  for (const tool of visibleTools(TOOLS, caller)) {
+  const visible = visibleTools(TOOLS, caller);
+  const single = onlyTool === undefined ? undefined : visible.find((t) => t.name === onlyTool);
+  for (const tool of single ? [single] : visible) {
     server.registerTool(
       tool.name,
       {
@@ -72,7 +88,7 @@ export function buildMcpServer(caller: Caller, services: ToolServices, logger: L
         annotations: { title: tool.title, ...tool.annotations },
         _meta: { 'coursegate/scopes': [...tool.scopes], 'coursegate/audience': tool.audience },
       },
-      (async (args: Record<string, unknown>) => runTool(tool, args, caller, services, logger, requestId)) as never,
+      (async (args: Record<string, unknown>) => runTool(tool, args, caller, services, logger, requestId, onOutage)) as never,
     );
   }
   // McpServer announces `tools.listChanged: true` once a tool is registered, but a stateless
