@@ -172,8 +172,11 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
   // DESIGN D5: the one-time invitation link (src/interaction/invitations.ts); the password check reserves a login-failure point.
   { name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: handled },
+  // One resource, BASE_URL: no path-suffixed metadata documents (RFC 9728 §3.3; docs/mcp.md).
   { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource', methods: GET, owner: 'app', surface: 'oauth', auth: none },
-  { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource/*', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  // The developer docs error descriptions link to (DOCS_URL default, src/http/docs-links.ts).
+  { name: 'docs', path: '/docs', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'docs_page', path: '/docs/:page', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },

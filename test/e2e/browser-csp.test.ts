@@ -94,6 +94,12 @@ async function subjectOf(code: string): Promise<string> {
   return (JSON.parse(Buffer.from(tokens.id_token!.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
 }
 
+/** Waits until the browser shows the client's page (the server may see the request first). */
+async function atClient(page: Page): Promise<void> {
+  await page.waitForURL((url) => url.href.startsWith(clientOrigin));
+  await page.waitForSelector('text=back at the client');
+}
+
 /** CSP violations the browser reports on a page. */
 function watchCsp(page: Page): string[] {
   const violations: string[] = [];
@@ -128,6 +134,7 @@ test('form_post, signing in again as another person, and RP-initiated logout all
   await page.goto(authorizeUrl());
   await signIn(page, 'student@demo.test');
   let posted = await arrival;
+  await atClient(page);
   expect(posted).toMatchObject({ method: 'POST', path: '/cb' });
   expect(posted.body.get('code')).toBeTruthy();
   expect(posted.body.get('state')).toBe('csp-state');
@@ -138,6 +145,7 @@ test('form_post, signing in again as another person, and RP-initiated logout all
   await page.goto(authorizeUrl({ prompt: 'login', state: 'second' }));
   await signIn(page, 'owner@demo.test', 'demo');
   posted = await arrival;
+  await atClient(page);
   expect(posted.path).toBe('/cb');
   expect(posted.body.get('code')).toBeTruthy();
   expect(posted.body.get('state')).toBe('second');

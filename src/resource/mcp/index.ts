@@ -116,7 +116,10 @@ function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
   return async (ctx) => {
     const requestId = String(ctx.state.requestId ?? '');
     let outage: unknown;
-    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId, (err) => (outage ??= err));
+    const parsed = state(ctx).body.parsed as { method?: unknown; params?: { name?: unknown } } | unknown[] | null;
+    // One tools/call (not a batch): a server holding that tool only answers it the same way.
+    const only = parsed && !Array.isArray(parsed) && parsed.method === 'tools/call' && typeof parsed.params?.name === 'string' ? parsed.params.name : undefined;
+    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId, (err) => (outage ??= err), only);
     await serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl);
     if (outage) throw outage;
   };

@@ -62,10 +62,22 @@ async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Cal
  * @param caller who calls (anonymous or a principal with its roles)
  * @param requestId the request id, quoted in internal-error results for support
  * @param onOutage told when a tool met a store outage (the request then answers 503)
+ * @param onlyTool when the request is one `tools/call` of a tool the caller may call: register that
+ *   tool only (the answer is the same; registering every visible tool's schemas is per-request work
+ *   a single call does not need, issue #15)
  */
-export function buildMcpServer(caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): McpServer {
+export function buildMcpServer(
+  caller: Caller,
+  services: ToolServices,
+  logger: Logger,
+  requestId: string,
+  onOutage?: (err: unknown) => void,
+  onlyTool?: string,
+): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
-  for (const tool of visibleTools(TOOLS, caller)) {
+  const visible = visibleTools(TOOLS, caller);
+  const single = onlyTool === undefined ? undefined : visible.find((t) => t.name === onlyTool);
+  for (const tool of single ? [single] : visible) {
     server.registerTool(
       tool.name,
       {
