@@ -38,6 +38,7 @@ import { SiteSettings } from './platform/sites.js';
 import { operatorServices } from './platform/operator/index.js';
 import { IdempotencyKeys } from './platform/idempotency.js';
 import { Invitations } from './platform/invitations.js';
+import { SiteContent } from './platform/content.js';
 import { invitationRouter } from './interaction/invitations.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
@@ -217,7 +218,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, baseUrl: config.baseUrl };
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), baseUrl: config.baseUrl };
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({

@@ -4,11 +4,14 @@
  * Sources, later ones win: built-in defaults → `config/default.yaml` → environment variables.
  * Every value is validated with zod at start; an invalid or (in production) missing setting stops
  * the process with a message that names the setting.
+ * Every environment variable is catalogued, described, in `src/config-settings.ts` (the zod
+ * `ENV_SCHEMA` and the operator guide's generated settings table); no other module reads `process.env`.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { ENV_SCHEMA } from './config-settings.js';
 
 /** Raised when configuration is missing or invalid; `message` names the setting. */
 export class ConfigError extends Error {
@@ -108,6 +111,14 @@ export interface Config {
   baseUrl: string;
   /** Directory of the embedded SQLite store (`coursegate.db`). */
   dataDir: string;
+  /**
+   * The environment `loadConfig` read, for the vendor secrets `config/integrations.yaml` names by
+   * variable (`client_secret_env`, src/oauth/integrations.ts): names chosen by the operator, so
+   * not in the settings catalogue.
+   */
+  secretEnvironment: Readonly<NodeJS.ProcessEnv>;
+  /** SQLite `synchronous` pragma (`SQLITE_SYNCHRONOUS`): `FULL` survives power loss, `NORMAL` is faster. */
+  sqliteSynchronous: 'FULL' | 'NORMAL';
   /** `redis://…` for OIDC state on Redis; undefined = embedded store. */
   redisUrl: string | undefined;
   /** Fixed password of the demo accounts (development only); undefined = random, printed once. */
@@ -301,6 +312,8 @@ function normaliseBaseUrl(raw: string): string {
  * @throws ConfigError naming the first missing or invalid setting
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
+  const envCheck = ENV_SCHEMA.safeParse(env);
+  if (!envCheck.success) throw new ConfigError(`${envCheck.error.issues[0]?.path.join('.')}: ${envCheck.error.issues[0]?.message}`);
   const configFile = env.CONFIG_FILE ?? path.join(root, 'config', 'default.yaml');
   let file: z.infer<typeof fileSchema> = {};
   if (existsSync(configFile)) {
@@ -346,6 +359,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     port,
     baseUrl,
     dataDir: path.resolve(root, env.DATA_DIR ?? file.data_dir ?? './data'),
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+    secretEnvironment: env,
     redisUrl: env.REDIS_URL || undefined,
     demoPassword: env.DEMO_PASSWORD || undefined,
     docsUrl,

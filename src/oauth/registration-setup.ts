@@ -29,10 +29,10 @@ export interface RegistrationSetup {
 
 /**
  * Builds the registration setup.
- * @param env environment holding vendor secrets named by `client_secret_env`
+ * @param env environment holding vendor secrets named by `client_secret_env` (default: the one the configuration was loaded from)
  * @throws ConfigError when config/integrations.yaml is invalid
  */
-export function registrationSetup(config: Config, logger: Logger, env: NodeJS.ProcessEnv = process.env): RegistrationSetup {
+export function registrationSetup(config: Config, logger: Logger, env: Readonly<NodeJS.ProcessEnv> = config.secretEnvironment): RegistrationSetup {
   const integrations = loadIntegrations(config.integrationsFile, env, config.mode);
   logger.info({ event: 'integrations_loaded', names: integrations.map((i) => i.name) }, 'vendor integrations loaded');
   const failures = new CimdFailures(config.cimd.negativeCacheSeconds);

@@ -201,6 +201,34 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('invitations_site').on('invitations').columns(['site_id', 'created_at']).execute();
     },
   },
+  // Issue 10: pages and posts (draft → published) and the site theme (SPEC §2.5 pages:*, posts:*, appearance:*).
+  '0006_site_content': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('site_content')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('slug', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('published_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('site_content_slug', ['site_id', 'kind', 'slug'])
+        .execute();
+      await db.schema
+        .createTable('site_appearance')
+        .addColumn('site_id', 'text', (c) => c.primaryKey().references('sites.id').onDelete('cascade'))
+        .addColumn('primary_color', 'text', (c) => c.notNull())
+        .addColumn('accent_color', 'text', (c) => c.notNull())
+        .addColumn('logo_url', 'text')
+        .addColumn('font_family', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
   // DESIGN D6 rotation schedule (src/oauth/key-rotation.ts); rows of before keep NULLs (created_at counts).
   '0016_signing_key_rotation': {
     async up(db: Kysely<any>) {

@@ -23,16 +23,22 @@ export interface EmbeddedStore {
 /**
  * Opens (creating when absent) `<dataDir>/coursegate.db` and runs the schema migrations.
  * @param log optional Kysely query log hook (metrics: query latency)
+ * @param synchronous SQLite `synchronous` pragma (`config.sqliteSynchronous`, env SQLITE_SYNCHRONOUS)
  * @throws when the directory cannot be created or the file is not a SQLite database
  */
-export async function openEmbeddedStore(dataDir: string, log?: KyselyConfig['log'], warn: (message: string) => void = () => {}): Promise<EmbeddedStore> {
+export async function openEmbeddedStore(
+  dataDir: string,
+  log?: KyselyConfig['log'],
+  warn: (message: string) => void = () => {},
+  synchronous: 'FULL' | 'NORMAL' = 'NORMAL',
+): Promise<EmbeddedStore> {
   const file = path.join(dataDir, 'coursegate.db');
   const created = secureDataDir(dataDir, file, warn);
   const sqlite = new Database(file);
   if (created) restrictFiles(dataDir);
   sqlite.pragma('journal_mode = WAL');
   if (created) restrictFiles(dataDir); // the WAL files, created by the pragma
-  sqlite.pragma(`synchronous = ${process.env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma(`synchronous = ${synchronous}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });

@@ -77,7 +77,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
     probes.postgres = () => within(pgStore.ping(), 1000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
-    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions);
+    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions, config.sqliteSynchronous);
     db = embedded.db;
     const e = embedded;
     probes.sqlite = async () => {
@@ -113,7 +113,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
       await client.quit().catch(() => client.disconnect());
     });
   } else {
-    embedded ??= await openEmbeddedStore(config.dataDir, undefined, warnPermissions);
+    embedded ??= await openEmbeddedStore(config.dataDir, undefined, warnPermissions, config.sqliteSynchronous);
     const e = embedded;
     if (config.databaseUrl) closers.push(() => e.close());
     adapter = sqliteAdapterFactory(e.sqlite);

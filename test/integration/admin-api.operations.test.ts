@@ -38,6 +38,12 @@ beforeAll(async () => {
     .insertInto('coupons' as never)
     .values({ id: 'cpn_second', site_id: 'second', code: 'SECOND5', percent_off: 5, max_redemptions: null, redemptions: 0, expires_at: null, active: 1, created_at: new Date().toISOString() } as never)
     .execute();
+  for (const kind of ['page', 'post']) {
+    await server.store.db
+      .insertInto('site_content' as never)
+      .values({ id: `cnt_second_${kind}`, site_id: 'second', kind, slug: `second-${kind}`, title: 'Second', body: '', status: 'draft', published_at: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } as never)
+      .execute();
+  }
   await server.store.db
     .insertInto('invitations' as never)
     .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
@@ -107,6 +113,22 @@ const SAMPLES: Record<string, Sample> = {
   getCoupon: { params: () => ({ code: 'WELCOME10' }), other: { code: 'SECOND5' } },
   createCoupon: { body: () => ({ code: 'WALK20', percentOff: 20 }) },
   deactivateCoupon: { params: () => ({ code: 'WALK20' }), other: { code: 'SECOND5' } },
+  getAppearance: {},
+  setAppearance: { body: () => ({ primaryColor: '#113355', accentColor: '#ffaa00', logoUrl: 'https://cdn.example.com/logo.svg', fontFamily: 'Inter' }) },
+  ...Object.fromEntries(
+    (['Page', 'Post'] as const).flatMap((k) => {
+      const other = { slug: `second-${k.toLowerCase()}` };
+      const own = () => ({ slug: `walk-${k.toLowerCase()}` });
+      return [
+        [`list${k}s`, { query: { status: 'published' } }],
+        [`get${k}`, { params: () => ({ slug: k === 'Page' ? 'about' : 'welcome' }), other }],
+        [`create${k}`, { body: () => ({ slug: `walk-${k.toLowerCase()}`, title: 'Walk', body: '# Hello' }) }],
+        [`update${k}`, { params: own, other, body: () => ({ body: 'Updated' }) }],
+        [`publish${k}`, { params: own, other }],
+        [`delete${k}`, { params: own, other }],
+      ];
+    }),
+  ),
 };
 
 const pathOf = (template: string, params: Record<string, string> = {}) =>

@@ -143,6 +143,7 @@ describe('SPEC §5.4 member clients through the admin API', () => {
     await server.store.db.insertInto('memberships').values({ site_id: 'demo', user_id: 'usr_owner', role: 'instructor' }).execute();
     const res = await call('GET', '/api/v1/site', token);
     expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="access_denied"/);
     expect((await res.json()).error).toBe('access_denied');
     // Restore for any later test in this file.
     await server.store.db.deleteFrom('memberships').where('user_id', '=', 'usr_owner').where('site_id', '=', 'demo').execute();

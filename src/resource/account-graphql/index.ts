@@ -128,6 +128,19 @@ export const accountSchemaHandler: Middleware = (ctx) => {
 export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
   const yoga = createAccountYoga(deps);
   return async (ctx) => {
+    // GraphQL over HTTP GET: yoga's JSON.parse of `variables` / `extensions` would surface as a
+    // masked 500; malformed input is the client's error (DESIGN D8: never a 500 for bad input).
+    for (const name of ['variables', 'extensions']) {
+      const raw = ctx.query[name];
+      if (typeof raw !== 'string' || raw === '') continue;
+      try {
+        JSON.parse(raw);
+      } catch {
+        ctx.status = 400;
+        ctx.body = { errors: [{ message: `the ${name} parameter is not valid JSON`, extensions: { code: 'BAD_REQUEST' } }] };
+        return;
+      }
+    }
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
     // Rendered as 503 + Retry-After by the outage middleware (the same answer on every surface).
     if (ctx.state[OUTAGE]) throw ctx.state[OUTAGE];

@@ -13,6 +13,7 @@ import type { SiteSettings } from '../../platform/sites.js';
 import type { OperatorServices } from '../../platform/operator/index.js';
 import type { MemberClients } from '../../oauth/member-clients.js';
 import type { Invitations } from '../../platform/invitations.js';
+import type { SiteContent } from '../../platform/content.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -25,6 +26,7 @@ export interface AdminServices {
   siteSettings: SiteSettings;
   memberClients: MemberClients;
   invitations: Invitations;
+  content: SiteContent;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }

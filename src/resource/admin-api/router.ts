@@ -17,7 +17,7 @@ import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import { OPERATOR_ROLES } from '../../platform/accounts.js';
 import type { IdempotencyKeys } from '../../platform/idempotency.js';
-import { bearer, requireScopes, type Principal } from '../bearer.js';
+import { bearer, challenge, requireScopes, type Principal } from '../bearer.js';
 import type { AdminServices, Operation, OperationContext } from './operation.js';
 import { inputSchemas, parseInput } from './input.js';
 import { InputError, ProblemError, renderProblems } from './problem.js';
@@ -60,13 +60,18 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   const json = bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/merge-patch+json'] } });
   const contextOf = (ctx: Context): OperationContext => ({ siteId: state(ctx).principal.siteId, userId: state(ctx).principal.userId, services: deps.services });
 
-  /** DESIGN D2: the admin API needs an operator role at the token's site *now*. */
-  const requireOperatorRole: Middleware = async (ctx, next) => {
-    const principal = (ctx.state as { principal: Principal }).principal;
-    const roles = await deps.services.accounts.rolesAt(principal.userId, principal.siteId);
-    if (!roles.some((r) => OPERATOR_ROLES.has(r))) throw new ProblemError(403, 'access_denied', 'the admin API needs an owner or admin role at the site');
-    await next();
-  };
+  /**
+   * DESIGN D2: the admin API needs an operator role at the token's site *now*. The 403 carries the
+   * `WWW-Authenticate` challenge like every 401/403 (issue #9, `challenge()`).
+   */
+  const requireOperatorRole =
+    (scope: string): Middleware =>
+    async (ctx, next) => {
+      const principal = (ctx.state as { principal: Principal }).principal;
+      const roles = await deps.services.accounts.rolesAt(principal.userId, principal.siteId);
+      if (!roles.some((r) => OPERATOR_ROLES.has(r))) throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
+      await next();
+    };
 
   for (const op of operations) {
     const schemas = inputSchemas(op);
@@ -127,7 +132,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
         if (op.method === 'get' && ctx.fresh) ctx.status = 304;
       }
     };
-    const steps: Middleware[] = [problems, authenticate, requireScope, requireOperatorRole];
+    const steps: Middleware[] = [problems, authenticate, requireScope, requireOperatorRole(op.scope)];
     if (op.body) steps.push(json);
     steps.push(parseRequest);
     if (op.ifMatch) steps.push(checkIfMatch);

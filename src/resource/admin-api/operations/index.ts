@@ -8,6 +8,7 @@ import { getSite, updateSite, listApplications, createApplication, getApplicatio
 import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture } from './courses.js';
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
+import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -45,4 +46,8 @@ export const OPERATIONS: readonly Operation[] = [
   getCoupon,
   createCoupon,
   deactivateCoupon,
+  getAppearance,
+  setAppearance,
+  ...PAGE_OPERATIONS,
+  ...POST_OPERATIONS,
 ];
