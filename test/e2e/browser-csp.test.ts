@@ -37,6 +37,11 @@ beforeAll(async () => {
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      // Chromium asks every origin it lands on for /favicon.ico; that is not the client's callback.
+      if (url.pathname === '/favicon.ico') {
+        res.writeHead(404).end();
+        return;
+      }
       const arrival = { method: req.method ?? '', path: url.pathname, body: new URLSearchParams(req.method === 'POST' ? raw : url.search) };
       arrivals.push(arrival);
       waiters.shift()?.(arrival);
