@@ -14,6 +14,9 @@ import type { OperatorServices } from '../../platform/operator/index.js';
 import type { MemberClients } from '../../oauth/member-clients.js';
 import type { Invitations } from '../../platform/invitations.js';
 import type { SiteContent } from '../../platform/content.js';
+import type { Lecturers } from '../../platform/lecturers.js';
+import type { Comments } from '../../platform/comments.js';
+import type { Forms } from '../../platform/forms.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -27,6 +30,9 @@ export interface AdminServices {
   memberClients: MemberClients;
   invitations: Invitations;
   content: SiteContent;
+  lecturers: Lecturers;
+  comments: Comments;
+  forms: Forms;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }
