@@ -135,4 +135,4 @@ export const unassignLecturer = defineOperation({
   },
 });
 
-export const LECTURER_OPERATIONS = [listLecturers, getLecturer, createLecturer, updateLecturer, deleteLecturer, assignLecturer, unassignLecturer];
+export const LECTURER_OPERATIONS = [listLecturers, getLecturer, createLecturer, updateLecturer, assignLecturer, unassignLecturer, deleteLecturer];
