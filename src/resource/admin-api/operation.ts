@@ -17,6 +17,8 @@ import type { SiteContent } from '../../platform/content.js';
 import type { Lecturers } from '../../platform/lecturers.js';
 import type { Comments } from '../../platform/comments.js';
 import type { Forms } from '../../platform/forms.js';
+import type { AuditTrail } from '../../platform/audit.js';
+import type { Connections } from '../../oauth/connections.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -33,6 +35,10 @@ export interface AdminServices {
   lecturers: Lecturers;
   comments: Comments;
   forms: Forms;
+  /** Connected apps: the grants given at a site, and their revocation (issue 11). */
+  connections: Connections;
+  /** The audit trail (DESIGN D10). */
+  audit: AuditTrail;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }
