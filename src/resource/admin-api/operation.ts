@@ -14,6 +14,8 @@ import type { OperatorServices } from '../../platform/operator/index.js';
 import type { MemberClients } from '../../oauth/member-clients.js';
 import type { Invitations } from '../../platform/invitations.js';
 import type { SiteContent } from '../../platform/content.js';
+import type { SiteFiles } from '../../platform/files.js';
+import type { UploadedPart } from './upload.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -27,6 +29,8 @@ export interface AdminServices {
   memberClients: MemberClients;
   invitations: Invitations;
   content: SiteContent;
+  /** Uploaded files (`storage:write`). */
+  files: SiteFiles;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }
@@ -48,6 +52,8 @@ export interface OperationInput<P extends Shape, Q extends Shape, B extends Shap
   params: Obj<P>;
   query: Obj<Q>;
   body: Obj<B>;
+  /** The file part of an upload operation (`upload` declared). */
+  file?: UploadedPart;
 }
 
 /** How an operation is also offered as an MCP tool (DESIGN D4: names, titles, hints). */
@@ -94,6 +100,11 @@ export interface OperationDefinition<P extends Shape, Q extends Shape, B extends
    */
   ifMatch?: string;
   mcp?: McpView<R>;
+  /**
+   * An upload: the body is multipart/form-data with one file part named `field` (instead of
+   * `body`), read under `UPLOAD_MAX_BYTES` and handed to `run` as `input.file`.
+   */
+  upload?: { field: string; description: string };
   /** Runs the operation. Throws `PlatformError` for refusals the caller can fix. */
   run(input: OperationInput<P, Q, B>, ctx: OperationContext): Promise<R>;
 }
@@ -115,7 +126,8 @@ export interface Operation {
   location?: (result: unknown) => string;
   ifMatch?: string;
   mcp?: McpView<unknown>;
-  run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> }, ctx: OperationContext): Promise<unknown>;
+  upload?: { field: string; description: string };
+  run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; file?: UploadedPart }, ctx: OperationContext): Promise<unknown>;
 }
 
 /** Type-checks a declaration and erases its types for the operation list. */

@@ -9,6 +9,7 @@ import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getC
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
 import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
+import { uploadFile, getFile, deleteFile } from './files.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -50,4 +51,7 @@ export const OPERATIONS: readonly Operation[] = [
   setAppearance,
   ...PAGE_OPERATIONS,
   ...POST_OPERATIONS,
+  uploadFile,
+  getFile,
+  deleteFile,
 ];
