@@ -43,7 +43,7 @@ export function readUpload(field: string, maxBytes: number): Middleware {
     ctx.state.upload = await new Promise<UploadedPart>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
-        parser = busboy({ headers: ctx.req.headers, limits: { fileSize: maxBytes, files: 1, fields: 0, parts: 1 } });
+        parser = busboy({ headers: ctx.req.headers, limits: { fileSize: maxBytes, files: 1, fields: 0 } });
       } catch {
         reject(new ProblemError(415, 'unsupported_media_type', 'the multipart/form-data Content-Type needs a boundary'));
         return;
@@ -69,8 +69,9 @@ export function readUpload(field: string, maxBytes: number): Middleware {
           if (!failed) part = { bytes: Buffer.concat(chunks), filename: info.filename ?? '', declaredType: info.mimeType ?? '' };
         });
       });
-      parser.on('field', (name) => fail(new InputError([{ in: 'body', pointer: `/${name}`, detail: `unknown field; send only the file part "${field}"` }])));
-      parser.on('partsLimit', () => fail(new InputError([{ in: 'body', pointer: '', detail: `send exactly one part, the file "${field}"` }])));
+      const onePart = () => fail(new InputError([{ in: 'body', pointer: '', detail: `send exactly one part, the file "${field}"` }]));
+      parser.on('fieldsLimit', onePart);
+      parser.on('filesLimit', onePart);
       parser.on('error', () => fail(new ProblemError(400, 'invalid_request', 'malformed multipart/form-data body')));
       parser.on('close', () => {
         if (failed) return;
