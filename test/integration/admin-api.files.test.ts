@@ -30,7 +30,7 @@ const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 function upload(bytes: Buffer, type: string, name = 'f', field = 'file') {
   const form = new FormData();
-  form.append(field, new Blob([bytes], { type }), name);
+  form.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
   return fetch(`${base}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
 }
 
