@@ -40,6 +40,9 @@ import { SiteSettings } from './platform/sites.js';
 import { operatorServices } from './platform/operator/index.js';
 import { IdempotencyKeys } from './platform/idempotency.js';
 import { Invitations } from './platform/invitations.js';
+import { Lecturers } from './platform/lecturers.js';
+import { Comments } from './platform/comments.js';
+import { Forms } from './platform/forms.js';
 import { SiteContent } from './platform/content.js';
 import { invitationRouter } from './interaction/invitations.js';
 import { MemberClients } from './oauth/member-clients.js';
@@ -240,7 +243,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
   router.get('/files/:id', filesHandler(admin.files));
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 

@@ -16,7 +16,7 @@ import { PlatformError, notFound } from './errors.js';
 /** Body limit of `POST /api/v1/files` (route table) and the ceiling of `UPLOAD_MAX_BYTES` (64 MiB). */
 export const UPLOAD_CEILING_BYTES = 64 * 1024 * 1024;
 
-/** Table `uploaded_files` (migration `0017_uploaded_files`). */
+/** Table `uploaded_files` (migration `0018_uploaded_files`). */
 export interface UploadedFilesTable {
   id: string;
   site_id: string;
