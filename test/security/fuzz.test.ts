@@ -34,7 +34,7 @@ const ROUTES = [
   '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource/account/graphql',
   '/oauth/authorize', '/api/oauth/token', '/api/oauth/userinfo', '/api/oauth/revoke', '/api/oauth/register', '/api/oauth/introspect',
   '/api/oauth/logout', '/api/oauth/logout/confirm', '/interaction/:uid', '/interaction/:uid/login', '/interaction/:uid/site',
-  '/interaction/:uid/consent', '/account/graphql', '/mcp', '/openapi.json', '/healthz', '/readyz', '/metrics', '/assets/coursegate.css',
+  '/interaction/:uid/consent', '/account/graphql', '/mcp', '/openapi.json', '/healthz', '/readyz', '/metrics', '/assets/coursegate.css', '/admin/:page',
 ];
 
 let server: RunningServer;
