@@ -165,7 +165,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = cookieKeys;
-  app.use(fixedOrigin(config.baseUrl));
+  app.use(fixedOrigin(app, config.baseUrl));
   app.use(edge(logger));
   app.use(resolveRoute());
   app.use(metrics.middleware);
@@ -238,7 +238,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), baseUrl: config.baseUrl };
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db, () => suspensions.forget()), memberClients, invitations, content: new SiteContent(store.db), baseUrl: config.baseUrl };
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
@@ -277,7 +277,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(
     webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }).routes(),
   );
-  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings: new SiteSettings(store.db), memberClients, connections, audit }).routes());
+  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings: new SiteSettings(store.db, () => suspensions.forget()), memberClients, connections, audit }).routes());
   registration.install(app, provider, adapter);
   app.use(authorizationGuard(PROVIDER_ROUTES.authorization, suspensions));
   app.use(mount(provider as unknown as Koa));
