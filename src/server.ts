@@ -24,19 +24,9 @@ export interface RunningServer extends CoursegateApp {
   stop(graceMs?: number): Promise<void>;
 }
 
-/**
- * Builds a pino logger writing JSON lines to stdout (fd 1).
- *
- * The destination writes asynchronously (`sync: false`, issue #15): a line is handed to the kernel
- * by the next write call, and lines logged while a write is in flight go out together in one call,
- * instead of one blocking write(2) per request line. No line is held back waiting for a buffer to
- * fill (`minLength` 0), and pino flushes what is pending synchronously when the process exits.
- */
+/** Builds a pino logger writing JSON lines to stdout. */
 export function createLogger(config: Config): Logger {
-  return pino(
-    { level: config.logLevel, base: { service: 'coursegate' }, redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    pino.destination({ dest: 1, sync: false, minLength: 0 }),
-  );
+  return pino({ level: config.logLevel, base: { service: 'coursegate' }, redact: ['req.headers.authorization', 'req.headers.cookie'] });
 }
 
 /**
