@@ -238,7 +238,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db, () => suspensions.forget()), memberClients, invitations, content: new SiteContent(store.db), baseUrl: config.baseUrl };
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db, () => suspensions.forget()), memberClients, invitations, content: new SiteContent(store.db), connections, audit, baseUrl: config.baseUrl };
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({

@@ -48,6 +48,21 @@ beforeAll(async () => {
     .insertInto('invitations' as never)
     .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
     .execute();
+  // Connected apps (issue 11): two real grants at demo (one to revoke by id, one by client) and
+  // one at the second site, in oidc-provider's store and the platform's grant index.
+  const grantRow = async (site: string, clientId: string, userId: string, fixedId?: string) => {
+    const grant = new server.provider.Grant({ accountId: userId, clientId });
+    grant.addOIDCScope('openid');
+    const grantId = fixedId ?? (await grant.save());
+    await server.store.db
+      .insertInto('connected_grants' as never)
+      .values({ grant_id: grantId, site_id: site, client_id: clientId, user_id: userId, scope: 'openid account:read', created_at: new Date().toISOString(), last_used_at: null } as never)
+      .execute();
+    return grantId;
+  };
+  made.grantId = await grantRow('demo', 'walk-client', 'usr_student');
+  await grantRow('demo', 'walk-client-2', 'usr_student');
+  await grantRow('second', 'second-member-cli', 'usr_learner2', 'grt_second');
 }, 60_000);
 afterAll(() => server.close());
 
@@ -73,6 +88,10 @@ const SAMPLES: Record<string, Sample> = {
   },
   getOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
   deleteOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
+  listConnectedGrants: { query: { userId: 'usr_student' } },
+  revokeConnectedGrant: { params: () => ({ grantId: made.grantId! }), other: { grantId: 'grt_second' } },
+  revokeClientGrants: { params: () => ({ clientId: 'walk-client-2' }), other: { clientId: 'second-member-cli' } },
+  listAuditEvents: { query: { kind: 'operator_action', from: '2026-01-01T00:00:00Z' } },
   listCourses: { query: { limit: '2' } },
   getCourse: { params: () => ({ slug: 'sql-basics' }), other: { slug: 'second-school-intro' } },
   createCourse: { body: () => ({ slug: 'walk-course', title: 'Walk' }) },

@@ -14,6 +14,8 @@ import type { OperatorServices } from '../../platform/operator/index.js';
 import type { MemberClients } from '../../oauth/member-clients.js';
 import type { Invitations } from '../../platform/invitations.js';
 import type { SiteContent } from '../../platform/content.js';
+import type { AuditTrail } from '../../platform/audit.js';
+import type { Connections } from '../../oauth/connections.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -27,6 +29,10 @@ export interface AdminServices {
   memberClients: MemberClients;
   invitations: Invitations;
   content: SiteContent;
+  /** Connected apps: the grants given at a site, and their revocation (issue 11). */
+  connections: Connections;
+  /** The audit trail (DESIGN D10). */
+  audit: AuditTrail;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }

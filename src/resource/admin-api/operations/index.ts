@@ -7,6 +7,7 @@ import type { Operation } from '../operation.js';
 import { getSite, updateSite, listApplications, createApplication, getApplication, deleteApplication } from './site.js';
 import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture } from './courses.js';
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
+import { listConnectedGrants, revokeConnectedGrant, revokeClientGrants, listAuditEvents } from './connections.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
 import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
@@ -18,6 +19,10 @@ export const OPERATIONS: readonly Operation[] = [
   createApplication,
   getApplication,
   deleteApplication,
+  listConnectedGrants,
+  revokeConnectedGrant,
+  revokeClientGrants,
+  listAuditEvents,
   listCourses,
   getCourse,
   createCourse,
