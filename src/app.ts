@@ -38,6 +38,9 @@ import { SiteSettings } from './platform/sites.js';
 import { operatorServices } from './platform/operator/index.js';
 import { IdempotencyKeys } from './platform/idempotency.js';
 import { Invitations } from './platform/invitations.js';
+import { Lecturers } from './platform/lecturers.js';
+import { Comments } from './platform/comments.js';
+import { Forms } from './platform/forms.js';
 import { SiteContent } from './platform/content.js';
 import { invitationRouter } from './interaction/invitations.js';
 import { MemberClients } from './oauth/member-clients.js';
@@ -238,7 +241,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db, () => suspensions.forget()), memberClients, invitations, content: new SiteContent(store.db), connections, audit, baseUrl: config.baseUrl };
+  // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
+  const siteSettings = new SiteSettings(store.db, () => suspensions.forget());
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, baseUrl: config.baseUrl };
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
@@ -277,7 +282,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(
     webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }).routes(),
   );
-  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings: new SiteSettings(store.db, () => suspensions.forget()), memberClients, connections, audit }).routes());
+  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings, memberClients, connections, audit }).routes());
   registration.install(app, provider, adapter);
   app.use(authorizationGuard(PROVIDER_ROUTES.authorization, suspensions));
   app.use(mount(provider as unknown as Koa));

@@ -48,6 +48,14 @@ beforeAll(async () => {
     .insertInto('invitations' as never)
     .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
     .execute();
+  // Issue 10 lecturers, comments, forms: one row of each at the second site.
+  const at = '2026-01-01T00:00:00.000Z';
+  const rows: Array<[string, Record<string, unknown>]> = [
+    ['lecturers', { id: 'lct_second', site_id: 'second', name: 'Second', bio: '', photo_url: null, user_id: null, created_at: at, updated_at: at }],
+    ['comments', { id: 'cmt_second', site_id: 'second', lecture_id: 'lec_2_1', post_id: null, author_user_id: 'usr_learner2', body: 'Hi', created_at: at }],
+    ['forms', { id: 'frm_second', site_id: 'second', title: 'Second', description: '', fields: '[]', created_at: at }],
+  ];
+  for (const [table, values] of rows) await server.store.db.insertInto(table as never).values(values as never).execute();
   // Connected apps (issue 11): two real grants at demo (one to revoke by id, one by client) and
   // one at the second site, in oidc-provider's store and the platform's grant index.
   const grantRow = async (site: string, clientId: string, userId: string, fixedId?: string) => {
@@ -134,6 +142,18 @@ const SAMPLES: Record<string, Sample> = {
   deactivateCoupon: { params: () => ({ code: 'WALK20' }), other: { code: 'SECOND5' } },
   getAppearance: {},
   setAppearance: { body: () => ({ primaryColor: '#113355', accentColor: '#ffaa00', logoUrl: 'https://cdn.example.com/logo.svg', fontFamily: 'Inter' }) },
+  listLecturers: { query: { courseSlug: 'typescript-fundamentals' } },
+  getLecturer: { params: () => ({ lecturerId: 'lct_ian' }), other: { lecturerId: 'lct_second' } },
+  createLecturer: { body: () => ({ name: 'Walk Lecturer', bio: 'Walks.', userId: 'usr_instructor' }), keep: (b) => (made.lecturerId = b.id as string) },
+  updateLecturer: { params: () => ({ lecturerId: made.lecturerId! }), other: { lecturerId: 'lct_second' }, body: () => ({ bio: 'Updated' }) },
+  assignLecturer: { params: () => ({ lecturerId: made.lecturerId!, courseSlug: 'sql-basics' }), other: { lecturerId: 'lct_second', courseSlug: 'second-school-intro' } },
+  unassignLecturer: { params: () => ({ lecturerId: made.lecturerId!, courseSlug: 'sql-basics' }), other: { lecturerId: 'lct_second', courseSlug: 'second-school-intro' } },
+  deleteLecturer: { params: () => ({ lecturerId: made.lecturerId! }), other: { lecturerId: 'lct_second' } },
+  listComments: { query: { courseSlug: 'typescript-fundamentals' } },
+  getComment: { params: () => ({ commentId: 'cmt_generics' }), other: { commentId: 'cmt_second' } },
+  listForms: {},
+  getForm: { params: () => ({ formId: 'frm_contact' }), other: { formId: 'frm_second' } },
+  listFormSubmissions: { params: () => ({ formId: 'frm_contact' }), other: { formId: 'frm_second' }, query: { limit: '1' } },
   ...Object.fromEntries(
     (['Page', 'Post'] as const).flatMap((k) => {
       const other = { slug: `second-${k.toLowerCase()}` };

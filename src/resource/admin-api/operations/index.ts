@@ -10,6 +10,8 @@ import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberR
 import { listConnectedGrants, revokeConnectedGrant, revokeClientGrants, listAuditEvents } from './connections.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
 import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
+import { LECTURER_OPERATIONS } from './lecturers.js';
+import { FEEDBACK_OPERATIONS } from './feedback.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -55,4 +57,6 @@ export const OPERATIONS: readonly Operation[] = [
   setAppearance,
   ...PAGE_OPERATIONS,
   ...POST_OPERATIONS,
+  ...LECTURER_OPERATIONS,
+  ...FEEDBACK_OPERATIONS,
 ];
