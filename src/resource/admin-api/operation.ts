@@ -14,6 +14,8 @@ import type { OperatorServices } from '../../platform/operator/index.js';
 import type { MemberClients } from '../../oauth/member-clients.js';
 import type { Invitations } from '../../platform/invitations.js';
 import type { SiteContent } from '../../platform/content.js';
+import type { Memberships } from '../../platform/memberships.js';
+import type { DigitalProducts } from '../../platform/digital-products.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -27,6 +29,8 @@ export interface AdminServices {
   memberClients: MemberClients;
   invitations: Invitations;
   content: SiteContent;
+  memberships: Memberships;
+  digitalProducts: DigitalProducts;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }

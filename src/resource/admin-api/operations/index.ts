@@ -9,6 +9,23 @@ import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getC
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
 import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
+import {
+  listMembershipPlans,
+  getMembershipPlan,
+  createMembershipPlan,
+  updateMembershipPlan,
+  archiveMembershipPlan,
+  listSubscriptions,
+  getSubscription,
+  createSubscription,
+  cancelSubscription,
+  listDigitalProducts,
+  getDigitalProduct,
+  createDigitalProduct,
+  updateDigitalProduct,
+  publishDigitalProduct,
+  unpublishDigitalProduct,
+} from './memberships.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -50,4 +67,19 @@ export const OPERATIONS: readonly Operation[] = [
   setAppearance,
   ...PAGE_OPERATIONS,
   ...POST_OPERATIONS,
+  listMembershipPlans,
+  createMembershipPlan,
+  getMembershipPlan,
+  updateMembershipPlan,
+  listSubscriptions,
+  createSubscription,
+  getSubscription,
+  cancelSubscription,
+  archiveMembershipPlan,
+  listDigitalProducts,
+  createDigitalProduct,
+  getDigitalProduct,
+  updateDigitalProduct,
+  publishDigitalProduct,
+  unpublishDigitalProduct,
 ];
