@@ -95,11 +95,17 @@ export function checkPrice(priceMinor: number, currency: string): string {
   return code;
 }
 
-/** The end of a billing period that starts at `start` (calendar month or year, UTC). */
+/**
+ * The end of a billing period that starts at `start`: the same day and time one calendar month or
+ * year later (UTC), or the last day of that month when it is shorter (Jan 31 → Feb 28).
+ */
 export function periodEnd(start: Date, interval: BillingInterval): Date {
+  const months = interval === 'year' ? 12 : 1;
   const end = new Date(start);
-  if (interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + 1);
-  else end.setUTCMonth(end.getUTCMonth() + 1);
+  end.setUTCDate(1);
+  end.setUTCMonth(end.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate();
+  end.setUTCDate(Math.min(start.getUTCDate(), lastDay));
   return end;
 }
 
@@ -206,14 +212,20 @@ export class Memberships {
       .executeTakeFirst();
     if (!user) throw new PlatformError('not_found', `nobody with the e-mail "${input.email}" has a role at this site; invite them first`, { field: 'email' });
     const id = `sub_${randomUUID()}`;
-    await this.db.transaction().execute(async (trx) => {
-      const live = await trx.selectFrom('subscriptions').select('id').where('site_id', '=', siteId).where('plan_id', '=', target.id).where('user_id', '=', user.id).where('status', '<>', 'cancelled').executeTakeFirst();
-      if (live) throw new PlatformError('conflict', `${input.email} already has a subscription to this plan (${live.id})`, { field: 'email' });
-      await trx
+    const taken = new PlatformError('conflict', `${input.email} already has a live subscription to this plan`, { field: 'email' });
+    const live = await this.db.selectFrom('subscriptions').select('id').where('site_id', '=', siteId).where('plan_id', '=', target.id).where('user_id', '=', user.id).where('status', '<>', 'cancelled').executeTakeFirst();
+    if (live) throw taken;
+    try {
+      await this.db
         .insertInto('subscriptions')
         .values({ id, site_id: siteId, plan_id: target.id, user_id: user.id, status: 'active', current_period_start: now.toISOString(), current_period_end: periodEnd(now, target.interval).toISOString(), cancelled_at: null, created_at: now.toISOString() })
         .execute();
-    });
+    } catch (err) {
+      // The partial unique index `subscriptions_live` caught a concurrent subscribe.
+      const code = String((err as { code?: unknown }).code ?? '');
+      if (code === '23505' || code.startsWith('SQLITE_CONSTRAINT')) throw taken;
+      throw err;
+    }
     return this.getSubscription(siteId, id);
   }
 

@@ -2,7 +2,7 @@
  * Schema migrations of the platform data, written with Kysely's schema builder so that the same
  * migrations run on SQLite (embedded) and PostgreSQL (scale-out). Applied at start, in order, once.
  */
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_platform': {
@@ -306,6 +306,8 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('subscriptions_site').on('subscriptions').columns(['site_id', 'created_at']).execute();
+      // One live (not cancelled) subscription per person and plan, also under concurrent requests.
+      await db.schema.createIndex('subscriptions_live').on('subscriptions').columns(['site_id', 'plan_id', 'user_id']).unique().where(sql.ref('status'), '<>', 'cancelled').execute();
       await db.schema
         .createTable('digital_products')
         .addColumn('id', 'text', (c) => c.primaryKey())
