@@ -38,6 +38,9 @@ import { SiteSettings } from './platform/sites.js';
 import { operatorServices } from './platform/operator/index.js';
 import { IdempotencyKeys } from './platform/idempotency.js';
 import { Invitations } from './platform/invitations.js';
+import { Lecturers } from './platform/lecturers.js';
+import { Comments } from './platform/comments.js';
+import { Forms } from './platform/forms.js';
 import { SiteContent } from './platform/content.js';
 import { Memberships } from './platform/memberships.js';
 import { DigitalProducts } from './platform/digital-products.js';
@@ -240,7 +243,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), baseUrl: config.baseUrl };
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, baseUrl: config.baseUrl };
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({

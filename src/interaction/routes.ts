@@ -67,14 +67,24 @@ export function interactionRouter(deps: InteractionDeps): Router {
   const router = new Router();
   const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
 
+  /**
+   * The interaction of this browser's `_interaction` cookie, when it is the one the URL names.
+   * oidc-provider finds the interaction by the cookie alone, so an unknown or expired `:uid` next to
+   * another interaction's live cookie would otherwise show that one's page with 200. DESIGN D8:
+   * every such case (no cookie, expired, unknown or mismatched uid) is the readable error page, 400.
+   */
   async function details(ctx: Context): Promise<Details | undefined> {
     ctx.set('Cache-Control', 'no-store');
-    try {
-      return await provider.interactionDetails(ctx.req, ctx.res);
-    } catch {
+    const expired = () =>
       renderErrorPage(ctx, 'invalid_request', 'This sign-in session has expired or was opened in another browser. Start again from the application.', 400);
-      return undefined;
+    try {
+      const d = await provider.interactionDetails(ctx.req, ctx.res);
+      if (d.uid === (ctx.params as { uid?: string }).uid) return d;
+    } catch {
+      // SessionNotFound: no cookie, or the interaction expired / was finished.
     }
+    expired();
+    return undefined;
   }
 
   async function clientOf(d: Details) {

@@ -58,6 +58,8 @@ export interface AuditFilter {
   to?: string;
   /** Rows to return: 1…MAX_PAGE_SIZE (paging.ts), default MAX_PAGE_SIZE. */
   limit?: number;
+  /** Keyset cursor: only events strictly after this one in list order (newest first: `at` desc, `id` desc). */
+  after?: { at: string; id: string };
 }
 
 /** Anything that looks like a bearer credential (long base64url run) is cut out of `detail`. */
@@ -97,7 +99,9 @@ export class AuditTrail {
     if (filter.kind) q = q.where('kind', '=', filter.kind);
     if (filter.from) q = q.where('at', '>=', filter.from);
     if (filter.to) q = q.where('at', '<', filter.to);
-    const rows = await q.orderBy('at', 'desc').limit(Math.min(Math.max(Math.trunc(filter.limit ?? MAX_PAGE_SIZE), 1), MAX_PAGE_SIZE)).execute();
+    const after = filter.after;
+    if (after) q = q.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
+    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(Math.min(Math.max(Math.trunc(filter.limit ?? MAX_PAGE_SIZE), 1), MAX_PAGE_SIZE)).execute();
     return rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind as AuditKind, siteId: r.site_id, clientId: r.client_id, userId: r.user_id, detail: r.detail }));
   }
 

@@ -10,7 +10,7 @@ import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import { checkPrice } from './memberships.js';
 
-/** Table `digital_products` (migration `0017_membership_plans_products`). */
+/** Table `digital_products` (migration `0018_membership_plans_products`). */
 export interface DigitalProductsTable {
   id: string;
   site_id: string;

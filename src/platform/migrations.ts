@@ -276,8 +276,59 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('connected_grants_user').on('connected_grants').columns(['user_id', 'created_at']).execute();
     },
   },
+  // Issue 10: lecturers (instructor profiles ↔ courses), comments on lectures and posts, forms and submissions.
+  '0017_lecturers_comments_forms': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('lecturers')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('bio', 'text', (c) => c.notNull())
+        .addColumn('photo_url', 'text')
+        .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('lecturers_site').on('lecturers').columns(['site_id', 'name']).execute();
+      await db.schema
+        .createTable('lecturer_courses')
+        .addColumn('lecturer_id', 'text', (c) => c.notNull().references('lecturers.id').onDelete('cascade'))
+        .addColumn('course_id', 'text', (c) => c.notNull().references('courses.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('lecturer_courses_pk', ['lecturer_id', 'course_id'])
+        .execute();
+      await db.schema
+        .createTable('comments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('lecture_id', 'text', (c) => c.references('lectures.id').onDelete('cascade'))
+        .addColumn('post_id', 'text', (c) => c.references('site_content.id').onDelete('cascade'))
+        .addColumn('author_user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('comments_site_created').on('comments').columns(['site_id', 'created_at']).execute();
+      await db.schema
+        .createTable('forms')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('fields', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('form_submissions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('form_id', 'text', (c) => c.notNull().references('forms.id').onDelete('cascade'))
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('submitted_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('form_submissions_form').on('form_submissions').columns(['form_id', 'submitted_at']).execute();
+    },
+  },
   // Issue 10: membership plans, subscriptions and digital products (SPEC §2.5 membership_plans:*, subscriptions:*, digital_products:*).
-  '0017_membership_plans_products': {
+  '0018_membership_plans_products': {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('membership_plans')

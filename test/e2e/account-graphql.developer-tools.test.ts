@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { memberToken } from '../helpers/member-token.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let server: TestServer;
 let token: string;
 
@@ -60,10 +60,7 @@ describe('introspection and the SDL', () => {
 describe('GraphiQL at GET /account/graphql (development)', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
 

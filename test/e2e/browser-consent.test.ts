@@ -3,20 +3,17 @@
  * driven by playwright-core): the pages work as plain forms, name the client, the site and each
  * scope in plain words, and end at the client's redirect URI with code, state and iss.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import * as client from 'openid-client';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -15,13 +15,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import * as client from 'openid-client';
 import { generateSigningKey } from '../../src/oauth/keys.js';
 import { hashPassword } from '../../src/platform/passwords.js';
 import { freePort, startTestServer, type TestServer } from '../helpers/server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve('test-artifacts/operator');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const OWNER_PASSWORD = 'maple-owner-password';
@@ -53,10 +53,7 @@ beforeAll(async () => {
   writeFileSync(keyFile, JSON.stringify(await generateSigningKey()));
   const port = await freePort();
   env = { NODE_ENV: 'production', BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'o'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -4,11 +4,11 @@
  * and has the role. Before that, the operator cannot reach them: no lookup of platform users by
  * e-mail (the old `enroll_student` / `grant_member_role` leak), and the role hierarchy holds.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { memberToken } from '../helpers/member-token.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let server: TestServer;
 let browser: Browser;
@@ -19,7 +19,7 @@ let owner: string;
 beforeAll(async () => {
   server = await startTestServer();
   base = server.baseUrl;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   const reg = await fetch(`${base}/api/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -63,6 +63,28 @@ beforeAll(async () => {
     .insertInto('invitations' as never)
     .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
     .execute();
+  // Issue 10 lecturers, comments, forms: one row of each at the second site.
+  const rows: Array<[string, Record<string, unknown>]> = [
+    ['lecturers', { id: 'lct_second', site_id: 'second', name: 'Second', bio: '', photo_url: null, user_id: null, created_at: at, updated_at: at }],
+    ['comments', { id: 'cmt_second', site_id: 'second', lecture_id: 'lec_2_1', post_id: null, author_user_id: 'usr_learner2', body: 'Hi', created_at: at }],
+    ['forms', { id: 'frm_second', site_id: 'second', title: 'Second', description: '', fields: '[]', created_at: at }],
+  ];
+  for (const [table, values] of rows) await server.store.db.insertInto(table as never).values(values as never).execute();
+  // Connected apps (issue 11): two real grants at demo (one to revoke by id, one by client) and
+  // one at the second site, in oidc-provider's store and the platform's grant index.
+  const grantRow = async (site: string, clientId: string, userId: string, fixedId?: string) => {
+    const grant = new server.provider.Grant({ accountId: userId, clientId });
+    grant.addOIDCScope('openid');
+    const grantId = fixedId ?? (await grant.save());
+    await server.store.db
+      .insertInto('connected_grants' as never)
+      .values({ grant_id: grantId, site_id: site, client_id: clientId, user_id: userId, scope: 'openid account:read', created_at: new Date().toISOString(), last_used_at: null } as never)
+      .execute();
+    return grantId;
+  };
+  made.grantId = await grantRow('demo', 'walk-client', 'usr_student');
+  await grantRow('demo', 'walk-client-2', 'usr_student');
+  await grantRow('second', 'second-member-cli', 'usr_learner2', 'grt_second');
 }, 60_000);
 afterAll(() => server.close());
 
@@ -88,6 +110,10 @@ const SAMPLES: Record<string, Sample> = {
   },
   getOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
   deleteOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
+  listConnectedGrants: { query: { userId: 'usr_student' } },
+  revokeConnectedGrant: { params: () => ({ grantId: made.grantId! }), other: { grantId: 'grt_second' } },
+  revokeClientGrants: { params: () => ({ clientId: 'walk-client-2' }), other: { clientId: 'second-member-cli' } },
+  listAuditEvents: { query: { kind: 'operator_action', from: '2026-01-01T00:00:00Z' } },
   listCourses: { query: { limit: '2' } },
   getCourse: { params: () => ({ slug: 'sql-basics' }), other: { slug: 'second-school-intro' } },
   createCourse: { body: () => ({ slug: 'walk-course', title: 'Walk' }) },
@@ -130,6 +156,18 @@ const SAMPLES: Record<string, Sample> = {
   deactivateCoupon: { params: () => ({ code: 'WALK20' }), other: { code: 'SECOND5' } },
   getAppearance: {},
   setAppearance: { body: () => ({ primaryColor: '#113355', accentColor: '#ffaa00', logoUrl: 'https://cdn.example.com/logo.svg', fontFamily: 'Inter' }) },
+  listLecturers: { query: { courseSlug: 'typescript-fundamentals' } },
+  getLecturer: { params: () => ({ lecturerId: 'lct_ian' }), other: { lecturerId: 'lct_second' } },
+  createLecturer: { body: () => ({ name: 'Walk Lecturer', bio: 'Walks.', userId: 'usr_instructor' }), keep: (b) => (made.lecturerId = b.id as string) },
+  updateLecturer: { params: () => ({ lecturerId: made.lecturerId! }), other: { lecturerId: 'lct_second' }, body: () => ({ bio: 'Updated' }) },
+  assignLecturer: { params: () => ({ lecturerId: made.lecturerId!, courseSlug: 'sql-basics' }), other: { lecturerId: 'lct_second', courseSlug: 'second-school-intro' } },
+  unassignLecturer: { params: () => ({ lecturerId: made.lecturerId!, courseSlug: 'sql-basics' }), other: { lecturerId: 'lct_second', courseSlug: 'second-school-intro' } },
+  deleteLecturer: { params: () => ({ lecturerId: made.lecturerId! }), other: { lecturerId: 'lct_second' } },
+  listComments: { query: { courseSlug: 'typescript-fundamentals' } },
+  getComment: { params: () => ({ commentId: 'cmt_generics' }), other: { commentId: 'cmt_second' } },
+  listForms: {},
+  getForm: { params: () => ({ formId: 'frm_contact' }), other: { formId: 'frm_second' } },
+  listFormSubmissions: { params: () => ({ formId: 'frm_contact' }), other: { formId: 'frm_second' }, query: { limit: '1' } },
   listMembershipPlans: { query: { status: 'active' } },
   createMembershipPlan: {
     body: () => ({ name: 'Walk plan', priceMinor: 1200, currency: 'EUR', interval: 'month', courseSlugs: ['sql-basics'] }),

@@ -350,6 +350,39 @@ describe('interaction pages: malformed forms and headers', () => {
     expect(huge.status).toBe(413);
   });
 
+  test('DESIGN D8: an unknown, expired or mismatched interaction uid → readable HTML error page, 400, never 200', async () => {
+    const { challenge } = pkcePair();
+    const start = await fetch(
+      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+      { redirect: 'manual' },
+    );
+    const cookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const live = new URL(start.headers.get('location')!, base).href;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(live, { headers: { cookie } })).text())![1]!;
+    const unknown = `${base}/interaction/${randomString(21)}`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const body = new URLSearchParams({ csrf, email: 'student@demo.test', password: DEMO_PASSWORD, org_id: 'demo', decision: 'approve' }).toString();
+    const cases: Array<[string, RequestInit]> = [
+      [unknown, {}], // no cookie
+      [unknown, { headers: { cookie } }], // another interaction's live cookie
+      [`${unknown}/login`, { method: 'POST', headers: { ...form, cookie }, body }],
+      [`${unknown}/site`, { method: 'POST', headers: { ...form, cookie }, body }],
+      [`${unknown}/consent`, { method: 'POST', headers: { ...form, cookie }, body }],
+      [live, { headers: { cookie: cookie.replace(/(^|; )_interaction=[^;]*/, `$1_interaction=${randomString(21)}`) } }], // expired / forged cookie
+    ];
+    for (const [url, init] of cases) {
+      const res = await fetch(url, { redirect: 'manual', ...init });
+      const html = await res.text();
+      expect([url, init.method ?? 'GET', res.status]).toEqual([url, init.method ?? 'GET', 400]);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('location')).toBeNull();
+      expect(html).toContain('This sign-in session has expired');
+      expect(html).not.toContain('name="password"');
+    }
+    // The live interaction is untouched: its own uid still shows the login form.
+    expect((await fetch(live, { headers: { cookie } })).status).toBe(200);
+  });
+
   test('wrong password shows the login form again with a message (401), nothing issued', async () => {
     const { challenge } = pkcePair();
     const start = await fetch(

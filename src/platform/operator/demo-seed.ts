@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from '../schema.js';
 import type { OperatorDatabase } from './schema.js';
 import { SiteContent } from '../content.js';
+import { seedCommunityDemo } from './community-seed.js';
 import { Memberships } from '../memberships.js';
 import { DigitalProducts } from '../digital-products.js';
 
@@ -15,6 +16,7 @@ export async function seedOperatorDemo(db: Kysely<PlatformDatabase>, now = new D
   const site = await odb.selectFrom('sites').select('id').where('id', '=', 'demo').executeTakeFirst();
   if (!site) return;
   await seedContentDemo(db, now);
+  await seedCommunityDemo(db, now);
   await seedMembershipDemo(db, now);
   const any = await odb.selectFrom('coupons').select('id').where('site_id', '=', 'demo').limit(1).executeTakeFirst();
   if (any) return;

@@ -14,6 +14,11 @@ import type { OperatorServices } from '../../platform/operator/index.js';
 import type { MemberClients } from '../../oauth/member-clients.js';
 import type { Invitations } from '../../platform/invitations.js';
 import type { SiteContent } from '../../platform/content.js';
+import type { Lecturers } from '../../platform/lecturers.js';
+import type { Comments } from '../../platform/comments.js';
+import type { Forms } from '../../platform/forms.js';
+import type { AuditTrail } from '../../platform/audit.js';
+import type { Connections } from '../../oauth/connections.js';
 import type { Memberships } from '../../platform/memberships.js';
 import type { DigitalProducts } from '../../platform/digital-products.js';
 
@@ -29,6 +34,13 @@ export interface AdminServices {
   memberClients: MemberClients;
   invitations: Invitations;
   content: SiteContent;
+  lecturers: Lecturers;
+  comments: Comments;
+  forms: Forms;
+  /** Connected apps: the grants given at a site, and their revocation (issue 11). */
+  connections: Connections;
+  /** The audit trail (DESIGN D10). */
+  audit: AuditTrail;
   memberships: Memberships;
   digitalProducts: DigitalProducts;
   /** BASE_URL, for links handed out (invitation acceptUrl). */

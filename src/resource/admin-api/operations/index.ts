@@ -7,8 +7,11 @@ import type { Operation } from '../operation.js';
 import { getSite, updateSite, listApplications, createApplication, getApplication, deleteApplication } from './site.js';
 import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture } from './courses.js';
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
+import { listConnectedGrants, revokeConnectedGrant, revokeClientGrants, listAuditEvents } from './connections.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
 import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
+import { LECTURER_OPERATIONS } from './lecturers.js';
+import { FEEDBACK_OPERATIONS } from './feedback.js';
 import {
   listMembershipPlans,
   getMembershipPlan,
@@ -35,6 +38,10 @@ export const OPERATIONS: readonly Operation[] = [
   createApplication,
   getApplication,
   deleteApplication,
+  listConnectedGrants,
+  revokeConnectedGrant,
+  revokeClientGrants,
+  listAuditEvents,
   listCourses,
   getCourse,
   createCourse,
@@ -67,6 +74,8 @@ export const OPERATIONS: readonly Operation[] = [
   setAppearance,
   ...PAGE_OPERATIONS,
   ...POST_OPERATIONS,
+  ...LECTURER_OPERATIONS,
+  ...FEEDBACK_OPERATIONS,
   listMembershipPlans,
   createMembershipPlan,
   getMembershipPlan,

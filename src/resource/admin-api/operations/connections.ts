@@ -1,0 +1,150 @@
+/**
+ * Connected apps and the audit trail as admin operations (issue 11: "every admin action is also an
+ * admin API operation"). The same services as the operator area (/admin/{site}/connections and
+ * /admin/{site}/audit) run them: `Connections` (src/oauth/connections.ts) and `AuditTrail`
+ * (src/platform/audit.ts, DESIGN D10).
+ *
+ * Scopes (SPEC §2.5): `school:read` to list, `school:write` to revoke. Grants and the audit trail
+ * describe the site's OAuth applications and who uses them, the same family as the site settings
+ * and the OAuth applications themselves (operations/site.ts); docs/admin-api.md says why.
+ */
+import { z } from 'zod';
+import { AUDIT_KINDS, type AuditKind } from '../../../platform/audit.js';
+import { MAX_PAGE_SIZE } from '../../../platform/paging.js';
+import { PlatformError, notFound } from '../../../platform/errors.js';
+import { defineOperation } from '../operation.js';
+import { nextCursor, pageQuery, paginate } from '../paging.js';
+
+const grant = z.object({
+  grantId: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  kind: z.string().describe('Kind of client, as people read it (vendor, application on a computer, metadata document, site application).'),
+  userId: z.string(),
+  userEmail: z.string(),
+  scope: z.string().describe('Space-separated scopes granted.'),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+
+const clientId = z.string().min(1).max(200);
+
+export const listConnectedGrants = defineOperation({
+  id: 'listConnectedGrants',
+  method: 'get',
+  path: '/api/v1/connected-grants',
+  scope: 'school:read',
+  tag: 'school',
+  summary: 'Connected apps: every live grant at your site, newest first',
+  description: 'Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user. At most the 500 newest grants are listed.',
+  query: { ...pageQuery, clientId: clientId.optional(), userId: z.string().max(128).optional() },
+  response: z.object({ grants: z.array(grant), nextCursor }),
+  async run({ query }, ctx) {
+    const rows = (await ctx.services.connections.ofSite(ctx.siteId, query.clientId)).filter((g) => !query.userId || g.userId === query.userId);
+    const all = rows.map((g) => ({
+      grantId: g.grantId,
+      clientId: g.clientId,
+      clientName: g.clientName,
+      kind: g.kindLabel,
+      userId: g.userId,
+      userEmail: g.userEmail,
+      scope: g.scope,
+      createdAt: g.createdAt,
+      lastUsedAt: g.lastUsedAt,
+    }));
+    const { items, nextCursor: next } = paginate(all, (g) => g.grantId, query);
+    return { grants: items, nextCursor: next };
+  },
+});
+
+export const revokeConnectedGrant = defineOperation({
+  id: 'revokeConnectedGrant',
+  method: 'delete',
+  path: '/api/v1/connected-grants/{grantId}',
+  scope: 'school:write',
+  tag: 'school',
+  summary: 'Revoke one grant: its access and refresh tokens are refused at once on every surface',
+  params: { grantId: z.string().min(1).max(200) },
+  status: 204,
+  async run({ params }, ctx) {
+    const n = await ctx.services.connections.revoke({ siteId: ctx.siteId }, { grantId: params.grantId }, { userId: ctx.userId });
+    if (n === 0) throw notFound('grant', params.grantId);
+  },
+});
+
+export const revokeClientGrants = defineOperation({
+  id: 'revokeClientGrants',
+  method: 'delete',
+  path: '/api/v1/connected-grants/by-client/{clientId}',
+  scope: 'school:write',
+  tag: 'school',
+  summary: 'Revoke every grant of one client at your site (404 when it has none here)',
+  params: { clientId },
+  status: 204,
+  async run({ params }, ctx) {
+    const n = await ctx.services.connections.revoke({ siteId: ctx.siteId }, { clientId: params.clientId }, { userId: ctx.userId });
+    if (n === 0) throw notFound('grant of client', params.clientId);
+  },
+});
+
+const auditEvent = z.object({
+  id: z.string(),
+  at: z.string().describe('ISO 8601 UTC.'),
+  kind: z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]),
+  clientId: z.string().nullable(),
+  userId: z.string().nullable(),
+  detail: z.string().describe('Short text for people; never a token, code, secret or password.'),
+});
+
+/** Opaque audit cursor: base64url of `[at, id]` of the last row of the page. */
+function readAuditCursor(cursor: string): { at: string; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at === 'string' && typeof id === 'string') return { at, id };
+  } catch {
+    // falls through to the error below
+  }
+  throw new PlatformError('invalid', 'cursor: not a cursor of this list; start again without one', { field: 'cursor' });
+}
+
+const isoTime = z.string().datetime({ offset: true });
+
+export const listAuditEvents = defineOperation({
+  id: 'listAuditEvents',
+  method: 'get',
+  path: '/api/v1/audit-events',
+  scope: 'school:read',
+  tag: 'school',
+  summary: 'The audit trail of your site, newest first, filtered by client, user, kind and time',
+  description: `Registrations, consents, token issuance and refreshes, revocations, refused requests and operator actions at your site (DESIGN D10), kept for the configured retention. \`from\` is inclusive, \`to\` exclusive. Pages hold at most ${MAX_PAGE_SIZE} events.`,
+  query: {
+    limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(50).describe(`Rows per page, 1–${MAX_PAGE_SIZE}.`),
+    cursor: pageQuery.cursor,
+    clientId: clientId.optional(),
+    userId: z.string().max(128).optional(),
+    kind: z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]).optional(),
+    from: isoTime.optional(),
+    to: isoTime.optional(),
+  },
+  response: z.object({ events: z.array(auditEvent), nextCursor }),
+  async run({ query }, ctx) {
+    const rows = await ctx.services.audit.list(ctx.siteId, {
+      clientId: query.clientId,
+      userId: query.userId,
+      kind: query.kind,
+      from: query.from ? new Date(query.from).toISOString() : undefined,
+      to: query.to ? new Date(query.to).toISOString() : undefined,
+      after: query.cursor === undefined ? undefined : readAuditCursor(query.cursor),
+      limit: query.limit + 1 > MAX_PAGE_SIZE ? MAX_PAGE_SIZE : query.limit + 1,
+    });
+    const items = rows.slice(0, query.limit);
+    const last = items[items.length - 1];
+    // One extra row asked for tells whether a next page exists (when limit < MAX_PAGE_SIZE); at the
+    // largest page size a full page gets a cursor, and the next page may be empty.
+    const more = rows.length > query.limit || (query.limit === MAX_PAGE_SIZE && rows.length === MAX_PAGE_SIZE);
+    return {
+      events: items.map((e) => ({ id: e.id, at: e.at, kind: e.kind, clientId: e.clientId, userId: e.userId, detail: e.detail })),
+      nextCursor: more && last ? Buffer.from(JSON.stringify([last.at, last.id]), 'utf8').toString('base64url') : null,
+    };
+  },
+});
