@@ -177,3 +177,19 @@ describe('DESIGN D2 the operator role is read on every request', () => {
     await admin.close();
   });
 });
+
+describe('SPEC 2.5 comments:read, forms:read, lecturers:read as MCP tools (issue 10)', () => {
+  test('comments filtered by lecture; form submissions page by cursor; lecturers of one course', async () => {
+    const { client } = await operatorClient('owner@demo.test', 'demo', 'comments:read forms:read lecturers:read');
+    const onPkce = structured<{ comments: Array<{ id: string; author: { name: string } }> }>(await client.callTool({ name: 'list_comments', arguments: { lectureId: 'lec_oa_2' } })).comments;
+    expect(onPkce).toEqual([expect.objectContaining({ id: 'cmt_pkce', author: { userId: 'usr_student2', name: 'Bea Learner' } })]);
+    type Page = { submissions: Array<{ id: string }>; nextCursor: string | null };
+    const first = structured<Page>(await client.callTool({ name: 'list_form_submissions', arguments: { formId: 'frm_contact', limit: 1 } }));
+    expect(first.submissions.map((s) => s.id)).toEqual(['sub_contact_2']);
+    const second = structured<Page>(await client.callTool({ name: 'list_form_submissions', arguments: { formId: 'frm_contact', limit: 1, cursor: first.nextCursor } }));
+    expect(second).toEqual({ formId: 'frm_contact', submissions: [expect.objectContaining({ id: 'sub_contact_1' })], nextCursor: null });
+    const sql = structured<{ lecturers: Array<{ name: string }> }>(await client.callTool({ name: 'list_lecturers', arguments: { courseSlug: 'sql-basics' } })).lecturers;
+    expect(sql.map((l) => l.name)).toEqual(['Grace Guest']);
+    await client.close();
+  });
+});
