@@ -37,7 +37,8 @@ const ROUTES = [
   '/interaction/:uid/consent', '/account/graphql', '/mcp', '/openapi.json', '/healthz', '/readyz', '/metrics', '/assets/coursegate.css',
   // The operator area (the route table declares it as the family /admin/*).
   '/admin/:site', '/admin/:site/settings', '/admin/:site/apps', '/admin/:site/apps/:client/delete', '/admin/:site/connections',
-  '/admin/:site/connections/revoke', '/admin/:site/audit', '/admin/:site/people',
+  '/admin/:site/connections/revoke', '/admin/:site/audit', '/admin/:site/people', '/admin/:site/people/roles',
+  '/admin/:site/invitations', '/admin/:site/invitations/:id/withdraw',
 ];
 
 let server: RunningServer;
