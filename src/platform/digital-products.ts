@@ -10,7 +10,7 @@ import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import { checkPrice } from './memberships.js';
 
-/** Table `digital_products` (migration `0018_membership_plans_products`). */
+/** Table `digital_products` (migration `0019_membership_plans_products`). */
 export interface DigitalProductsTable {
   id: string;
   site_id: string;
@@ -32,7 +32,7 @@ export interface DigitalProduct {
   name: string;
   priceMinor: number;
   currency: string;
-  /** `https://…` or `storage:<key>`. */
+  /** `https://…` or `storage:<fileId>` (an uploaded file, `platform/files.ts`). */
   file: string;
   published: boolean;
   createdAt: string;
@@ -61,7 +61,7 @@ const product = (r: DigitalProductsTable): DigitalProduct => ({
 
 /** @throws PlatformError `invalid` naming `file` */
 function checkFile(file: string): string {
-  if (!FILE.test(file) || file.includes('..')) throw new PlatformError('invalid', 'file must be an https:// URL or storage:<key>', { field: 'file' });
+  if (!FILE.test(file) || file.includes('..')) throw new PlatformError('invalid', 'file must be an https:// URL or storage:<fileId> of an uploaded file', { field: 'file' });
   return file;
 }
 

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 
-/** Table `membership_plans` (migration `0018_membership_plans_products`). */
+/** Table `membership_plans` (migration `0019_membership_plans_products`). */
 export interface MembershipPlansTable {
   id: string;
   site_id: string;
@@ -27,7 +27,7 @@ export interface MembershipPlansTable {
   updated_at: string;
 }
 
-/** Table `subscriptions` (migration `0018_membership_plans_products`). */
+/** Table `subscriptions` (migration `0019_membership_plans_products`). */
 export interface SubscriptionsTable {
   id: string;
   site_id: string;

@@ -44,7 +44,7 @@ const product = z.object({
   updatedAt: z.string(),
 });
 const courseSlugs = z.array(z.string().min(1).max(64)).max(200).describe('Slugs of courses of your site included in the plan.');
-const file = z.string().min(1).max(2048).describe('An https:// URL or storage:<key> of an uploaded file.');
+const file = z.string().min(1).max(2048).describe('An https:// URL or storage:<fileId> of a file uploaded with POST /api/v1/files.');
 
 export const listMembershipPlans = defineOperation({
   id: 'listMembershipPlans',
