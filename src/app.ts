@@ -280,7 +280,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(
     webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }).routes(),
   );
-  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings: new SiteSettings(store.db), memberClients, connections, audit }).routes());
+  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings: new SiteSettings(store.db), memberClients, connections, audit, people: admin.operator.people, invitations, baseUrl: config.baseUrl }).routes());
   registration.install(app, provider, adapter);
   app.use(authorizationGuard(PROVIDER_ROUTES.authorization, suspensions));
   app.use(mount(provider as unknown as Koa));

@@ -9,7 +9,7 @@
  * POST /admin/:site/apps/:client/delete deletes it after revoking every grant
  * GET  /admin/:site/connections         connected apps; POST …/revoke: `grant_id` or `client_id`
  * GET  /admin/:site/audit               audit trail; filters `kind`, `client`, `user`, `from`, `to`
- * GET  /admin/:site/people              members and roles
+ * GET  /admin/:site/people              members, roles and invitations (admin-people.ts)
  *
  * Access: anonymous → /signin; no owner/admin role at `:site` → 403 (an admin of site A never sees
  * site B). Every POST checks the session's CSRF token.
@@ -34,6 +34,9 @@ import type { WebSession, WebSessions } from './session.js';
 import { checkCsrf, form, formBody, requireSession, sendPage } from './web-routes.js';
 import { button, e, header, notice, page, table, when, type NavLink } from './views.js';
 import { barChart } from './charts.js';
+import { mountPeople } from './admin-people.js';
+import type { PeopleAdmin } from '../platform/operator/people.js';
+import type { Invitations } from '../platform/invitations.js';
 
 export interface AdminDeps {
   accounts: Accounts;
@@ -43,9 +46,15 @@ export interface AdminDeps {
   memberClients: MemberClients;
   connections: Connections;
   audit: AuditTrail;
+  /** Roles (DESIGN D5 hierarchy), the same service as /api/v1/members. */
+  people: PeopleAdmin;
+  invitations: Invitations;
+  /** BASE_URL, for one-time links shown to the operator. */
+  baseUrl: string;
 }
 
-interface Operator {
+/** The signed-in operator of the site a page is about. */
+export interface Operator {
   session: WebSession;
   email: string;
   site: SiteMembership['site'];
@@ -320,25 +329,7 @@ ${table('Events, newest first', ['When', 'Kind', 'Client', 'Member', 'Detail'], 
     );
   });
 
-  router.get('/:site/people', async (ctx) => {
-    const op = await operator(ctx);
-    if (!op) return;
-    const members = await deps.db
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .select(['users.email as email', 'users.name as name', 'memberships.role as role'])
-      .where('memberships.site_id', '=', op.site.id)
-      .orderBy('users.email')
-      .execute();
-    const byUser = new Map<string, { name: string; roles: string[] }>();
-    for (const m of members) {
-      const entry = byUser.get(m.email) ?? { name: m.name, roles: [] };
-      entry.roles.push(m.role);
-      byUser.set(m.email, entry);
-    }
-    const rows = [...byUser].map(([email, u]) => [e(u.name), e(email), e(u.roles.join(', '))]);
-    render(ctx, op, 'People', 'People', table('Members and their roles', ['Name', 'E-mail', 'Roles'], rows, 'No member.'));
-  });
+  mountPeople(router, { sessions, people: deps.people, invitations: deps.invitations, audit: deps.audit, baseUrl: deps.baseUrl }, { operator, render, back });
 
   return router;
 }

@@ -154,6 +154,43 @@ describe('issue 11 operator pages', () => {
     expect((await b.get('/admin/demo/apps')).html).not.toContain(clientId);
   }, 60_000);
 
+  test('People: invitations made and withdrawn, roles changed under the DESIGN D5 hierarchy, every form CSRF-checked', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const csrf = await b.csrf('/admin/demo/people');
+    expect((await b.post('/admin/demo/invitations', { email: 'newcomer@example.com', role: 'student' })).status).toBe(403); // no CSRF
+
+    // Invite: the one-time link is shown to the operator, once; it opens the invitation page.
+    const invited = await b.post('/admin/demo/invitations', { csrf, email: 'newcomer@example.com', role: 'instructor' });
+    expect(invited.status).toBe(201);
+    const link = /id="invitation-link">([^<]+)</.exec(invited.html)![1]!;
+    expect(link.startsWith(`${base}/invitations/`)).toBe(true);
+    expect((await fetch(link)).status).toBe(200);
+    expect((await b.get('/admin/demo/people')).html).not.toContain(link);
+
+    // Withdraw: the link stops working and the list says so.
+    const id = /\/admin\/demo\/invitations\/([^/"]+)\/withdraw/.exec((await b.get('/admin/demo/people')).html)![1]!;
+    const withdrawn = await b.post(`/admin/demo/invitations/${id}/withdraw`, { csrf });
+    expect(withdrawn.status).toBe(303);
+    expect((await fetch(link)).status).not.toBe(200);
+    expect((await b.get('/admin/demo/people?done=withdrawn')).html).toMatch(/newcomer@example\.com<\/td><td>instructor<\/td><td>revoked/);
+
+    // Roles through PeopleAdmin: give, remove; the last owner keeps the role (409).
+    expect((await b.post('/admin/demo/people/roles', { csrf, email: 'instructor@demo.test', role: 'admin', change: 'grant' })).status).toBe(303);
+    expect((await b.get('/admin/demo/people')).html).toMatch(/instructor@demo\.test<\/td><td>(admin, instructor|instructor, admin)</);
+    expect((await b.post('/admin/demo/people/roles', { csrf, email: 'instructor@demo.test', role: 'admin', change: 'revoke' })).status).toBe(303);
+    const lastOwner = await b.post('/admin/demo/people/roles', { csrf, email: 'owner@demo.test', role: 'owner', change: 'revoke' });
+    expect(lastOwner.status).toBe(409);
+    expect(lastOwner.html).toContain('Not done');
+    expect((await b.post('/admin/demo/people/roles', { csrf, email: 'nobody@example.com', role: 'student', change: 'grant' })).status).toBe(404);
+
+    // At `second` the same person is only an admin: inviting or granting an owner is refused (403).
+    const asAdmin = await b.post('/admin/second/invitations', { csrf, email: 'boss@example.com', role: 'owner' });
+    expect(asAdmin.status).toBe(403);
+    expect(asAdmin.html).toContain('only an owner');
+    expect((await b.post('/admin/second/people/roles', { csrf, email: 'learner@second.test', role: 'owner', change: 'grant' })).status).toBe(403);
+  });
+
   test('the beta switch: off hides Developers and suspends; on restores', async () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');

@@ -35,6 +35,10 @@ const ROUTES = [
   '/oauth/authorize', '/api/oauth/token', '/api/oauth/userinfo', '/api/oauth/revoke', '/api/oauth/register', '/api/oauth/introspect',
   '/api/oauth/logout', '/api/oauth/logout/confirm', '/interaction/:uid', '/interaction/:uid/login', '/interaction/:uid/site',
   '/interaction/:uid/consent', '/account/graphql', '/mcp', '/openapi.json', '/healthz', '/readyz', '/metrics', '/assets/coursegate.css',
+  // The operator area (the route table declares it as the family /admin/*).
+  '/admin/:site', '/admin/:site/settings', '/admin/:site/apps', '/admin/:site/apps/:client/delete', '/admin/:site/connections',
+  '/admin/:site/connections/revoke', '/admin/:site/audit', '/admin/:site/people', '/admin/:site/people/roles',
+  '/admin/:site/invitations', '/admin/:site/invitations/:id/withdraw',
 ];
 
 let server: RunningServer;
