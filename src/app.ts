@@ -34,6 +34,8 @@ import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './resource/account-graphql/index.js';
 import { graphiqlPage } from './resource/account-graphql/graphiql.js';
 import { adminApiRouter } from './resource/admin-api/index.js';
+import { SiteFiles } from './platform/files.js';
+import { filesHandler } from './http/files.js';
 import { SiteSettings } from './platform/sites.js';
 import { operatorServices } from './platform/operator/index.js';
 import { IdempotencyKeys } from './platform/idempotency.js';
@@ -241,7 +243,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, baseUrl: config.baseUrl };
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
+  router.get('/files/:id', filesHandler(admin.files));
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
@@ -266,6 +269,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     idempotency: new IdempotencyKeys(store.db as never),
     logger,
     audit,
+    uploadMaxBytes: config.uploadMaxBytes,
   });
   app.use(router.routes());
   app.use(docsPagesRouter().routes());

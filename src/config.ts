@@ -7,6 +7,7 @@
  * Every environment variable is catalogued, described, in `src/config-settings.ts` (the zod
  * `ENV_SCHEMA` and the operator guide's generated settings table); no other module reads `process.env`.
  */
+import { UPLOAD_CEILING_BYTES } from './platform/files.js';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -158,6 +159,8 @@ export interface Config {
   metrics: { port: number | undefined; token: string | undefined; openOnMainPort: boolean };
   /** DESIGN D10: days the audit trail keeps its events (`AUDIT_RETENTION_DAYS`, default 90). */
   auditRetentionDays: number;
+  /** Issue #10: largest uploaded file in bytes (`UPLOAD_MAX_BYTES`, default 5 MiB, at most `UPLOAD_CEILING_BYTES`). */
+  uploadMaxBytes: number;
   /** `SMTP_URL` (smtp:// or smtps://): one-time links are also e-mailed when set (src/ops/mail.ts). */
   smtpUrl?: string;
   /** `SMTP_FROM`: sender of those e-mails. */
@@ -391,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     trustProxy: readTrustProxy(env),
     metrics: readMetrics(env, mode),
     auditRetentionDays: readRetentionDays(env.AUDIT_RETENTION_DAYS),
+    uploadMaxBytes: readUploadMaxBytes(env.UPLOAD_MAX_BYTES),
     smtpUrl: readSmtpUrl(env.SMTP_URL),
     smtpFrom: env.SMTP_FROM || undefined,
     ...storageSettings(env, file),
@@ -421,6 +425,14 @@ function readRetentionDays(raw: string | undefined): number {
   const days = Number(raw);
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new ConfigError('AUDIT_RETENTION_DAYS: whole days between 1 and 3650');
   return days;
+}
+
+/** `UPLOAD_MAX_BYTES`: whole bytes, 1 KiB…`UPLOAD_CEILING_BYTES` (the route's body limit). @throws ConfigError otherwise */
+function readUploadMaxBytes(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 5 * 1024 * 1024;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1024 || n > UPLOAD_CEILING_BYTES) throw new ConfigError(`UPLOAD_MAX_BYTES: whole bytes between 1024 and ${UPLOAD_CEILING_BYTES}`);
+  return n;
 }
 
 /** `SMTP_URL`: an smtp:// or smtps:// URL, or unset. @throws ConfigError otherwise */

@@ -12,6 +12,7 @@
  * Policy is data: to add a route, add a row. A row whose path ends in `/*` declares a family by
  * prefix (e.g. `/api/v1/*`, whose router is generated from per-operation declarations, DESIGN D9).
  */
+import { UPLOAD_CEILING_BYTES } from '../platform/files.js';
 
 /** How a surface renders its errors (one mapper per surface). */
 export type Surface =
@@ -165,6 +166,9 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   // The schema as SDL (docs/account-api.graphql), public: the contract clients build against.
   { name: 'account_graphql_schema', path: '/account/graphql/schema.graphql', methods: GET, owner: 'app', surface: 'graphql', auth: none },
   { name: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], owner: 'app', surface: 'jsonrpc', auth: { kind: 'bearer', anonymous: true }, body: { ...handled, ownTooLarge: true } },
+  // Issue #10: uploads (multipart/form-data, read by busboy under UPLOAD_MAX_BYTES) and their URLs.
+  { name: 'admin_api_files', path: '/api/v1/files', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: { limit: UPLOAD_CEILING_BYTES, reader: 'handler' } },
+  { name: 'file', path: '/files/:id', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'admin_api', path: '/api/v1/*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: handled },
   { name: 'interaction', path: '/interaction/:uid', methods: GET, owner: 'app', surface: 'html', auth: interaction },
   {

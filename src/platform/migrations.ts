@@ -2,7 +2,7 @@
  * Schema migrations of the platform data, written with Kysely's schema builder so that the same
  * migrations run on SQLite (embedded) and PostgreSQL (scale-out). Applied at start, in order, once.
  */
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_platform': {
@@ -325,6 +325,24 @@ const migrations: Record<string, Migration> = {
         .addColumn('submitted_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('form_submissions_form').on('form_submissions').columns(['form_id', 'submitted_at']).execute();
+    },
+  },
+  // Issue #10 storage:write uploads (src/platform/files.ts): bytes in the platform store by default.
+  '0018_uploaded_files': {
+    async up(db: Kysely<any>) {
+      const blob = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+      await db.schema
+        .createTable('uploaded_files')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('filename', 'text', (c) => c.notNull())
+        .addColumn('bytes', blob)
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('uploaded_files_site').on('uploaded_files').columns(['site_id', 'created_at']).execute();
     },
   },
 };

@@ -27,7 +27,7 @@ beforeAll(async () => {
   );
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read';
+  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read storage:write';
   const url = oidc.buildAuthorizationUrl(registered, {
     redirect_uri: 'http://127.0.0.1:8765/callback',
     scope,
@@ -72,6 +72,22 @@ test('an operator session: course + lecture, publish, invite, coupon, analytics,
   const stale = await api.PATCH('/api/v1/courses/{slug}', { params: { path: { slug: 'data-modeling' }, header: { 'If-Match': etag } }, body: { isPublic: false } });
   expect(stale.response.status).toBe(412);
   expect(stale.error).toMatchObject({ error: 'precondition_failed' });
+
+  // Upload a course image (issue #10, storage:write): multipart/form-data, typed response.
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+  const image = await api.POST('/api/v1/files', {
+    body: { file: 'data-modeling.png' },
+    bodySerializer: (body) => {
+      const form = new FormData();
+      form.append('file', new Blob([png], { type: 'image/png' }), body.file);
+      return form;
+    },
+  });
+  expect(image.response.status).toBe(201);
+  expect(image.data).toMatchObject({ contentType: 'image/png', size: png.length, filename: 'data-modeling.png' });
+  const served = await fetch(image.data!.url);
+  expect(served.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
 
   const invited = await api.POST('/api/v1/invitations', { body: { email: 'future.student@example.com', role: 'student' } });
   expect(invited.response.status).toBe(201);

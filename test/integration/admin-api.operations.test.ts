@@ -45,6 +45,10 @@ beforeAll(async () => {
       .execute();
   }
   await server.store.db
+    .insertInto('uploaded_files' as never)
+    .values({ id: 'fil_second', site_id: 'second', content_type: 'image/png', size: 8, sha256: '0'.repeat(64), filename: 'x.png', bytes: PNG, created_at: '2026-01-01T00:00:00.000Z' } as never)
+    .execute();
+  await server.store.db
     .insertInto('invitations' as never)
     .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
     .execute();
@@ -86,7 +90,18 @@ interface Sample {
 }
 
 /** One sample call per operation, in walk order (later ones use rows earlier ones made). */
+/** The smallest thing with a PNG signature (the allowlist judges the magic number). */
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+const pngForm = () => {
+  const form = new FormData();
+  form.append('file', new Blob([PNG], { type: 'image/png' }), 'walk.png');
+  return form;
+};
+
 const SAMPLES: Record<string, Sample> = {
+  uploadFile: { body: pngForm, keep: (b) => (made.fileId = b.id as string) },
+  getFile: { params: () => ({ fileId: made.fileId! }), other: { fileId: 'fil_second' } },
+  deleteFile: { params: () => ({ fileId: made.fileId! }), other: { fileId: 'fil_second' } },
   getSite: {},
   updateSite: { body: () => ({ name: 'Demo Academy' }) },
   listOAuthApplications: {},
@@ -178,8 +193,8 @@ function send(method: string, path: string, token: string, body?: unknown, query
   if (query) url.search = new URLSearchParams(query).toString();
   return fetch(url, {
     method: method.toUpperCase(),
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   });
 }
 
@@ -191,7 +206,7 @@ describe('DESIGN D9: every admin operation, walked', () => {
   for (const op of OPERATIONS) {
     test(`${op.method.toUpperCase()} ${op.path} (${op.scope})`, async () => {
       const sample = SAMPLES[op.id]!;
-      const body = op.body ? (sample.body?.() ?? {}) : undefined;
+      const body = op.body || op.upload ? (sample.body?.() ?? {}) : undefined;
       const own = pathOf(op.path, sample.params?.());
 
       // Missing scope: 403 insufficient_scope naming the scope to ask for (DESIGN D4).

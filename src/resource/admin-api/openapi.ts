@@ -57,6 +57,10 @@ function responses(op: Operation): Json {
     '404': problemRef('not_found: no such row at your site (rows of other sites are never revealed)'),
   };
   if (op.method !== 'get') out['409'] = problemRef('conflict with the current state (e.g. a slug or code already taken)');
+  if (op.upload) {
+    out['413'] = problemRef('the file is larger than UPLOAD_MAX_BYTES');
+    out['415'] = problemRef('unsupported_media_type: not multipart/form-data, or the bytes are not an accepted type');
+  }
   if (op.ifMatch) out['412'] = problemRef('precondition_failed: If-Match does not match the current ETag');
   return out;
 }
@@ -74,6 +78,14 @@ export function adminPaths(operations: readonly Operation[] = OPERATIONS): Recor
       tags: [op.tag],
       security: [{ oauth2: [op.scope] }],
       ...(params.length ? { parameters: params } : {}),
+      ...(op.upload
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'multipart/form-data': { schema: { type: 'object', required: [op.upload.field], properties: { [op.upload.field]: { type: 'string', format: 'binary', description: op.upload.description } } } } },
+            },
+          }
+        : {}),
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(z.object(op.body).strict(), 'input') } } } } : {}),
       responses: responses(op),
       ...(op.mcp ? { 'x-mcp-tool': op.mcp.name } : {}),

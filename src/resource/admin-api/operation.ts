@@ -19,6 +19,8 @@ import type { Comments } from '../../platform/comments.js';
 import type { Forms } from '../../platform/forms.js';
 import type { AuditTrail } from '../../platform/audit.js';
 import type { Connections } from '../../oauth/connections.js';
+import type { SiteFiles } from '../../platform/files.js';
+import type { UploadedPart } from './upload.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -39,6 +41,8 @@ export interface AdminServices {
   connections: Connections;
   /** The audit trail (DESIGN D10). */
   audit: AuditTrail;
+  /** Uploaded files (`storage:write`). */
+  files: SiteFiles;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }
@@ -60,6 +64,8 @@ export interface OperationInput<P extends Shape, Q extends Shape, B extends Shap
   params: Obj<P>;
   query: Obj<Q>;
   body: Obj<B>;
+  /** The file part of an upload operation (`upload` declared). */
+  file?: UploadedPart;
 }
 
 /** How an operation is also offered as an MCP tool (DESIGN D4: names, titles, hints). */
@@ -106,6 +112,11 @@ export interface OperationDefinition<P extends Shape, Q extends Shape, B extends
    */
   ifMatch?: string;
   mcp?: McpView<R>;
+  /**
+   * An upload: the body is multipart/form-data with one file part named `field` (instead of
+   * `body`), read under `UPLOAD_MAX_BYTES` and handed to `run` as `input.file`.
+   */
+  upload?: { field: string; description: string };
   /** Runs the operation. Throws `PlatformError` for refusals the caller can fix. */
   run(input: OperationInput<P, Q, B>, ctx: OperationContext): Promise<R>;
 }
@@ -127,7 +138,8 @@ export interface Operation {
   location?: (result: unknown) => string;
   ifMatch?: string;
   mcp?: McpView<unknown>;
-  run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> }, ctx: OperationContext): Promise<unknown>;
+  upload?: { field: string; description: string };
+  run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; file?: UploadedPart }, ctx: OperationContext): Promise<unknown>;
 }
 
 /** Type-checks a declaration and erases its types for the operation list. */

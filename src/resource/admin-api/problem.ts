@@ -83,7 +83,7 @@ function classify(err: unknown): { status: number; error: string; detail: string
   if (err instanceof InputError) return { status: 400, error: 'invalid_request', detail: err.message, errors: err.issues };
   if (err instanceof PlatformError) {
     const issues: FieldIssue[] | undefined = err.field ? [{ in: 'body', pointer: `/${err.field}`, detail: err.message }] : undefined;
-    return { status: STATUS_OF[err.code], error: err.reason, detail: err.message, errors: issues };
+    return { status: err.reason === 'unsupported_media_type' ? 415 : STATUS_OF[err.code], error: err.reason, detail: err.message, errors: issues };
   }
   if (err instanceof ProblemError) return { status: err.status, error: err.error, detail: err.message };
   if (err instanceof HttpError) return { status: err.status, error: err.error, detail: err.description, headers: err.headers };

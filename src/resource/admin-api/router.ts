@@ -23,6 +23,7 @@ import { inputSchemas, parseInput } from './input.js';
 import { InputError, ProblemError, renderProblems } from './problem.js';
 import { OPERATIONS } from './operations/index.js';
 import type { AuditTrail } from '../../platform/audit.js';
+import { readUpload, type UploadedPart } from './upload.js';
 
 export interface AdminRouterDeps {
   provider: Provider;
@@ -35,11 +36,13 @@ export interface AdminRouterDeps {
   operations?: readonly Operation[];
   /** DESIGN D10: every successful non-GET operation is recorded as an operator action. */
   audit?: AuditTrail;
+  /** Largest uploaded file in bytes (`UPLOAD_MAX_BYTES`); defaults to 5 MiB. */
+  uploadMaxBytes?: number;
 }
 
 interface AdminState {
   principal: Principal;
-  input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> };
+  input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; file?: UploadedPart };
   idempotencyKey?: string;
 }
 
@@ -84,6 +87,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
     };
     const parseRequest: Middleware = async (ctx, next) => {
       state(ctx).input = parseInput(op, schemas, { params: ctx.params as Record<string, unknown>, query: ctx.query as Record<string, unknown>, body: ctx.request.body });
+      if (ctx.state.upload) state(ctx).input.file = ctx.state.upload;
       await next();
     };
     const checkIfMatch: Middleware = async (ctx, next) => {
@@ -101,7 +105,9 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
       if (!key) return next();
       if (!IDEMPOTENCY_KEY.test(key)) throw new InputError([{ in: 'header', pointer: '/Idempotency-Key', detail: 'must be 1–255 visible ASCII characters' }]);
       const siteId = state(ctx).principal.siteId;
-      const fingerprint = createHash('sha256').update(`${op.id}\n${JSON.stringify(state(ctx).input)}`).digest('hex');
+      const { file, ...input } = state(ctx).input;
+      const fileHash = file ? createHash('sha256').update(file.bytes).digest('hex') : undefined;
+      const fingerprint = createHash('sha256').update(`${op.id}\n${JSON.stringify({ ...input, file: fileHash })}`).digest('hex');
       const stored = await deps.idempotency.claim(siteId, `${op.id} ${key}`, fingerprint);
       if (stored) {
         ctx.status = stored.status;
@@ -142,6 +148,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
     };
     const steps: Middleware[] = [problems, authenticate, requireScope, requireOperatorRole(op.scope)];
     if (op.body) steps.push(json);
+    if (op.upload) steps.push(readUpload(op.upload.field, deps.uploadMaxBytes ?? 5 * 1024 * 1024));
     steps.push(parseRequest);
     if (op.ifMatch) steps.push(checkIfMatch);
     if (op.status === 201) steps.push(replayIdempotent);

@@ -12,6 +12,7 @@ import { listInvitations, getInvitation, createInvitation, revokeInvitation } fr
 import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
 import { LECTURER_OPERATIONS } from './lecturers.js';
 import { FEEDBACK_OPERATIONS } from './feedback.js';
+import { uploadFile, getFile, deleteFile } from './files.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -59,4 +60,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...POST_OPERATIONS,
   ...LECTURER_OPERATIONS,
   ...FEEDBACK_OPERATIONS,
+  uploadFile,
+  getFile,
+  deleteFile,
 ];

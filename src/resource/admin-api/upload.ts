@@ -1,0 +1,86 @@
+/**
+ * The multipart/form-data reader of upload operations (issue #10 `storage:write`): one file part
+ * named by the operation (`upload.field`), read with busboy under the configured size limit
+ * (`UPLOAD_MAX_BYTES`). Refusals are problem+json through `renderProblems`: 415 for another
+ * content type, 413 over the limit, 400 for a missing file part or extra parts.
+ */
+import busboy from 'busboy';
+import type { Middleware } from 'koa';
+import { HttpError } from '../../http/errors.js';
+import { InputError, ProblemError } from './problem.js';
+
+/** The file part of an upload request. */
+export interface UploadedPart {
+  bytes: Buffer;
+  /** The part's filename parameter ('' when none). */
+  filename: string;
+  /** The part's declared Content-Type. */
+  declaredType: string;
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    /** The file of an upload operation, read by `readUpload`. */
+    upload?: UploadedPart;
+  }
+}
+
+/** Room for the multipart framing around the file (boundaries, part headers), in bytes. */
+const FRAMING_BYTES = 16 * 1024;
+
+const tooLarge = (maxBytes: number) => new HttpError(413, 'invalid_request', `the file is larger than the upload limit (${maxBytes} bytes, UPLOAD_MAX_BYTES)`, { Connection: 'close' });
+
+/**
+ * Reads the one file part `field` of a multipart/form-data body, at most `maxBytes` bytes, onto
+ * `ctx.state.upload`.
+ * @throws ProblemError 415 (not multipart/form-data), HttpError 413 (over `maxBytes`),
+ *   InputError 400 (no `field` part, or other parts)
+ */
+export function readUpload(field: string, maxBytes: number): Middleware {
+  return async (ctx, next) => {
+    if (!ctx.is('multipart/form-data')) throw new ProblemError(415, 'unsupported_media_type', `send the file as multipart/form-data with one part named "${field}"`);
+    if (Number(ctx.get('content-length') || 0) > maxBytes + FRAMING_BYTES) throw tooLarge(maxBytes);
+    ctx.state.upload = await new Promise<UploadedPart>((resolve, reject) => {
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({ headers: ctx.req.headers, limits: { fileSize: maxBytes, files: 1, fields: 0 } });
+      } catch {
+        reject(new ProblemError(415, 'unsupported_media_type', 'the multipart/form-data Content-Type needs a boundary'));
+        return;
+      }
+      let part: UploadedPart | undefined;
+      let failed = false;
+      const fail = (err: Error) => {
+        if (failed) return;
+        failed = true;
+        ctx.req.unpipe(parser);
+        reject(err);
+      };
+      parser.on('file', (name, stream, info) => {
+        if (name !== field) {
+          stream.resume();
+          fail(new InputError([{ in: 'body', pointer: `/${name}`, detail: `unknown part; send the file in a part named "${field}"` }]));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('limit', () => fail(tooLarge(maxBytes)));
+        stream.on('end', () => {
+          if (!failed) part = { bytes: Buffer.concat(chunks), filename: info.filename ?? '', declaredType: info.mimeType ?? '' };
+        });
+      });
+      const onePart = () => fail(new InputError([{ in: 'body', pointer: '', detail: `send exactly one part, the file "${field}"` }]));
+      parser.on('fieldsLimit', onePart);
+      parser.on('filesLimit', onePart);
+      parser.on('error', () => fail(new ProblemError(400, 'invalid_request', 'malformed multipart/form-data body')));
+      parser.on('close', () => {
+        if (failed) return;
+        if (!part) fail(new InputError([{ in: 'body', pointer: `/${field}`, detail: `missing the file part "${field}"` }]));
+        else resolve(part);
+      });
+      ctx.req.on('error', () => fail(new ProblemError(400, 'invalid_request', 'the request body could not be read')));
+      ctx.req.pipe(parser);
+    });
+    await next();
+  };
+}
