@@ -172,7 +172,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = cookieKeys;
-  app.use(fixedOrigin(config.baseUrl));
+  app.use(fixedOrigin(app, config.baseUrl));
   app.use(edge(logger));
   app.use(resolveRoute());
   app.use(metrics.middleware);
@@ -245,7 +245,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
   const invitations = new Invitations(store.db);
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings: new SiteSettings(store.db), memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
+  // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
+  const siteSettings = new SiteSettings(store.db, () => suspensions.forget());
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
   router.get('/files/:id', filesHandler(admin.files));
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 
@@ -286,7 +288,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(
     webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }).routes(),
   );
-  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings: new SiteSettings(store.db), memberClients, connections, audit, people: admin.operator.people, invitations, baseUrl: config.baseUrl }).routes());
+  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings, memberClients, connections, audit, people: admin.operator.people, invitations, baseUrl: config.baseUrl }).routes());
   registration.install(app, provider, adapter);
   app.use(authorizationGuard(PROVIDER_ROUTES.authorization, suspensions));
   app.use(mount(provider as unknown as Koa));

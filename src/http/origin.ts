@@ -10,33 +10,45 @@
  * `X-Forwarded-For` entry that many places from the right) and the scheme (`X-Forwarded-Proto`,
  * used for `ctx.secure` and so for Secure cookies).
  */
+import type Koa from 'koa';
 import type { Middleware } from 'koa';
 
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** The path and query of a request target, also when the target is in absolute form. */
+function pathAndQuery(raw: string): string {
+  if (!ABSOLUTE_FORM.test(raw)) return raw.startsWith('/') ? raw : `/${raw}`;
+  const parsed = URL.parse(raw);
+  return parsed ? parsed.pathname + parsed.search : '/';
+}
+
 /**
+ * Pins `host`, `hostname`, `origin` and `href` of every request of `app` to `baseUrl`. The getters
+ * are defined once on the application's request prototype (issue #15: defining them on each
+ * request cost a property-shape change per request), so they hold for every request of the app,
+ * also inside oidc-provider (mounted with koa-mount, same context).
  * @param baseUrl the origin (`https://auth.example.com`, no trailing slash)
- * @returns middleware overriding `host`, `hostname`, `origin` and `href` of `ctx.request`
+ * @returns middleware that drops `X-Forwarded-Host` and replaces the `Host` header
  */
-export function fixedOrigin(baseUrl: string): Middleware {
+export function fixedOrigin(app: Koa, baseUrl: string): Middleware {
   const base = new URL(baseUrl);
+  Object.defineProperties(app.request, {
+    host: { get: () => base.host, configurable: true },
+    hostname: { get: () => base.hostname, configurable: true },
+    origin: { get: () => base.origin, configurable: true },
+    href: {
+      get(this: Koa.Request) {
+        return base.origin + pathAndQuery(this.originalUrl);
+      },
+      configurable: true,
+    },
+  });
   return async (ctx, next) => {
     delete ctx.req.headers['x-forwarded-host'];
     // Kept for the DNS-rebinding check of /mcp (src/resource/mcp/origin-guard.ts), which must see
     // the Host the client sent.
     ctx.state.sentHost = ctx.req.headers.host;
     ctx.req.headers.host = base.host;
-    const request = ctx.request;
-    const pathAndQuery = (): string => {
-      const raw = request.originalUrl;
-      if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return raw.startsWith('/') ? raw : `/${raw}`;
-      const parsed = URL.parse(raw);
-      return parsed ? parsed.pathname + parsed.search : '/';
-    };
-    Object.defineProperties(request, {
-      host: { get: () => base.host, configurable: true },
-      hostname: { get: () => base.hostname, configurable: true },
-      origin: { get: () => base.origin, configurable: true },
-      href: { get: () => base.origin + pathAndQuery(), configurable: true },
-    });
     await next();
   };
 }

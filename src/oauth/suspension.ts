@@ -11,7 +11,10 @@
  *   UserInfo and /api/v1; introspection → `{"active": false}`. Revocation still finds them, so a
  *   client may revoke its tokens at any time (RFC 7009).
  *
- * Every check reads the store (no cache), so the switch is effective at once in every process.
+ * The answer per client is kept for `SUSPENSION_CACHE_MS` (1 s, issue #15: the check ran one
+ * platform query per token lookup): a switch made through this process (`PATCH /api/v1/site`, the
+ * /admin page) forgets every kept answer, so it is effective at once here; a switch made by another
+ * process (or the CLI) is effective everywhere within that second.
  */
 import type { Context, Middleware } from 'koa';
 import Provider, { errors } from 'oidc-provider';
@@ -25,13 +28,43 @@ export interface Suspension {
   siteName: string;
 }
 
+/** How long an answer of `Suspensions.of` is kept, in milliseconds. */
+export const SUSPENSION_CACHE_MS = 1000;
+/** Most clients whose answers are kept at once (the map is emptied when it is full). */
+const CACHE_ENTRIES = 10_000;
+
 /** Answers "is this client a member client of a site whose MCP connections beta is off?". */
 export class Suspensions {
+  private readonly kept = new Map<string, { until: number; answer: Promise<Suspension | undefined> }>();
+
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
-  /** The suspending site, or undefined when the client is not suspended (or not a member client). One indexed query. */
-  async of(clientId: string | undefined): Promise<Suspension | undefined> {
-    if (!clientId || clientId.length > 200) return undefined;
+  /**
+   * The suspending site, or undefined when the client is not suspended (or not a member client).
+   * One indexed query, whose answer is kept for `SUSPENSION_CACHE_MS` (a failed query is not kept).
+   * @throws what the platform store throws (a store outage)
+   */
+  of(clientId: string | undefined): Promise<Suspension | undefined> {
+    if (!clientId || clientId.length > 200) return Promise.resolve(undefined);
+    const now = Date.now();
+    const hit = this.kept.get(clientId);
+    if (hit && hit.until > now) return hit.answer;
+    if (this.kept.size >= CACHE_ENTRIES) this.kept.clear();
+    const answer = this.query(clientId);
+    const entry = { until: now + SUSPENSION_CACHE_MS, answer };
+    this.kept.set(clientId, entry);
+    answer.catch(() => {
+      if (this.kept.get(clientId) === entry) this.kept.delete(clientId);
+    });
+    return answer;
+  }
+
+  /** Forgets every kept answer (called when a site's "MCP connections" switch changes in this process). */
+  forget(): void {
+    this.kept.clear();
+  }
+
+  private async query(clientId: string): Promise<Suspension | undefined> {
     const row = await this.db
       .selectFrom('oauth_applications')
       .innerJoin('sites', 'sites.id', 'oauth_applications.site_id')

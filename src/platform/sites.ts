@@ -13,7 +13,11 @@ export interface SitePatch {
 }
 
 export class SiteSettings {
-  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+  /** @param onChange called after a change of a site's "MCP connections" switch (cache invalidation) */
+  constructor(
+    private readonly db: Kysely<PlatformDatabase>,
+    private readonly onChange: () => void = () => {},
+  ) {}
 
   /**
    * Applies a patch and returns the site as stored.
@@ -24,6 +28,7 @@ export class SiteSettings {
     if (patch.name !== undefined) values.name = patch.name;
     if (patch.mcpConnectionsEnabled !== undefined) values.mcp_connections_enabled = patch.mcpConnectionsEnabled ? 1 : 0;
     if (Object.keys(values).length > 0) await this.db.updateTable('sites').set(values).where('id', '=', siteId).execute();
+    if (values.mcp_connections_enabled !== undefined) this.onChange();
     const row = await this.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
     return row ? { id: row.id, name: row.name, mcpConnectionsEnabled: row.mcp_connections_enabled === 1 } : undefined;
   }
