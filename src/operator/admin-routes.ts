@@ -6,6 +6,8 @@
  * GET  /admin/:site                     overview: figures (analytics service) with charts + tables
  * GET  /admin/:site/settings            beta features; POST: `mcp_connections` = on|off
  * GET  /admin/:site/apps                Developers → OAuth applications (beta on); POST: create
+ * GET  /admin/:site/apps/:client        edit form; POST: name, redirect URIs, scopes
+ * POST /admin/:site/apps/:client/secret rotates a confidential client's secret (shown once)
  * POST /admin/:site/apps/:client/delete deletes it after revoking every grant
  * GET  /admin/:site/connections         connected apps; POST …/revoke: `grant_id` or `client_id`
  * GET  /admin/:site/audit               audit trail; filters `kind`, `client`, `user`, `from`, `to`
@@ -186,8 +188,13 @@ ${barChart('Apps', 'Connected apps (grants) by application', [...byClient])}`,
       `<code>${e(a.clientId)}</code>`,
       a.redirectUris.map((u) => `<code>${e(u)}</code>`).join('<br>'),
       `<code>${e(a.scope)}</code>`,
+      a.confidential ? 'Confidential' : 'Public',
       e(when(a.createdAt)),
-      button(`/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/delete`, op.csrf, 'Delete', {}, true),
+      [
+        `<a href="/admin/${e(op.site.id)}/apps/${encodeURIComponent(a.clientId)}" aria-label="Edit ${e(a.clientName)}">Edit</a>`,
+        a.confidential ? button(`/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/secret`, op.csrf, 'Rotate secret', {}, true) : '',
+        button(`/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/delete`, op.csrf, 'Delete', {}, true),
+      ].join(' '),
     ]);
     const scopes = MEMBER_CLIENT_SCOPES.map(
       (s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${s === 'openid' || s === 'account:read' ? ' checked' : ''}> <code>${e(s)}</code> ${e(SCOPES[s])}</label>`,
@@ -198,7 +205,7 @@ ${barChart('Apps', 'Connected apps (grants) by application', [...byClient])}`,
       'Developers',
       'OAuth applications',
       `${extra}
-${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Scopes', 'Created', 'Action'], rows, 'No application yet.')}
+${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Scopes', 'Type', 'Created', 'Actions'], rows, 'No application yet.')}
 <h2>New application</h2>
 <form method="post" action="/admin/${e(op.site.id)}/apps">
 <input type="hidden" name="csrf" value="${e(op.csrf)}">
@@ -206,7 +213,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
 <label for="redirect_uris">Redirect URIs (one per line: https://… or http://127.0.0.1/…)</label>
 <textarea id="redirect_uris" name="redirect_uris" rows="3" required></textarea>
 <fieldset><legend>Scopes</legend>${scopes}</fieldset>
-<p><small>Public client with PKCE (SPEC §5.4): there is no secret to keep.</small></p>
+<label class="choice"><input type="checkbox" name="confidential" value="on"> Confidential: the application runs on a server and keeps a secret (shown once). Leave unchecked for an app on a computer or phone (public, PKCE only).</label>
 <button type="submit">Create application</button>
 </form>`,
       status,
@@ -217,7 +224,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     const op = await operator(ctx);
     if (!op) return;
     if (!op.site.mcpConnectionsEnabled) throw new HttpError(404, 'not_found', 'Developers appears once the "MCP connections" beta feature is on (Site settings).');
-    await appsPage(ctx, op, ctx.query.deleted === '1' ? notice('Application deleted; its grants and tokens were revoked.') : '');
+    await appsPage(ctx, op, ctx.query.deleted === '1' ? notice('Application deleted; its grants and tokens were revoked.') : ctx.query.updated === '1' ? notice('Application saved.') : '');
   });
 
   router.post('/:site/apps', form, async (ctx) => {
@@ -231,14 +238,82 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
       clientName: typeof body.client_name === 'string' ? body.client_name : '',
       redirectUris: String(body.redirect_uris ?? '').split(/\s+/).filter(Boolean),
       scopes,
+      confidential: body.confidential === 'on',
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return appsPage(ctx, op, notice(`Not created: ${issue?.path.join('.') || 'form'}: ${issue?.message}`, 'alert'), 400);
     }
-    const app = await deps.memberClients.create(op.site.id, { clientName: parsed.data.clientName, redirectUris: parsed.data.redirectUris, scope: parsed.data.scopes.join(' ') }, op.session.userId);
+    const app = await deps.memberClients.create(op.site.id, { clientName: parsed.data.clientName, redirectUris: parsed.data.redirectUris, scope: parsed.data.scopes.join(' '), confidential: parsed.data.confidential }, op.session.userId);
     await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId: app.clientId, userId: op.session.userId, detail: `OAuth application created: ${app.clientName}` });
-    await appsPage(ctx, op, `<p class="notice" role="status">Created <strong>${e(app.clientName)}</strong>. Its client_id: <output class="secret" id="new-client-id">${e(app.clientId)}</output></p>`, 201);
+    const secret = app.clientSecret ? ` Its secret, shown only now: <output class="secret" id="new-client-secret">${e(app.clientSecret)}</output>` : '';
+    await appsPage(ctx, op, `<p class="notice" role="status">Created <strong>${e(app.clientName)}</strong>. Its client_id: <output class="secret" id="new-client-id">${e(app.clientId)}</output>${secret}</p>`, 201);
+  });
+
+  /** The application of `:client` at the operator's site, or 404. */
+  const ownApp = async (op: Operator, clientId: string) => {
+    const app = (await deps.memberClients.list(op.site.id)).find((a) => a.clientId === clientId);
+    if (!app) throw new HttpError(404, 'not_found', 'No such application at this site.');
+    return app;
+  };
+  const editPage = (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200) => {
+    const picked = new Set(app.scope.split(' '));
+    const scopes = MEMBER_CLIENT_SCOPES.map((s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(SCOPES[s])}</label>`).join('\n');
+    render(
+      ctx,
+      op,
+      'Developers',
+      `Edit ${app.clientName}`,
+      `${extra}
+<p>client_id <code>${e(app.clientId)}</code> · ${app.confidential ? 'Confidential (its secret stays; rotate it from the list)' : 'Public (PKCE only)'}</p>
+<form method="post" action="/admin/${e(op.site.id)}/apps/${encodeURIComponent(app.clientId)}">
+<input type="hidden" name="csrf" value="${e(op.csrf)}">
+<label for="client_name">Name</label><input id="client_name" name="client_name" type="text" required maxlength="120" value="${e(app.clientName)}">
+<label for="redirect_uris">Redirect URIs (one per line: https://… or http://127.0.0.1/…)</label>
+<textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e(app.redirectUris.join('\n'))}</textarea>
+<fieldset><legend>Scopes</legend>${scopes}</fieldset>
+<button type="submit">Save</button>
+</form>
+<p><a href="/admin/${e(op.site.id)}/apps">Back to OAuth applications</a></p>`,
+      status,
+    );
+  };
+
+  router.get('/:site/apps/:client', async (ctx) => {
+    const op = await operator(ctx);
+    if (!op) return;
+    editPage(ctx, op, await ownApp(op, ctx.params.client!));
+  });
+
+  router.post('/:site/apps/:client', form, async (ctx) => {
+    const op = await operator(ctx);
+    if (!op) return;
+    checkCsrf(sessions, op.session, ctx);
+    const app = await ownApp(op, ctx.params.client!);
+    const body = formBody(ctx);
+    const parsed = newApplication.safeParse({
+      clientName: typeof body.client_name === 'string' ? body.client_name : '',
+      redirectUris: String(body.redirect_uris ?? '').split(/\s+/).filter(Boolean),
+      scopes: Array.isArray(body.scopes) ? body.scopes : body.scopes === undefined ? [] : [body.scopes],
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return editPage(ctx, op, app, notice(`Not saved: ${issue?.path.join('.') || 'form'}: ${issue?.message}`, 'alert'), 400);
+    }
+    await deps.memberClients.update(op.site.id, app.clientId, { clientName: parsed.data.clientName, redirectUris: parsed.data.redirectUris, scope: parsed.data.scopes.join(' ') });
+    await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId: app.clientId, userId: op.session.userId, detail: 'OAuth application edited (admin area)' });
+    back(ctx, `/admin/${op.site.id}/apps?updated=1`);
+  });
+
+  router.post('/:site/apps/:client/secret', form, async (ctx) => {
+    const op = await operator(ctx);
+    if (!op) return;
+    checkCsrf(sessions, op.session, ctx);
+    const app = await ownApp(op, ctx.params.client!);
+    if (!app.confidential) throw new HttpError(409, 'public_client', 'This application is public (PKCE only): it has no secret to rotate.');
+    const { clientSecret } = await deps.memberClients.rotateSecret(op.site.id, app.clientId);
+    await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId: app.clientId, userId: op.session.userId, detail: 'OAuth application secret rotated (admin area)' });
+    await appsPage(ctx, op, `<p class="notice" role="status">New secret of <strong>${e(app.clientName)}</strong>, shown only now (the old one no longer works): <output class="secret" id="new-client-secret">${e(clientSecret)}</output></p>`);
   });
 
   router.post('/:site/apps/:client/delete', form, async (ctx) => {

@@ -191,6 +191,39 @@ describe('issue 11 operator pages', () => {
     expect((await b.post('/admin/second/people/roles', { csrf, email: 'learner@second.test', role: 'owner', change: 'grant' })).status).toBe(403);
   });
 
+  test('OAuth applications: a confidential one shows its secret once; edit and rotation work from the page', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const csrf = await b.csrf('/admin/demo/apps');
+    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Grader', redirect_uris: 'https://grader.example.com/cb', scopes: ['openid', 'account:read'], confidential: 'on' });
+    expect(created.status).toBe(201);
+    const clientId = /id="new-client-id">([^<]+)</.exec(created.html)![1]!;
+    const secret = /id="new-client-secret">([^<]+)</.exec(created.html)![1]!;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const list = await b.get('/admin/demo/apps');
+    expect(list.html).not.toContain(secret);
+    expect(list.html).toContain('Confidential');
+
+    expect((await b.post(`/admin/demo/apps/${clientId}`, { client_name: 'x', redirect_uris: 'https://grader.example.com/cb', scopes: ['openid', 'account:read'] })).status).toBe(403); // no CSRF
+    expect((await b.get(`/admin/demo/apps/${clientId}`)).html).toContain('value="Grader"');
+    const bad = await b.post(`/admin/demo/apps/${clientId}`, { csrf, client_name: 'Grader', redirect_uris: 'http://evil.example/cb', scopes: ['openid', 'account:read'] });
+    expect(bad.status).toBe(400);
+    const saved = await b.post(`/admin/demo/apps/${clientId}`, { csrf, client_name: 'Grader 2', redirect_uris: 'https://grader.example.com/cb https://grader.example.com/cb2', scopes: ['openid', 'email', 'account:read'] });
+    expect(saved.status).toBe(303);
+    const app = (await server.memberClients.list('demo')).find((a) => a.clientId === clientId)!;
+    expect(app).toMatchObject({ clientName: 'Grader 2', redirectUris: ['https://grader.example.com/cb', 'https://grader.example.com/cb2'], scope: 'openid email account:read', confidential: true });
+
+    const rotated = await b.post(`/admin/demo/apps/${clientId}/secret`, { csrf });
+    expect(rotated.status).toBe(200);
+    const next = /id="new-client-secret">([^<]+)</.exec(rotated.html)![1]!;
+    expect(next).not.toBe(secret);
+    const stored = (await new server.adapter('Client').find(clientId)) as { client_secret?: string };
+    expect(stored.client_secret).toBe(next);
+    // Another site's application is not found from this site's pages.
+    expect((await b.get('/admin/demo/apps/second-member-cli')).status).toBe(404);
+    expect((await b.post('/admin/demo/apps/second-member-cli/secret', { csrf })).status).toBe(404);
+  });
+
   test('the beta switch: off hides Developers and suspends; on restores', async () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');

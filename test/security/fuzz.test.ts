@@ -38,7 +38,7 @@ const ROUTES = [
   // The operator area (the route table declares it as the family /admin/*).
   '/admin/:site', '/admin/:site/settings', '/admin/:site/apps', '/admin/:site/apps/:client/delete', '/admin/:site/connections',
   '/admin/:site/connections/revoke', '/admin/:site/audit', '/admin/:site/people', '/admin/:site/people/roles',
-  '/admin/:site/invitations', '/admin/:site/invitations/:id/withdraw',
+  '/admin/:site/invitations', '/admin/:site/invitations/:id/withdraw', '/admin/:site/apps/:client', '/admin/:site/apps/:client/secret',
 ];
 
 let server: RunningServer;
