@@ -21,7 +21,7 @@ export interface OperatorServices {
   commerce: CommerceAdmin;
   events: EventAdmin;
   analytics: AnalyticsAdmin;
-  /** Course sections (migration `0019_course_sections`). */
+  /** Course sections (migration `0020_course_sections`). */
   sections: CourseSections;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Course sections (SPEC §2.5 `courses:write` creates them, `curriculum:read` lists them): ordered
  * chapters of a course; a lecture belongs to at most one section of its course (`lectures.section_id`,
- * migration `0019_course_sections`). Every method takes the site id first; another site's course
+ * migration `0020_course_sections`). Every method takes the site id first; another site's course
  * is "not found".
  */
 import { randomUUID } from 'node:crypto';
