@@ -44,6 +44,8 @@ import { Lecturers } from './platform/lecturers.js';
 import { Comments } from './platform/comments.js';
 import { Forms } from './platform/forms.js';
 import { SiteContent } from './platform/content.js';
+import { Memberships } from './platform/memberships.js';
+import { DigitalProducts } from './platform/digital-products.js';
 import { invitationRouter } from './interaction/invitations.js';
 import { MemberClients } from './oauth/member-clients.js';
 import { registrationSetup } from './oauth/registration-setup.js';
@@ -245,7 +247,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const invitations = new Invitations(store.db);
   // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
   const siteSettings = new SiteSettings(store.db, () => suspensions.forget());
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
+  const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
   router.get('/files/:id', filesHandler(admin.files));
   mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
 

@@ -2,7 +2,7 @@
  * Schema migrations of the platform data, written with Kysely's schema builder so that the same
  * migrations run on SQLite (embedded) and PostgreSQL (scale-out). Applied at start, in order, once.
  */
-import { Kysely, Migrator, PostgresAdapter, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_platform': {
@@ -343,6 +343,53 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('uploaded_files_site').on('uploaded_files').columns(['site_id', 'created_at']).execute();
+    },
+  },
+  // Issue 10: membership plans, subscriptions and digital products (SPEC §2.5 membership_plans:*, subscriptions:*, digital_products:*).
+  '0019_membership_plans_products': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('membership_plans')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('price_minor', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('billing_interval', 'text', (c) => c.notNull())
+        .addColumn('course_slugs', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('membership_plans_site').on('membership_plans').columns(['site_id', 'created_at']).execute();
+      await db.schema
+        .createTable('subscriptions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('plan_id', 'text', (c) => c.notNull().references('membership_plans.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('current_period_start', 'text', (c) => c.notNull())
+        .addColumn('current_period_end', 'text', (c) => c.notNull())
+        .addColumn('cancelled_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('subscriptions_site').on('subscriptions').columns(['site_id', 'created_at']).execute();
+      // One live (not cancelled) subscription per person and plan, also under concurrent requests.
+      await db.schema.createIndex('subscriptions_live').on('subscriptions').columns(['site_id', 'plan_id', 'user_id']).unique().where(sql.ref('status'), '<>', 'cancelled').execute();
+      await db.schema
+        .createTable('digital_products')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('price_minor', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('file', 'text', (c) => c.notNull())
+        .addColumn('published', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('digital_products_site').on('digital_products').columns(['site_id', 'created_at']).execute();
     },
   },
 };

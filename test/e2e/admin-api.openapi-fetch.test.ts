@@ -27,7 +27,7 @@ beforeAll(async () => {
   );
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read storage:write';
+  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read storage:write membership_plans:read membership_plans:write';
   const url = oidc.buildAuthorizationUrl(registered, {
     redirect_uri: 'http://127.0.0.1:8765/callback',
     scope,
@@ -51,7 +51,7 @@ test('test/generated/admin-api.d.ts is what openapi-typescript makes of the live
   expect(committed).toBe(generated);
 });
 
-test('an operator session: course + lecture, publish, invite, coupon, analytics, orders', async () => {
+test('an operator session: course + lecture, publish, invite, coupon, membership plan, analytics, orders', async () => {
   const api = createClient<paths>({ baseUrl: server.baseUrl, headers: { authorization: `Bearer ${token}` } });
 
   const course = await api.POST('/api/v1/courses', { body: { slug: 'data-modeling', title: 'Data Modeling', isPublic: false }, headers: { 'Idempotency-Key': 'session-course-1' } });
@@ -98,6 +98,20 @@ test('an operator session: course + lecture, publish, invite, coupon, analytics,
   const duplicate = await api.POST('/api/v1/coupons', { body: { code: 'LAUNCH-25', percentOff: 10 } });
   expect(duplicate.response.status).toBe(409);
   expect(duplicate.response.headers.get('content-type')).toMatch(/problem\+json/);
+
+  // SPEC §2.5 membership_plans:write: a monthly plan that includes the new course.
+  const plan = await api.POST('/api/v1/membership-plans', {
+    body: { name: 'Data club', priceMinor: 1490, currency: 'eur', interval: 'month', courseSlugs: ['data-modeling', 'sql-basics'] },
+    headers: { 'Idempotency-Key': 'session-plan-1' },
+  });
+  expect(plan.response.status).toBe(201);
+  expect(plan.data).toMatchObject({ name: 'Data club', priceMinor: 1490, currency: 'EUR', interval: 'month', courseSlugs: ['data-modeling', 'sql-basics'], status: 'active' });
+  expect(plan.response.headers.get('location')).toBe(`/api/v1/membership-plans/${plan.data!.id}`);
+  const plans = await api.GET('/api/v1/membership-plans', { params: { query: { status: 'active' } } });
+  expect(plans.data?.plans.map((p) => p.id)).toContain(plan.data!.id);
+  const badPlan = await api.POST('/api/v1/membership-plans', { body: { name: 'Nope', priceMinor: 100, currency: 'XXY', interval: 'month', courseSlugs: ['no-such-course'] } });
+  expect(badPlan.response.status).toBe(400);
+  expect(badPlan.error).toMatchObject({ status: 400 });
 
   const analytics = await api.GET('/api/v1/analytics');
   expect(analytics.data?.courses.public).toBeGreaterThanOrEqual(1);

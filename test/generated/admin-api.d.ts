@@ -1380,6 +1380,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/membership-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Membership plans of your site, oldest first, optionally of one status (active, archived) */
+        get: operations["listMembershipPlans"];
+        put?: never;
+        /** Create a membership plan: a monthly or yearly price that includes some of your courses */
+        post: operations["createMembershipPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/membership-plans/{planId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One membership plan of your site */
+        get: operations["getMembershipPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a plan's name, price or included courses (send If-Match to avoid lost updates) */
+        patch: operations["updateMembershipPlan"];
+        trace?: never;
+    };
+    "/api/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Subscriptions at your site, newest first, optionally of one plan and/or status (active, past_due, cancelled) */
+        get: operations["listSubscriptions"];
+        put?: never;
+        /**
+         * Put a member of your site on an active plan; the first period starts now
+         * @description Subscribes a person who already has a role at your site (invite others first) to an active membership plan. 404 naming `email` when nobody with that e-mail has a role here; 409 when the plan is archived or the person already has a live subscription to it.
+         */
+        post: operations["createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One subscription at your site */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{subscriptionId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a subscription now (idempotent) */
+        post: operations["cancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/membership-plans/{planId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive a plan: nobody new can subscribe, current subscriptions go on (idempotent) */
+        post: operations["archiveMembershipPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/digital-products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Digital products of your site, oldest first, optionally only published (true) or unpublished (false) */
+        get: operations["listDigitalProducts"];
+        put?: never;
+        /** Create a digital product (unpublished until published) */
+        post: operations["createDigitalProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/digital-products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One digital product of your site */
+        get: operations["getDigitalProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a product's name, price or file (send If-Match to avoid lost updates) */
+        patch: operations["updateDigitalProduct"];
+        trace?: never;
+    };
+    "/api/v1/digital-products/{productId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a digital product on sale (idempotent) */
+        post: operations["publishDigitalProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/digital-products/{productId}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a digital product off sale (idempotent) */
+        post: operations["unpublishDigitalProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6519,6 +6697,1239 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMembershipPlans: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1–200. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                status?: "active" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plans: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            /** @enum {string} */
+                            interval: "month" | "year";
+                            courseSlugs: string[];
+                            /** @enum {string} */
+                            status: "active" | "archived";
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createMembershipPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the request with the same key to get the same answer (24 h); another request with the key is refused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Integer minor units (cents) of the currency. */
+                    priceMinor: number;
+                    /** @description ISO 4217 code, e.g. EUR. */
+                    currency: string;
+                    /** @enum {string} */
+                    interval: "month" | "year";
+                    /** @description Slugs of courses of your site included in the plan. */
+                    courseSlugs?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description URL path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        courseSlugs: string[];
+                        /** @enum {string} */
+                        status: "active" | "archived";
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMembershipPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        courseSlugs: string[];
+                        /** @enum {string} */
+                        status: "active" | "archived";
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateMembershipPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of the GET representation; 412 when the resource changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Integer minor units (cents) of the currency. */
+                    priceMinor?: number;
+                    /** @description ISO 4217 code, e.g. EUR. */
+                    currency?: string;
+                    /** @description Slugs of courses of your site included in the plan. */
+                    courseSlugs?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        courseSlugs: string[];
+                        /** @enum {string} */
+                        status: "active" | "archived";
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description precondition_failed: If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1–200. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                planId?: string;
+                status?: "active" | "past_due" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: {
+                            id: string;
+                            planId: string;
+                            email: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "past_due" | "cancelled";
+                            currentPeriodStart: string;
+                            currentPeriodEnd: string;
+                            cancelledAt: string | null;
+                            createdAt: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the request with the same key to get the same answer (24 h); another request with the key is refused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    planId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description URL path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        planId: string;
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "past_due" | "cancelled";
+                        currentPeriodStart: string;
+                        currentPeriodEnd: string;
+                        cancelledAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        planId: string;
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "past_due" | "cancelled";
+                        currentPeriodStart: string;
+                        currentPeriodEnd: string;
+                        cancelledAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        planId: string;
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "past_due" | "cancelled";
+                        currentPeriodStart: string;
+                        currentPeriodEnd: string;
+                        cancelledAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    archiveMembershipPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        courseSlugs: string[];
+                        /** @enum {string} */
+                        status: "active" | "archived";
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDigitalProducts: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1–200. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                published?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        products: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            file: string;
+                            published: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createDigitalProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the request with the same key to get the same answer (24 h); another request with the key is refused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Integer minor units (cents) of the currency. */
+                    priceMinor: number;
+                    /** @description ISO 4217 code, e.g. EUR. */
+                    currency: string;
+                    /** @description An https:// URL or storage:<fileId> of a file uploaded with POST /api/v1/files. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description URL path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        file: string;
+                        published: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDigitalProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        file: string;
+                        published: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateDigitalProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of the GET representation; 412 when the resource changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Integer minor units (cents) of the currency. */
+                    priceMinor?: number;
+                    /** @description ISO 4217 code, e.g. EUR. */
+                    currency?: string;
+                    /** @description An https:// URL or storage:<fileId> of a file uploaded with POST /api/v1/files. */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        file: string;
+                        published: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description precondition_failed: If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    publishDigitalProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        file: string;
+                        published: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unpublishDigitalProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        priceMinor: number;
+                        currency: string;
+                        file: string;
+                        published: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
             400: {

@@ -44,6 +44,21 @@ beforeAll(async () => {
       .values({ id: `cnt_second_${kind}`, site_id: 'second', kind, slug: `second-${kind}`, title: 'Second', body: '', status: 'draft', published_at: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } as never)
       .execute();
   }
+  // Membership plans, subscriptions and digital products of the second site (issue 10).
+  const learner = await server.store.db.selectFrom('users').select('id').where('email', '=', 'learner@second.test').executeTakeFirstOrThrow();
+  const at = '2026-01-01T00:00:00.000Z';
+  await server.store.db
+    .insertInto('membership_plans' as never)
+    .values({ id: 'pln_second', site_id: 'second', name: 'Second plan', price_minor: 500, currency: 'EUR', billing_interval: 'month', course_slugs: '[]', status: 'active', created_at: at, updated_at: at } as never)
+    .execute();
+  await server.store.db
+    .insertInto('subscriptions' as never)
+    .values({ id: 'sub_second', site_id: 'second', plan_id: 'pln_second', user_id: learner.id, status: 'active', current_period_start: at, current_period_end: '2026-02-01T00:00:00.000Z', cancelled_at: null, created_at: at } as never)
+    .execute();
+  await server.store.db
+    .insertInto('digital_products' as never)
+    .values({ id: 'dp_second', site_id: 'second', name: 'Second product', price_minor: 100, currency: 'EUR', file: 'https://example.com/f.pdf', published: 0, created_at: at, updated_at: at } as never)
+    .execute();
   await server.store.db
     .insertInto('uploaded_files' as never)
     .values({ id: 'fil_second', site_id: 'second', content_type: 'image/png', size: 8, sha256: '0'.repeat(64), filename: 'x.png', bytes: PNG, created_at: '2026-01-01T00:00:00.000Z' } as never)
@@ -53,7 +68,6 @@ beforeAll(async () => {
     .values({ id: 'inv_second', site_id: 'second', email: 'x@example.com', role: 'student', token_hash: 'h', invited_by: 'usr_owner', created_at: '2026-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z', accepted_at: null, accepted_by: null, revoked_at: null } as never)
     .execute();
   // Issue 10 lecturers, comments, forms: one row of each at the second site.
-  const at = '2026-01-01T00:00:00.000Z';
   const rows: Array<[string, Record<string, unknown>]> = [
     ['lecturers', { id: 'lct_second', site_id: 'second', name: 'Second', bio: '', photo_url: null, user_id: null, created_at: at, updated_at: at }],
     ['comments', { id: 'cmt_second', site_id: 'second', lecture_id: 'lec_2_1', post_id: null, author_user_id: 'usr_learner2', body: 'Hi', created_at: at }],
@@ -169,6 +183,27 @@ const SAMPLES: Record<string, Sample> = {
   listForms: {},
   getForm: { params: () => ({ formId: 'frm_contact' }), other: { formId: 'frm_second' } },
   listFormSubmissions: { params: () => ({ formId: 'frm_contact' }), other: { formId: 'frm_second' }, query: { limit: '1' } },
+  listMembershipPlans: { query: { status: 'active' } },
+  createMembershipPlan: {
+    body: () => ({ name: 'Walk plan', priceMinor: 1200, currency: 'EUR', interval: 'month', courseSlugs: ['sql-basics'] }),
+    keep: (b) => (made.planId = b.id as string),
+  },
+  getMembershipPlan: { params: () => ({ planId: made.planId! }), other: { planId: 'pln_second' } },
+  updateMembershipPlan: { params: () => ({ planId: made.planId! }), other: { planId: 'pln_second' }, body: () => ({ priceMinor: 1500 }) },
+  listSubscriptions: { query: { status: 'active' } },
+  createSubscription: { body: () => ({ email: 'student2@demo.test', planId: made.planId! }), keep: (b) => (made.subscriptionId = b.id as string) },
+  getSubscription: { params: () => ({ subscriptionId: made.subscriptionId! }), other: { subscriptionId: 'sub_second' } },
+  cancelSubscription: { params: () => ({ subscriptionId: made.subscriptionId! }), other: { subscriptionId: 'sub_second' } },
+  archiveMembershipPlan: { params: () => ({ planId: made.planId! }), other: { planId: 'pln_second' } },
+  listDigitalProducts: { query: { published: 'true' } },
+  createDigitalProduct: {
+    body: () => ({ name: 'Walk e-book', priceMinor: 900, currency: 'EUR', file: 'https://files.example.com/walk.pdf' }),
+    keep: (b) => (made.productId = b.id as string),
+  },
+  getDigitalProduct: { params: () => ({ productId: made.productId! }), other: { productId: 'dp_second' } },
+  updateDigitalProduct: { params: () => ({ productId: made.productId! }), other: { productId: 'dp_second' }, body: () => ({ name: 'Walk e-book, 2nd ed.' }) },
+  publishDigitalProduct: { params: () => ({ productId: made.productId! }), other: { productId: 'dp_second' } },
+  unpublishDigitalProduct: { params: () => ({ productId: made.productId! }), other: { productId: 'dp_second' } },
   ...Object.fromEntries(
     (['Page', 'Post'] as const).flatMap((k) => {
       const other = { slug: `second-${k.toLowerCase()}` };

@@ -150,3 +150,23 @@ describe('SPEC §5.4 member clients through the admin API', () => {
     await server.store.db.insertInto('memberships').values({ site_id: 'demo', user_id: 'usr_owner', role: 'owner' }).execute();
   });
 });
+
+describe('SPEC 2.5 lecturers:write, comments:read over HTTP (issue 10)', () => {
+  test('a userId that is no instructor of the site → 400 naming userId; a filter naming another site → 404; ETag guards updates', async () => {
+    const token = await operatorToken('demo', 'openid lecturers:read lecturers:write comments:read');
+    for (const userId of ['usr_student', 'usr_learner2']) {
+      const res = await call('POST', '/api/v1/lecturers', token, { name: 'Nope', userId });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ status: 400, error: 'invalid', errors: [{ in: 'body', pointer: '/userId' }] });
+    }
+    const read = await call('GET', '/api/v1/lecturers/lct_grace', token);
+    const etag = read.headers.get('etag')!;
+    expect((await call('PATCH', '/api/v1/lecturers/lct_grace', token, { bio: 'Databases.' })).status).toBe(200);
+    const stale = await fetch(`${base}/api/v1/lecturers/lct_grace`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'if-match': etag }, body: JSON.stringify({ bio: 'Lost update' }) });
+    expect(stale.status).toBe(412);
+    const foreign = await call('GET', '/api/v1/comments?lectureId=lec_2_1', token);
+    expect(foreign.status).toBe(404);
+    expect((await foreign.json()).error).toBe('not_found');
+  });
+});

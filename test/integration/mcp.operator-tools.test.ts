@@ -117,6 +117,37 @@ describe('operator write tools at site demo (owner@demo.test)', () => {
   });
 });
 
+describe('SPEC §2.5 membership plans, subscriptions and digital products as MCP tools (issue 10)', () => {
+  let client: Client;
+  beforeAll(async () => {
+    ({ client } = await operatorClient('owner@demo.test', 'demo', 'membership_plans:read membership_plans:write subscriptions:read subscriptions:write digital_products:read digital_products:write'));
+  });
+  afterAll(() => client.close());
+
+  test('plan → subscribe a member (never a person of another site) → cancel → archive; product publish/unpublish', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['list_membership_plans', 'create_membership_plan', 'archive_membership_plan', 'list_subscriptions', 'create_subscription', 'cancel_subscription', 'list_digital_products', 'create_digital_product', 'publish_digital_product', 'unpublish_digital_product']));
+    const plan = structured<{ plan: { id: string; currency: string } }>(await client.callTool({ name: 'create_membership_plan', arguments: { name: 'MCP plan', priceMinor: 700, currency: 'chf', interval: 'month' } })).plan;
+    expect(plan.currency).toBe('CHF');
+    // learner@second.test has an account, but no role at demo: refused, name not revealed.
+    const stranger = await client.callTool({ name: 'create_subscription', arguments: { email: 'learner@second.test', planId: plan.id } });
+    expect(stranger.isError).toBe(true);
+    expect(JSON.stringify(stranger.content)).toContain('invite them first');
+    expect(JSON.stringify(stranger.content)).not.toContain('Lee Learner');
+    const sub = structured<{ subscription: { id: string; status: string } }>(await client.callTool({ name: 'create_subscription', arguments: { email: 'student2@demo.test', planId: plan.id } })).subscription;
+    expect(sub.status).toBe('active');
+    const listed = structured<{ subscriptions: Array<{ id: string }> }>(await client.callTool({ name: 'list_subscriptions', arguments: { planId: plan.id, status: 'active' } }));
+    expect(listed.subscriptions.map((s) => s.id)).toEqual([sub.id]);
+    expect(structured<{ subscription: { status: string } }>(await client.callTool({ name: 'cancel_subscription', arguments: { subscriptionId: sub.id } })).subscription.status).toBe('cancelled');
+    expect(structured<{ plan: { status: string } }>(await client.callTool({ name: 'archive_membership_plan', arguments: { planId: plan.id } })).plan.status).toBe('archived');
+
+    const product = structured<{ product: { id: string; published: boolean } }>(await client.callTool({ name: 'create_digital_product', arguments: { name: 'MCP e-book', priceMinor: 500, currency: 'EUR', file: 'https://files.example.com/e.pdf' } })).product;
+    expect(product.published).toBe(false);
+    expect(structured<{ product: { published: boolean } }>(await client.callTool({ name: 'publish_digital_product', arguments: { productId: product.id } })).product.published).toBe(true);
+    expect(structured<{ product: { published: boolean } }>(await client.callTool({ name: 'unpublish_digital_product', arguments: { productId: product.id } })).product.published).toBe(false);
+  });
+});
+
 describe('DESIGN D5 a token reaches its own site only', () => {
   test('owner@demo.test signed in for site "second" sees the second site only', async () => {
     const { client } = await operatorClient('owner@demo.test', 'second', 'courses:read orders:read');

@@ -7,6 +7,8 @@ import type { PlatformDatabase } from '../schema.js';
 import type { OperatorDatabase } from './schema.js';
 import { SiteContent } from '../content.js';
 import { seedCommunityDemo } from './community-seed.js';
+import { Memberships } from '../memberships.js';
+import { DigitalProducts } from '../digital-products.js';
 
 /** Inserts the demo coupons of site `demo` when the site exists and has none. */
 export async function seedOperatorDemo(db: Kysely<PlatformDatabase>, now = new Date()): Promise<void> {
@@ -15,6 +17,7 @@ export async function seedOperatorDemo(db: Kysely<PlatformDatabase>, now = new D
   if (!site) return;
   await seedContentDemo(db, now);
   await seedCommunityDemo(db, now);
+  await seedMembershipDemo(db, now);
   const any = await odb.selectFrom('coupons').select('id').where('site_id', '=', 'demo').limit(1).executeTakeFirst();
   if (any) return;
   const created = now.toISOString();
@@ -37,4 +40,19 @@ async function seedContentDemo(db: Kysely<PlatformDatabase>, now: Date): Promise
   const welcome = await content.create('demo', 'post', { slug: 'welcome', title: 'Welcome to the new site', body: 'We moved!' }, now);
   await content.publish('demo', 'post', welcome.slug, now);
   await content.setAppearance('demo', { primaryColor: '#1f4b99', accentColor: '#f2a900', logoUrl: null, fontFamily: 'Inter' }, now);
+}
+
+/** Demo membership plans, a subscription and digital products of site `demo` (issue 10), when it has no plan. */
+async function seedMembershipDemo(db: Kysely<PlatformDatabase>, now: Date): Promise<void> {
+  const memberships = new Memberships(db);
+  if ((await memberships.plans('demo')).length > 0) return;
+  const monthly = await memberships.createPlan('demo', { name: 'All access (monthly)', priceMinor: 1900, currency: 'EUR', interval: 'month', courseSlugs: ['sql-basics', 'oauth-in-practice'] }, now);
+  const yearly = await memberships.createPlan('demo', { name: 'All access (yearly)', priceMinor: 19000, currency: 'EUR', interval: 'year', courseSlugs: ['sql-basics', 'oauth-in-practice'] }, now);
+  await memberships.createPlan('demo', { name: 'SQL club', priceMinor: 900, currency: 'USD', interval: 'month', courseSlugs: ['sql-basics'] }, now);
+  await memberships.subscribe('demo', { email: 'student@demo.test', planId: monthly.id }, now);
+  await memberships.archivePlan('demo', yearly.id, now);
+  const products = new DigitalProducts(db);
+  const ebook = await products.create('demo', { name: 'OAuth pocket guide (PDF)', priceMinor: 1500, currency: 'EUR', file: 'https://files.demo.test/oauth-pocket-guide.pdf' }, now);
+  await products.setPublished('demo', ebook.id, true, now);
+  await products.create('demo', { name: 'SQL cheat sheet', priceMinor: 0, currency: 'EUR', file: 'storage:demo/sql-cheat-sheet.pdf' }, now);
 }

@@ -21,6 +21,8 @@ import type { AuditTrail } from '../../platform/audit.js';
 import type { Connections } from '../../oauth/connections.js';
 import type { SiteFiles } from '../../platform/files.js';
 import type { UploadedPart } from './upload.js';
+import type { Memberships } from '../../platform/memberships.js';
+import type { DigitalProducts } from '../../platform/digital-products.js';
 
 import type { Hints } from '../mcp/tools/types.js';
 
@@ -43,6 +45,8 @@ export interface AdminServices {
   audit: AuditTrail;
   /** Uploaded files (`storage:write`). */
   files: SiteFiles;
+  memberships: Memberships;
+  digitalProducts: DigitalProducts;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }

@@ -13,6 +13,23 @@ import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from '
 import { LECTURER_OPERATIONS } from './lecturers.js';
 import { FEEDBACK_OPERATIONS } from './feedback.js';
 import { uploadFile, getFile, deleteFile } from './files.js';
+import {
+  listMembershipPlans,
+  getMembershipPlan,
+  createMembershipPlan,
+  updateMembershipPlan,
+  archiveMembershipPlan,
+  listSubscriptions,
+  getSubscription,
+  createSubscription,
+  cancelSubscription,
+  listDigitalProducts,
+  getDigitalProduct,
+  createDigitalProduct,
+  updateDigitalProduct,
+  publishDigitalProduct,
+  unpublishDigitalProduct,
+} from './memberships.js';
 import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -63,4 +80,19 @@ export const OPERATIONS: readonly Operation[] = [
   uploadFile,
   getFile,
   deleteFile,
+  listMembershipPlans,
+  createMembershipPlan,
+  getMembershipPlan,
+  updateMembershipPlan,
+  listSubscriptions,
+  createSubscription,
+  getSubscription,
+  cancelSubscription,
+  archiveMembershipPlan,
+  listDigitalProducts,
+  createDigitalProduct,
+  getDigitalProduct,
+  updateDigitalProduct,
+  publishDigitalProduct,
+  unpublishDigitalProduct,
 ];
