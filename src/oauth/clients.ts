@@ -15,9 +15,14 @@ export interface MemberClientInput {
   redirect_uris: string[];
   /** Space-delimited; identity scopes and `account:read` / `account:write` only (DESIGN D2). */
   scope: string;
+  /**
+   * A confidential client's secret (authenticates with `client_secret_post`; oidc-provider compares
+   * it in constant time). Absent: a public client (`none`). PKCE is required either way.
+   */
+  client_secret?: string;
 }
 
-/** The stored client metadata of a public, native member client (RFC 8252 loopback redirect). */
+/** The stored client metadata of a member client: public (`none`) or confidential (`client_secret_post`); native when every redirect is loopback (RFC 8252). */
 export function memberClientMetadata(input: MemberClientInput): Record<string, unknown> {
   const loopback = input.redirect_uris.every((u) => /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?\//.test(u));
   return {
@@ -25,7 +30,8 @@ export function memberClientMetadata(input: MemberClientInput): Record<string, u
     client_name: input.client_name,
     redirect_uris: input.redirect_uris,
     application_type: loopback ? 'native' : 'web',
-    token_endpoint_auth_method: 'none',
+    token_endpoint_auth_method: input.client_secret ? 'client_secret_post' : 'none',
+    ...(input.client_secret ? { client_secret: input.client_secret } : {}),
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     scope: input.scope,

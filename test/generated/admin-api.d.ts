@@ -662,6 +662,27 @@ export interface paths {
         delete: operations["deleteOAuthApplication"];
         options?: never;
         head?: never;
+        /** Rename a member client, change its redirect URIs or its scopes (its secret stays) */
+        patch: operations["updateOAuthApplication"];
+        trace?: never;
+    };
+    "/api/v1/oauth-applications/{clientId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a confidential member client a new secret (the old one stops working at once)
+         * @description Answers the new secret, shown only here. 409 public_client for a public (PKCE-only) client.
+         */
+        post: operations["rotateOAuthApplicationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1800,6 +1821,8 @@ export interface operations {
                             redirectUris: string[];
                             scope: string;
                             createdAt: string;
+                            /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
+                            confidential: boolean;
                             suspended: boolean;
                         }[];
                         mcpConnectionsEnabled: boolean;
@@ -1860,6 +1883,8 @@ export interface operations {
                     clientName: string;
                     redirectUris: string[];
                     scopes: ("openid" | "profile" | "email" | "account:read" | "account:write")[];
+                    /** @description true: the client gets a secret, shown once (default false: public, PKCE only). */
+                    confidential?: boolean;
                 };
             };
         };
@@ -1878,6 +1903,10 @@ export interface operations {
                         redirectUris: string[];
                         scope: string;
                         createdAt: string;
+                        /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
+                        confidential: boolean;
+                        /** @description A confidential client's secret: shown only in this answer. */
+                        clientSecret?: string;
                     };
                 };
             };
@@ -1952,6 +1981,8 @@ export interface operations {
                         redirectUris: string[];
                         scope: string;
                         createdAt: string;
+                        /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
+                        confidential: boolean;
                     };
                 };
             };
@@ -2010,6 +2041,172 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateOAuthApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of the GET representation; 412 when the resource changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientName?: string;
+                    redirectUris?: string[];
+                    scopes?: ("openid" | "profile" | "email" | "account:read" | "account:write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        clientName: string;
+                        redirectUris: string[];
+                        scope: string;
+                        createdAt: string;
+                        /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
+                        confidential: boolean;
+                    };
+                };
+            };
+            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: no such row at your site (rows of other sites are never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with the current state (e.g. a slug or code already taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description precondition_failed: If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateOAuthApplicationSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        clientSecret: string;
+                    };
+                };
             };
             /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
             400: {

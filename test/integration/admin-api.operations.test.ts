@@ -120,10 +120,12 @@ const SAMPLES: Record<string, Sample> = {
   updateSite: { body: () => ({ name: 'Demo Academy' }) },
   listOAuthApplications: {},
   createOAuthApplication: {
-    body: () => ({ clientName: 'walk app', redirectUris: ['http://127.0.0.1/cb'], scopes: ['openid', 'account:read'] }),
+    body: () => ({ clientName: 'walk app', redirectUris: ['http://127.0.0.1/cb'], scopes: ['openid', 'account:read'], confidential: true }),
     keep: (b) => (made.clientId = b.clientId as string),
   },
   getOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
+  updateOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' }, body: () => ({ clientName: 'walk app, renamed' }) },
+  rotateOAuthApplicationSecret: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
   deleteOAuthApplication: { params: () => ({ clientId: made.clientId! }), other: { clientId: 'second-member-cli' } },
   listConnectedGrants: { query: { userId: 'usr_student' } },
   revokeConnectedGrant: { params: () => ({ grantId: made.grantId! }), other: { grantId: 'grt_second' } },

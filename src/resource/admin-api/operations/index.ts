@@ -4,7 +4,7 @@
  * scope map and docs/mcp.md's table follow.
  */
 import type { Operation } from '../operation.js';
-import { getSite, updateSite, listApplications, createApplication, getApplication, deleteApplication } from './site.js';
+import { getSite, updateSite, listApplications, createApplication, getApplication, updateApplication, rotateApplicationSecret, deleteApplication } from './site.js';
 import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture, listSections, createSection, setLectureSection } from './courses.js';
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
 import { listConnectedGrants, revokeConnectedGrant, revokeClientGrants, listAuditEvents } from './connections.js';
@@ -38,6 +38,8 @@ export const OPERATIONS: readonly Operation[] = [
   listApplications,
   createApplication,
   getApplication,
+  updateApplication,
+  rotateApplicationSecret,
   deleteApplication,
   listConnectedGrants,
   revokeConnectedGrant,

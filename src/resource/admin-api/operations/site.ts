@@ -25,7 +25,10 @@ const application = z.object({
   redirectUris: z.array(z.string()),
   scope: z.string(),
   createdAt: z.string(),
+  confidential: z.boolean().describe('true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way.'),
 });
+const withSecret = application.extend({ clientSecret: z.string().optional().describe('A confidential client\'s secret: shown only in this answer.') });
+const appClientId = z.string().min(1).max(200);
 
 export const getSite = defineOperation({
   id: 'getSite',
@@ -85,6 +88,7 @@ export const NEW_APPLICATION_BODY = {
     .array(z.enum(MEMBER_CLIENT_SCOPES as [string, ...string[]]))
     .min(1)
     .refine((s) => s.includes('account:read'), 'a member client needs account:read'),
+  confidential: z.boolean().optional().describe('true: the client gets a secret, shown once (default false: public, PKCE only).'),
 };
 
 export const createApplication = defineOperation({
@@ -95,7 +99,7 @@ export const createApplication = defineOperation({
   tag: 'school',
   summary: 'Create a member client (needs the MCP connections beta)',
   body: NEW_APPLICATION_BODY,
-  response: application,
+  response: withSecret,
   status: 201,
   location: (app) => `/api/v1/oauth-applications/${encodeURIComponent(app.clientId)}`,
   async run({ body }, ctx) {
@@ -105,7 +109,7 @@ export const createApplication = defineOperation({
       // SPEC §5.4: the OAuth applications area appears only after the beta is switched on.
       throw new PlatformError('conflict', 'enable the "MCP connections" beta feature first (PATCH /api/v1/site {"mcpConnectionsEnabled": true})', { reason: 'feature_disabled' });
     }
-    return ctx.services.memberClients.create(ctx.siteId, { clientName: body.clientName, redirectUris: body.redirectUris, scope: body.scopes.join(' ') }, ctx.userId);
+    return ctx.services.memberClients.create(ctx.siteId, { clientName: body.clientName, redirectUris: body.redirectUris, scope: body.scopes.join(' '), confidential: body.confidential }, ctx.userId);
   },
 });
 
@@ -116,12 +120,42 @@ export const getApplication = defineOperation({
   scope: 'school:read',
   tag: 'school',
   summary: 'One member client of the site',
-  params: { clientId: z.string().min(1).max(200) },
+  params: { clientId: appClientId },
   response: application,
   async run({ params }, ctx) {
-    const app = (await ctx.services.memberClients.list(ctx.siteId)).find((a) => a.clientId === params.clientId);
-    if (!app) throw notFound('application', params.clientId);
-    return app;
+    return ctx.services.memberClients.get(ctx.siteId, params.clientId);
+  },
+});
+
+export const updateApplication = defineOperation({
+  id: 'updateOAuthApplication',
+  method: 'patch',
+  path: '/api/v1/oauth-applications/{clientId}',
+  scope: 'school:write',
+  tag: 'school',
+  summary: 'Rename a member client, change its redirect URIs or its scopes (its secret stays)',
+  params: { clientId: appClientId },
+  body: { clientName: NEW_APPLICATION_BODY.clientName.optional(), redirectUris: NEW_APPLICATION_BODY.redirectUris.optional(), scopes: NEW_APPLICATION_BODY.scopes.optional() },
+  response: application,
+  ifMatch: 'getOAuthApplication',
+  async run({ params, body }, ctx) {
+    return ctx.services.memberClients.update(ctx.siteId, params.clientId, { clientName: body.clientName, redirectUris: body.redirectUris, scope: body.scopes?.join(' ') });
+  },
+});
+
+export const rotateApplicationSecret = defineOperation({
+  id: 'rotateOAuthApplicationSecret',
+  method: 'post',
+  path: '/api/v1/oauth-applications/{clientId}/secret',
+  scope: 'school:write',
+  tag: 'school',
+  summary: 'Give a confidential member client a new secret (the old one stops working at once)',
+  description: 'Answers the new secret, shown only here. 409 public_client for a public (PKCE-only) client.',
+  params: { clientId: appClientId },
+  response: z.object({ clientId: z.string(), clientSecret: z.string() }),
+  async run({ params }, ctx) {
+    const { clientSecret } = await ctx.services.memberClients.rotateSecret(ctx.siteId, params.clientId);
+    return { clientId: params.clientId, clientSecret };
   },
 });
 
