@@ -392,6 +392,21 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('digital_products_site').on('digital_products').columns(['site_id', 'created_at']).execute();
     },
   },
+  // Issue #10 course sections (src/platform/operator/sections.ts): a lecture belongs to at most one section.
+  '0020_course_sections': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('course_sections')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('course_id', 'text', (c) => c.notNull().references('courses.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('course_sections_course').on('course_sections').columns(['course_id', 'position']).execute();
+      await db.schema.alterTable('lectures').addColumn('section_id', 'text', (c) => c.references('course_sections.id').onDelete('set null')).execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -27,7 +27,7 @@ beforeAll(async () => {
   );
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read storage:write membership_plans:read membership_plans:write';
+  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read storage:write membership_plans:read membership_plans:write curriculum:read';
   const url = oidc.buildAuthorizationUrl(registered, {
     redirect_uri: 'http://127.0.0.1:8765/callback',
     scope,
@@ -63,6 +63,14 @@ test('an operator session: course + lecture, publish, invite, coupon, membership
 
   const lecture = await api.POST('/api/v1/courses/{slug}/lectures', { params: { path: { slug: 'data-modeling' } }, body: { title: 'Entities', durationSeconds: 420 } });
   expect(lecture.data?.lecture.position).toBe(1);
+
+  // Create a section and put the lecture in it (issue #10: lectures belong to sections).
+  const section = await api.POST('/api/v1/courses/{slug}/sections', { params: { path: { slug: 'data-modeling' } }, body: { title: 'Foundations' } });
+  expect(section.response.status).toBe(201);
+  const placed = await api.PUT('/api/v1/lectures/{lectureId}/section', { params: { path: { lectureId: lecture.data!.lecture.id } }, body: { sectionId: section.data!.section.id } });
+  expect(placed.response.status).toBe(204);
+  const sections = await api.GET('/api/v1/courses/{slug}/sections', { params: { path: { slug: 'data-modeling' } } });
+  expect(sections.data?.sections).toEqual([{ id: section.data!.section.id, position: 1, title: 'Foundations', lectureIds: [lecture.data!.lecture.id] }]);
 
   const read = await api.GET('/api/v1/courses/{slug}', { params: { path: { slug: 'data-modeling' } } });
   const etag = read.response.headers.get('etag')!;

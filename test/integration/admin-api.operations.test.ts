@@ -143,6 +143,9 @@ const SAMPLES: Record<string, Sample> = {
     body: () => ({ title: 'Step', durationSeconds: 60 }),
     keep: (b) => (made.lectureId = (b.lecture as { id: string }).id),
   },
+  listSections: { params: () => ({ slug: 'sql-basics' }), other: { slug: 'second-school-intro' } },
+  createSection: { params: () => ({ slug: 'walk-course' }), other: { slug: 'second-school-intro' }, body: () => ({ title: 'Chapter 1' }), keep: (b) => (made.sectionId = (b.section as { id: string }).id) },
+  setLectureSection: { params: () => ({ lectureId: made.lectureId! }), other: { lectureId: 'lec_2_1' }, body: () => ({ sectionId: made.sectionId! }) },
   removeLecture: { params: () => ({ lectureId: made.lectureId! }), other: { lectureId: 'lec_2_1' } },
   listStudents: { query: { courseSlug: 'oauth-in-practice' } },
   enrollStudent: {

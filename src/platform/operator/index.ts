@@ -11,8 +11,9 @@ import { PeopleAdmin } from './people.js';
 import { CommerceAdmin } from './commerce.js';
 import { EventAdmin } from './events.js';
 import { AnalyticsAdmin } from './analytics.js';
+import { CourseSections } from './sections.js';
 
-export { CourseAdmin, PeopleAdmin, CommerceAdmin, EventAdmin, AnalyticsAdmin };
+export { CourseAdmin, PeopleAdmin, CommerceAdmin, EventAdmin, AnalyticsAdmin, CourseSections };
 
 export interface OperatorServices {
   courses: CourseAdmin;
@@ -20,13 +21,17 @@ export interface OperatorServices {
   commerce: CommerceAdmin;
   events: EventAdmin;
   analytics: AnalyticsAdmin;
+  /** Course sections (migration `0020_course_sections`). */
+  sections: CourseSections;
 }
 
 /** Builds the services on the platform database (migration `0002_operator` applied). */
 export function operatorServices(db: Kysely<PlatformDatabase>): OperatorServices {
   const odb = db as unknown as Kysely<OperatorDatabase>;
+  const courses = new CourseAdmin(odb);
   return {
-    courses: new CourseAdmin(odb),
+    courses,
+    sections: new CourseSections(odb, courses),
     people: new PeopleAdmin(odb),
     commerce: new CommerceAdmin(odb),
     events: new EventAdmin(odb),

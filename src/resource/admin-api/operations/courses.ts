@@ -157,3 +157,51 @@ export const removeLecture = defineOperation({
     await ctx.services.operator.courses.removeLecture(ctx.siteId, params.lectureId);
   },
 });
+
+const section = z.object({ id: z.string(), position: z.number().int(), title: z.string(), lectureIds: z.array(z.string()).describe('Its lectures, in curriculum order.') });
+
+export const listSections = defineOperation({
+  id: 'listSections',
+  method: 'get',
+  path: '/api/v1/courses/{slug}/sections',
+  scope: 'curriculum:read',
+  tag: 'curriculum',
+  summary: 'The sections of a course in order, with the ids of their lectures',
+  params: { slug },
+  response: z.object({ slug: z.string(), sections: z.array(section) }),
+  async run({ params }, ctx) {
+    return { slug: params.slug, sections: await ctx.services.operator.sections.list(ctx.siteId, params.slug) };
+  },
+});
+
+export const createSection = defineOperation({
+  id: 'createSection',
+  method: 'post',
+  path: '/api/v1/courses/{slug}/sections',
+  scope: 'courses:write',
+  tag: 'courses',
+  summary: 'Append a section (chapter) to a course',
+  params: { slug },
+  body: { title: z.string().min(1).max(200) },
+  response: z.object({ slug: z.string(), section }),
+  status: 201,
+  location: (r) => `/api/v1/courses/${encodeURIComponent(r.slug)}/sections`,
+  async run({ params, body }, ctx) {
+    return { slug: params.slug, section: await ctx.services.operator.sections.create(ctx.siteId, params.slug, body) };
+  },
+});
+
+export const setLectureSection = defineOperation({
+  id: 'setLectureSection',
+  method: 'put',
+  path: '/api/v1/lectures/{lectureId}/section',
+  scope: 'curriculum:write',
+  tag: 'curriculum',
+  summary: "Put a lecture into one of its course's sections",
+  params: { lectureId: z.string().min(1).max(128) },
+  body: { sectionId: z.string().min(1).max(128).describe('A section of the same course (GET /api/v1/courses/{slug}/sections).') },
+  status: 204,
+  async run({ params, body }, ctx) {
+    await ctx.services.operator.sections.assign(ctx.siteId, params.lectureId, body.sectionId);
+  },
+});

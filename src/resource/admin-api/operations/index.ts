@@ -5,7 +5,7 @@
  */
 import type { Operation } from '../operation.js';
 import { getSite, updateSite, listApplications, createApplication, getApplication, updateApplication, rotateApplicationSecret, deleteApplication } from './site.js';
-import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture } from './courses.js';
+import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture, listSections, createSection, setLectureSection } from './courses.js';
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
 import { listConnectedGrants, revokeConnectedGrant, revokeClientGrants, listAuditEvents } from './connections.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
@@ -52,6 +52,9 @@ export const OPERATIONS: readonly Operation[] = [
   publishCourse,
   getCurriculum,
   addLecture,
+  listSections,
+  createSection,
+  setLectureSection,
   removeLecture,
   listStudents,
   enrollStudent,
