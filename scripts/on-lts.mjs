@@ -5,7 +5,8 @@
  * whose own Node is older than 22. Signals are passed on; the exit code is the command's.
  */
 import { spawn } from 'node:child_process';
-import { chooseNode, envFor } from './lts-node.mjs';
+import path from 'node:path';
+import { chooseNode, envFor, ROOT } from './lts-node.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -14,6 +15,8 @@ if (!command) {
 }
 const node = chooseNode();
 const env = envFor(node);
+// Outside `npm run`, the project's own binaries (tsx) are not on PATH yet.
+env.PATH = `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PATH}`;
 // `node` as the command means the chosen binary itself; anything else (tsx) is found on PATH,
 // where npm has put node_modules/.bin and envFor the chosen Node's bin/.
 const child = spawn(command === 'node' ? node : command, args, { cwd: process.cwd(), env, stdio: 'inherit' });
