@@ -27,7 +27,7 @@ beforeAll(async () => {
   );
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read storage:write membership_plans:read membership_plans:write curriculum:read';
+  const scope = 'openid courses:read courses:write curriculum:write members:write coupons:write analytics:read orders:read storage:write membership_plans:read membership_plans:write curriculum:read pages:write';
   const url = oidc.buildAuthorizationUrl(registered, {
     redirect_uri: 'http://127.0.0.1:8765/callback',
     scope,
@@ -51,7 +51,7 @@ test('test/generated/admin-api.d.ts is what openapi-typescript makes of the live
   expect(committed).toBe(generated);
 });
 
-test('an operator session: course + lecture, publish, invite, coupon, membership plan, analytics, orders', async () => {
+test('an operator session: course + section + lecture, publish, upload, invite, coupon, membership plan, page, analytics, orders', async () => {
   const api = createClient<paths>({ baseUrl: server.baseUrl, headers: { authorization: `Bearer ${token}` } });
 
   const course = await api.POST('/api/v1/courses', { body: { slug: 'data-modeling', title: 'Data Modeling', isPublic: false }, headers: { 'Idempotency-Key': 'session-course-1' } });
@@ -120,6 +120,13 @@ test('an operator session: course + lecture, publish, invite, coupon, membership
   const badPlan = await api.POST('/api/v1/membership-plans', { body: { name: 'Nope', priceMinor: 100, currency: 'XXY', interval: 'month', courseSlugs: ['no-such-course'] } });
   expect(badPlan.response.status).toBe(400);
   expect(badPlan.error).toMatchObject({ status: 400 });
+
+  // SPEC §2.5 pages:write: a page starts as a draft and is published explicitly.
+  const page = await api.POST('/api/v1/pages', { body: { slug: 'refund-policy', title: 'Refund policy', body: 'Full refund within 14 days.' } });
+  expect(page.response.status).toBe(201);
+  expect(page.data?.status).toBe('draft');
+  const live = await api.POST('/api/v1/pages/{slug}/publish', { params: { path: { slug: 'refund-policy' } } });
+  expect(live.data).toMatchObject({ slug: 'refund-policy', status: 'published', publishedAt: expect.any(String) });
 
   const analytics = await api.GET('/api/v1/analytics');
   expect(analytics.data?.courses.public).toBeGreaterThanOrEqual(1);
