@@ -37,6 +37,7 @@ import { adminApiRouter } from './resource/admin-api/index.js';
 import { SiteFiles } from './platform/files.js';
 import { filesHandler } from './http/files.js';
 import { SiteSettings } from './platform/sites.js';
+import { createLinkMailer } from './ops/mail.js';
 import { operatorServices } from './platform/operator/index.js';
 import { IdempotencyKeys } from './platform/idempotency.js';
 import { Invitations } from './platform/invitations.js';
@@ -244,7 +245,21 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   else router.get('/account/graphql', accountBearer, graphql);
   router.get('/account/graphql/schema.graphql', accountSchemaHandler);
   const memberClients = new MemberClients(store.db, adapter);
-  const invitations = new Invitations(store.db);
+  // Issue #11: with SMTP_URL set, an invitation's one-time link is also e-mailed to the invited
+  // address (API and /admin alike); the answer still shows it. Logs name the domain, never the link.
+  const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl);
+  const invitations = new Invitations(
+    store.db,
+    mailer &&
+      (async (siteId, inv, token) => {
+        const site = await store.db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
+        try {
+          await mailer.sendInvitationLink(inv.email, site?.name ?? siteId, inv.role, `${config.baseUrl}/invitations/${token}`, inv.expiresAt);
+        } catch (err) {
+          logger.warn({ domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'invitation e-mail not sent');
+        }
+      }),
+  );
   // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
   const siteSettings = new SiteSettings(store.db, () => suspensions.forget());
   const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
@@ -320,6 +335,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     readiness,
     async close() {
       clearInterval(purgeTimer);
+      mailer?.close();
       signing.ring?.stop();
       await store.close();
     },

@@ -15,6 +15,13 @@ export interface LinkMailer {
    * @throws the SMTP error when the server refuses the message
    */
   sendSetPasswordLink(to: string, siteName: string, link: string, expiresAt: string): Promise<void>;
+  /**
+   * Sends an invitation's one-time accept link (SPEC §2.5 invitations, DESIGN D5).
+   * @param role the role offered at the site (e.g. `instructor`)
+   * @param expiresAt ISO 8601 instant the link stops working
+   * @throws the SMTP error when the server refuses the message
+   */
+  sendInvitationLink(to: string, siteName: string, role: string, link: string, expiresAt: string): Promise<void>;
   close(): void;
 }
 
@@ -33,6 +40,14 @@ export function createLinkMailer(smtpUrl: string | undefined, from: string | und
         to,
         subject: `Set your password for ${siteName}`,
         text: `Hello,\n\nan account for ${to} at ${siteName} is ready. Choose your password here (the link works once, until ${expiresAt}):\n\n${link}\n\nIf you did not expect this message, ignore it.\n`,
+      });
+    },
+    async sendInvitationLink(to, siteName, role, link, expiresAt) {
+      await transport.sendMail({
+        from: sender,
+        to,
+        subject: `You are invited to ${siteName}`,
+        text: `Hello,\n\nyou are invited to ${siteName} as ${role}. Open this link, sign in (or create your account for ${to}) and accept (the link works once, until ${expiresAt}):\n\n${link}\n\nIf you did not expect this message, ignore it.\n`,
       });
     },
     close() {

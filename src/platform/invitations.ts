@@ -69,9 +69,19 @@ const view = (row: InvitationsTable, now: Date): Invitation => ({
   acceptedAt: row.accepted_at,
 });
 
+/**
+ * Called after an invitation is stored, with its one-time token (e.g. to e-mail the link; wired
+ * in the composition root). Its failure does not undo the invitation.
+ */
+export type InvitationCreated = (siteId: string, invitation: Invitation, token: string) => Promise<void>;
+
 export class Invitations {
   private readonly db: Kysely<InvitationDatabase>;
-  constructor(db: Kysely<PlatformDatabase>) {
+  /** @param onCreated optional hook after each create (see InvitationCreated) */
+  constructor(
+    db: Kysely<PlatformDatabase>,
+    private readonly onCreated?: InvitationCreated,
+  ) {
     this.db = db as unknown as Kysely<InvitationDatabase>;
   }
 
@@ -101,7 +111,9 @@ export class Invitations {
       revoked_at: null,
     };
     await this.db.insertInto('invitations').values(row).execute();
-    return { invitation: view(row, now), token };
+    const invitation = view(row, now);
+    if (this.onCreated) await this.onCreated(siteId, invitation, token);
+    return { invitation, token };
   }
 
   /** Invitations of the site, newest first, optionally of one status. */
