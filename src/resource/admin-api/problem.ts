@@ -10,6 +10,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { PlatformError, type PlatformErrorCode } from '../../platform/errors.js';
 import { HttpError } from '../../http/errors.js';
+import { isStoreOutage, OUTAGE_DESCRIPTION, OUTAGE_RETRY_AFTER } from '../../ops/store-outage.js';
 
 /** One failing input field: `pointer` is an RFC 6901 JSON pointer into the request part. */
 export interface FieldIssue {
@@ -104,6 +105,14 @@ export function renderProblems(docsUrl: string, logger?: Logger): Middleware {
     } catch (err) {
       const known = classify(err);
       ctx.set('Cache-Control', 'no-store');
+      if (!known && isStoreOutage(err)) {
+        // Issue #14: a store outage is temporary, not a server error: 503 + Retry-After.
+        ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER));
+        ctx.status = 503;
+        ctx.type = 'application/problem+json';
+        ctx.body = problem(docsUrl, 503, 'temporarily_unavailable', OUTAGE_DESCRIPTION);
+        return;
+      }
       if (!known) {
         logger?.error({ req_id: ctx.state.requestId, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'admin API error');
         ctx.status = 500;
