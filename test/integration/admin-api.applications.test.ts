@@ -4,6 +4,8 @@
  * a rotation ends the old secret at once; an edit changes name, redirect URIs and scopes and keeps
  * the secret. A public application has no secret to rotate (409).
  */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { memberToken } from '../helpers/member-token.js';
 import { completeAuthorization } from '../helpers/user-agent.js';
@@ -83,6 +85,29 @@ describe('SPEC §5.4 confidential OAuth applications through /api/v1', () => {
     expect(JSON.stringify(await badUri.json())).toContain('redirectUris');
     expect((await exchange(app.clientId, clientSecret)).status).toBe(200);
   }, 30_000);
+
+  test('a replayed Idempotency-Key answers the same application without its secret, which is never stored in the idempotency record', async () => {
+    const body = { clientName: 'Retrying script', redirectUris: [REDIRECT], scopes: ['openid', 'account:read'], confidential: true };
+    const first = await api('/api/v1/oauth-applications', 'POST', body, { 'idempotency-key': 'apps-retry-1' });
+    expect(first.status).toBe(201);
+    const app = (await first.json()) as { clientId: string; clientSecret: string };
+    expect(app.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const replay = await api('/api/v1/oauth-applications', 'POST', body, { 'idempotency-key': 'apps-retry-1' });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('location')).toBe(first.headers.get('location'));
+    const replayed = (await replay.json()) as Record<string, unknown>;
+    expect(replayed).toMatchObject({ clientId: app.clientId, confidential: true });
+    expect(replayed).not.toHaveProperty('clientSecret');
+    const db = new Database(path.join(server.dataDir, 'coursegate.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT * FROM idempotency_keys').all();
+      expect(JSON.stringify(rows)).toContain(app.clientId);
+      expect(JSON.stringify(rows)).not.toContain(app.clientSecret);
+    } finally {
+      db.close();
+    }
+  });
 
   test('a public application has no secret: none shown, rotation refused with 409', async () => {
     const created = await api('/api/v1/oauth-applications', 'POST', { clientName: 'CLI', redirectUris: [REDIRECT], scopes: ['openid', 'account:read'] });

@@ -57,6 +57,21 @@ export const etagOf = (body: unknown): string => `"${createHash('sha256').update
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Builds the router of every operation, plus problem+json 404s for unknown `/api/v1` paths. */
+/**
+ * Fields of a creating answer that are shown once and must never be stored (a confidential
+ * client's `clientSecret`, an invitation's `acceptUrl`, whose token is kept only as a SHA-256).
+ * The idempotency record keeps the answer without them, so a replayed `Idempotency-Key` answers
+ * the same status, `Location` and body minus these fields, and the platform store never holds a
+ * usable secret in clear.
+ */
+export const ONE_TIME_FIELDS: ReadonlySet<string> = new Set(['clientSecret', 'acceptUrl']);
+
+/** `body` with {@link ONE_TIME_FIELDS} removed at its top level (other values unchanged). */
+function withoutOneTimeSecrets(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !ONE_TIME_FIELDS.has(name)));
+}
+
 export function adminApiRouter(deps: AdminRouterDeps): Router {
   const router = new Router();
   const operations = deps.operations ?? OPERATIONS;
@@ -123,7 +138,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
         await deps.idempotency.release(siteId, `${op.id} ${key}`);
         throw err;
       }
-      await deps.idempotency.complete(siteId, `${op.id} ${key}`, { status: ctx.status, body: ctx.body, location: ctx.response.get('Location') || null });
+      await deps.idempotency.complete(siteId, `${op.id} ${key}`, { status: ctx.status, body: withoutOneTimeSecrets(ctx.body), location: ctx.response.get('Location') || null });
     };
     const runOperation: Middleware = async (ctx) => {
       const result = await op.run(state(ctx).input, contextOf(ctx));
