@@ -23,7 +23,7 @@ import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { OPERATOR_ROLES } from '../platform/accounts.js';
 import type { PlatformDatabase } from '../platform/schema.js';
 import type { SiteSettings } from '../platform/sites.js';
-import { AUDIT_KINDS, type AuditKind, type AuditTrail } from '../platform/audit.js';
+import { AUDIT_KINDS, usageDays, type AuditKind, type AuditTrail } from '../platform/audit.js';
 import { AnalyticsAdmin } from '../platform/operator/analytics.js';
 import type { MemberClients } from '../oauth/member-clients.js';
 import { MEMBER_CLIENT_SCOPES } from '../oauth/member-clients.js';
@@ -35,7 +35,7 @@ import { HttpError } from '../http/errors.js';
 import type { WebSession, WebSessions } from './session.js';
 import { checkCsrf, form, formBody, requireSession, sendPage } from './web-routes.js';
 import { button, e, header, notice, page, table, when, type NavLink } from './views.js';
-import { barChart } from './charts.js';
+import { barChart, stackedDailyChart } from './charts.js';
 import { mountPeople } from './admin-people.js';
 import type { PeopleAdmin } from '../platform/operator/people.js';
 import type { Invitations } from '../platform/invitations.js';
@@ -63,6 +63,9 @@ export interface Operator {
   sites: SiteMembership[];
   csrf: string;
 }
+
+/** Days shown by the overview's usage chart (issue 11). */
+const USAGE_DAYS = 14;
 
 export function adminRouter(deps: AdminDeps): Router {
   const { accounts, sessions } = deps;
@@ -134,6 +137,8 @@ export function adminRouter(deps: AdminDeps): Router {
     const enrollments: Array<[string, number]> = [['Active', s.enrollments.active], ['Expired', s.enrollments.expired], ['Lifetime', s.enrollments.lifetime]];
     const members = Object.entries(s.members.byRole).sort();
     const revenue = s.revenue.map((r) => [r.currency, r.paidMinor / 100] as [string, number]);
+    // MCP/API usage by client over time: token issuances + refreshes per client per UTC day (audit trail).
+    const usage = (await deps.audit.tokenUsage(op.site.id, USAGE_DAYS)).map((r) => ({ day: r.day, series: r.clientId, count: r.count }));
     render(
       ctx,
       op,
@@ -143,7 +148,8 @@ export function adminRouter(deps: AdminDeps): Router {
 ${barChart('Enrollments', 'Enrollments by state', enrollments)}
 ${barChart('Members', 'Members by role', members)}
 ${barChart('Revenue', 'Paid revenue by currency (major units)', revenue)}
-${barChart('Apps', 'Connected apps (grants) by application', [...byClient])}`,
+${barChart('Apps', 'Connected apps (grants) by application', [...byClient])}
+${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refreshed per day, last ${USAGE_DAYS} days`, usageDays(USAGE_DAYS), usage)}`,
     );
   });
 

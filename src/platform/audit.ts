@@ -9,7 +9,7 @@
  * Knows nothing of HTTP or OAuth.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { MAX_PAGE_SIZE } from './paging.js';
 
@@ -105,10 +105,39 @@ export class AuditTrail {
     return rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind as AuditKind, siteId: r.site_id, clientId: r.client_id, userId: r.user_id, detail: r.detail }));
   }
 
+  /**
+   * Token issuance and refresh events (kinds `token_issued`, `refresh`) of a site per client per
+   * UTC day, for the last `days` days including today (the operator overview's usage chart).
+   * @param days 1…retention; days before the retention window simply have no rows
+   * @returns `{ day: 'YYYY-MM-DD', clientId, count }` rows with count ≥ 1, by day then client
+   */
+  async tokenUsage(siteId: string, days: number, now = new Date()): Promise<Array<{ day: string; clientId: string; count: number }>> {
+    const from = usageDays(days, now)[0]!;
+    const day = sql<string>`substr(at, 1, 10)`;
+    const rows = await this.db
+      .selectFrom('audit_events')
+      .select((eb) => [day.as('day'), 'client_id', eb.fn.countAll().as('n')])
+      .where('site_id', '=', siteId)
+      .where('kind', 'in', ['token_issued', 'refresh'])
+      .where('client_id', 'is not', null)
+      .where('at', '>=', `${from}T00:00:00.000Z`)
+      .groupBy([day, 'client_id'])
+      .execute();
+    return rows
+      .map((r) => ({ day: String(r.day), clientId: String(r.client_id), count: Number(r.n) }))
+      .sort((a, b) => a.day.localeCompare(b.day) || a.clientId.localeCompare(b.clientId));
+  }
+
   /** Deletes events older than the retention. @returns how many were deleted */
   async purge(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
     const result = await this.db.deleteFrom('audit_events').where('at', '<', cutoff).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/** The last `days` UTC days including today's, oldest first, as `YYYY-MM-DD`. */
+export function usageDays(days: number, now = new Date()): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
 }

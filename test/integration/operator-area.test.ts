@@ -108,6 +108,35 @@ describe('issue 11 operator pages', () => {
     expect(people.html).toMatch(/student@demo\.test<\/td><td>student/);
   });
 
+  test('overview: "MCP/API usage by client" charts token issuances per client per day (audit trail) beside a table of the counts', async () => {
+    const reg = await fetch(`${base}/api/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'usage chart probe', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+    });
+    const clientId = ((await reg.json()) as { client_id: string }).client_id;
+    for (let i = 0; i < 3; i++) await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid members:read', site: 'demo' });
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const today = new Date().toISOString().slice(0, 10);
+    const row = `<tr><td>${today}</td><td>${clientId}</td><td>3</td></tr>`;
+    // The audit rows are written just after the token answer: look again briefly until they are in.
+    let html = '';
+    for (let i = 0; i < 50 && !html.includes(row); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      html = (await b.get('/admin/demo')).html;
+    }
+    expect(html).toContain('<caption>MCP/API usage by client: tokens issued and refreshed per day, last 14 days</caption>');
+    expect(html).toContain(row);
+    const svg = /<svg[^>]*id="chart-Usage"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
+    expect(svg).toContain('<rect');
+    expect(svg).toContain(today.slice(5)); // today's bar is labelled (the last of 14 days)
+    // Another site's overview does not count demo's tokens.
+    const owner2 = new Browser();
+    await owner2.signIn('owner@demo.test');
+    expect((await owner2.get('/admin/second')).html).not.toContain(clientId);
+  });
+
   test('create an app, a member authorizes it, the owner sees and revokes the grant: the token is refused at once', async () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');

@@ -1,0 +1,64 @@
+/**
+ * DESIGN D10 audit trail, issue 11 overview chart: `tokenUsage` counts token issuances and
+ * refreshes per client per UTC day for the last N days, per site, on SQLite and PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { PlatformDatabase } from '../../src/platform/schema.js';
+import { openEmbeddedStore } from '../../src/store/database.js';
+import { openPostgresStore } from '../../src/store/postgres.js';
+import { readSeed, seedDemo } from '../../src/platform/seed.js';
+import { AuditTrail, usageDays } from '../../src/platform/audit.js';
+import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
+
+const backends: Record<string, (() => Promise<{ db: Kysely<PlatformDatabase>; close(): Promise<void> }>) | undefined> = {
+  sqlite: async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-audit-usage-'));
+    const store = await openEmbeddedStore(dir);
+    return { db: store.db, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
+  },
+  postgres: TEST_DATABASE_URL
+    ? async () => {
+        const database = await createTestDatabase();
+        const store = await openPostgresStore(database.url);
+        return { db: store.db, close: async () => (await store.close(), await database.drop()) };
+      }
+    : undefined,
+};
+
+const now = new Date('2026-03-15T12:00:00.000Z');
+const at = (iso: string) => new Date(iso);
+
+for (const [name, open] of Object.entries(backends)) {
+  const d = open ? describe : describe.skip;
+  if (!open) process.stderr.write(`\n*** SKIPPED audit usage tests on ${name}: not available ***\n`);
+  d(`DESIGN D10 token usage per client per day on ${name}`, () => {
+    let opened: Awaited<ReturnType<NonNullable<typeof open>>>;
+    beforeAll(async () => {
+      opened = await open!();
+      await seedDemo(opened.db, readSeed(path.resolve('config/demo-seed.yaml')), 'pw-for-tests-only');
+    }, 60_000);
+    afterAll(() => opened?.close());
+
+    test('issuances and refreshes of the last 14 days, by day and client; other kinds, sites and older days left out', async () => {
+      const audit = new AuditTrail(opened.db, 90);
+      const rec = (kind: 'token_issued' | 'refresh' | 'consent', siteId: string, clientId: string, when: string) => audit.record({ kind, siteId, clientId }, at(when));
+      await rec('token_issued', 'demo', 'app-a', '2026-03-15T00:00:00.000Z');
+      await rec('refresh', 'demo', 'app-a', '2026-03-15T11:59:00.000Z');
+      await rec('token_issued', 'demo', 'app-b', '2026-03-15T08:00:00.000Z');
+      await rec('token_issued', 'demo', 'app-a', '2026-03-02T23:59:59.000Z'); // first of the 14 days
+      await rec('token_issued', 'demo', 'app-a', '2026-03-01T23:59:59.000Z'); // 15 days ago: out
+      await rec('consent', 'demo', 'app-a', '2026-03-15T09:00:00.000Z'); // not a token event
+      await rec('token_issued', 'second', 'app-a', '2026-03-15T09:00:00.000Z'); // another site
+      expect(usageDays(14, now)).toHaveLength(14);
+      expect(usageDays(14, now)[0]).toBe('2026-03-02');
+      expect(await audit.tokenUsage('demo', 14, now)).toEqual([
+        { day: '2026-03-02', clientId: 'app-a', count: 1 },
+        { day: '2026-03-15', clientId: 'app-a', count: 2 },
+        { day: '2026-03-15', clientId: 'app-b', count: 1 },
+      ]);
+    });
+  });
+}
