@@ -2,31 +2,12 @@
  * DESIGN D10 audit trail, issue 11 overview chart: `tokenUsage` counts token issuances and
  * refreshes per client per UTC day for the last N days, per site, on SQLite and PostgreSQL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { PlatformDatabase } from '../../src/platform/schema.js';
-import { openEmbeddedStore } from '../../src/store/database.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { AuditTrail, usageDays } from '../../src/platform/audit.js';
-import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
+import { platformBackends } from '../helpers/platform-stores.js';
 
-const backends: Record<string, (() => Promise<{ db: Kysely<PlatformDatabase>; close(): Promise<void> }>) | undefined> = {
-  sqlite: async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-audit-usage-'));
-    const store = await openEmbeddedStore(dir);
-    return { db: store.db, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
-  },
-  postgres: TEST_DATABASE_URL
-    ? async () => {
-        const database = await createTestDatabase();
-        const store = await openPostgresStore(database.url);
-        return { db: store.db, close: async () => (await store.close(), await database.drop()) };
-      }
-    : undefined,
-};
+const backends = platformBackends('audit-usage');
 
 const now = new Date('2026-03-15T12:00:00.000Z');
 const at = (iso: string) => new Date(iso);

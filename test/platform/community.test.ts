@@ -3,46 +3,16 @@
  * on the embedded SQLite store and on PostgreSQL (one set of migrations, DESIGN §1), over the demo
  * seed. HTTP, scopes and another site's 404 are walked in test/integration/admin-api.operations.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { PlatformDatabase } from '../../src/platform/schema.js';
-import { openEmbeddedStore } from '../../src/store/database.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { seedOperatorDemo } from '../../src/platform/operator/demo-seed.js';
 import { Lecturers } from '../../src/platform/lecturers.js';
 import { Comments } from '../../src/platform/comments.js';
 import { Forms } from '../../src/platform/forms.js';
-import { PlatformError } from '../../src/platform/errors.js';
-import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
+import { platformBackends, refusal } from '../helpers/platform-stores.js';
 
-const backends: Record<string, (() => Promise<{ db: Kysely<PlatformDatabase>; close(): Promise<void> }>) | undefined> = {
-  sqlite: async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-community-'));
-    const store = await openEmbeddedStore(dir);
-    return { db: store.db, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
-  },
-  postgres: TEST_DATABASE_URL
-    ? async () => {
-        const database = await createTestDatabase();
-        const store = await openPostgresStore(database.url);
-        return { db: store.db, close: async () => (await store.close(), await database.drop()) };
-      }
-    : undefined,
-};
+const backends = platformBackends('community');
 
-/** The PlatformError a call is refused with (fails the test when it is not refused). */
-async function refusal(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof PlatformError) return e;
-    throw e;
-  }
-  throw new Error('expected a PlatformError');
-}
 
 for (const [name, open] of Object.entries(backends)) {
   const d = open ? describe : describe.skip;

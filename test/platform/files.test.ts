@@ -5,42 +5,13 @@
  * found. HTTP (multipart, 413/415, /files/{id} headers) is in test/integration/admin-api.files.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { PlatformDatabase } from '../../src/platform/schema.js';
-import { openEmbeddedStore } from '../../src/store/database.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { SiteFiles, sniffType } from '../../src/platform/files.js';
-import { PlatformError } from '../../src/platform/errors.js';
-import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
+import { platformBackends, refusal } from '../helpers/platform-stores.js';
 
-const backends: Record<string, (() => Promise<{ db: Kysely<PlatformDatabase>; close(): Promise<void> }>) | undefined> = {
-  sqlite: async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-files-'));
-    const store = await openEmbeddedStore(dir);
-    return { db: store.db, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
-  },
-  postgres: TEST_DATABASE_URL
-    ? async () => {
-        const database = await createTestDatabase();
-        const store = await openPostgresStore(database.url);
-        return { db: store.db, close: async () => (await store.close(), await database.drop()) };
-      }
-    : undefined,
-};
+const backends = platformBackends('files');
 
-async function refusal(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof PlatformError) return e;
-    throw e;
-  }
-  throw new Error('expected a PlatformError');
-}
 
 // Every byte value, so an encoding slip (text column, UTF-8 round trip) would show.
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256))]);

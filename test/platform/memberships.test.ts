@@ -3,45 +3,15 @@
  * rules of plans, subscriptions and digital products, on the embedded SQLite file and on
  * PostgreSQL (one set of migrations, DESIGN.md §1), including the demo rows.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { PlatformDatabase } from '../../src/platform/schema.js';
-import { openEmbeddedStore } from '../../src/store/database.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { seedOperatorDemo } from '../../src/platform/operator/demo-seed.js';
 import { Memberships, periodEnd } from '../../src/platform/memberships.js';
 import { DigitalProducts } from '../../src/platform/digital-products.js';
 import { PlatformError } from '../../src/platform/errors.js';
-import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
+import { platformBackends, refusal } from '../helpers/platform-stores.js';
 
-const backends: Record<string, (() => Promise<{ db: Kysely<PlatformDatabase>; close(): Promise<void> }>) | undefined> = {
-  sqlite: async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-memberships-'));
-    const store = await openEmbeddedStore(dir);
-    return { db: store.db, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
-  },
-  postgres: TEST_DATABASE_URL
-    ? async () => {
-        const database = await createTestDatabase();
-        const store = await openPostgresStore(database.url);
-        return { db: store.db, close: async () => (await store.close(), await database.drop()) };
-      }
-    : undefined,
-};
-
-/** The refusal a call ends in: `code`, `field`. */
-async function refusal(p: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return { code: err.code, field: err.field, message: err.message };
-    throw err;
-  }
-  throw new Error('expected a PlatformError');
-}
+const backends = platformBackends('memberships');
 
 for (const [name, open] of Object.entries(backends)) {
   const d = open ? describe : describe.skip;
