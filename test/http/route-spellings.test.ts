@@ -147,6 +147,26 @@ describe('DESIGN D7 / issue #9: every spelling of a route has the same limits', 
     expect(await answer(await attempt())).toEqual({ status: 429, type: 'text/html', error: 'login-locked', retryAfter: expect.stringMatching(/^\d+$/) });
   });
 
+  test.each(spellings('/signin'))('operator-area sign-in: second failure from one account + address → 429 (%s: %s)', async (_label, spelled) => {
+    const address = freshAddress();
+    const attempt = async () => {
+      const jar = new CookieJar();
+      const page = await send('/signin', { address });
+      jar.store(page);
+      const { hidden } = parseForm(await page.text());
+      return send(spelled, {
+        address,
+        ...form({ ...hidden, email: 'owner@demo.test', password: 'wrong' }),
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    };
+    expect((await attempt()).status).toBe(401);
+    const locked = await attempt();
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(locked.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
   // [path, content type, body, the handler reads a chunked body only after authentication]
   const bodyLimited: Array<[string, string, string, boolean?]> = [
     ['/api/oauth/token', 'application/x-www-form-urlencoded', `client_id=big&pad=${BIG}`],
@@ -158,6 +178,7 @@ describe('DESIGN D7 / issue #9: every spelling of a route has the same limits', 
     ['/mcp', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: BIG } })],
     ['/api/v1/site', 'application/json', JSON.stringify({ pad: BIG }), true],
     ['/interaction/SOMEUID/login', 'application/x-www-form-urlencoded', `email=a&pad=${BIG}`],
+    ['/signin', 'application/x-www-form-urlencoded', `email=a&pad=${BIG}`],
   ];
 
   describe.each(bodyLimited)('%s: a body over 64 KiB → the same 413 in every spelling', (path, type, body, authFirst) => {
