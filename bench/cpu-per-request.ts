@@ -12,7 +12,8 @@
  * Usage: `npm run build && node scripts/on-lts.mjs node --import tsx bench/cpu-per-request.ts`
  * (production start, `dist/`; BENCH_DEV=1 runs `src/main.ts` with tsx instead).
  * env: BENCH_ONLY=userinfo,viewer,mcp (subset), BENCH_DURATION (5) s per scenario after 2 s warm-up,
- * BENCH_CONNECTIONS (8).
+ * BENCH_CONNECTIONS (8), BENCH_ENTRY (another build's main.js, e.g. a copy of `dist/` from before a
+ * change, for A/B runs taken in turns).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,7 +113,7 @@ async function coursegate(): Promise<Array<{ name: string; us: number; rps: numb
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-cpu-'));
-  const entry = DEV ? ['--import', 'tsx', 'src/main.ts'] : ['dist/src/main.js'];
+  const entry = DEV ? ['--import', 'tsx', 'src/main.ts'] : [process.env.BENCH_ENTRY ?? 'dist/src/main.js'];
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: origin, DATA_DIR: dir, DEMO_PASSWORD };
   delete env.LOG_LEVEL;
   const setup = spawn(process.execPath, entry, { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: root });
