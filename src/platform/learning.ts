@@ -43,7 +43,7 @@ export class Learning {
 
   /**
    * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
-   * @throws InvalidPageRequestError (a RangeError) when `first` is outside 0…MAX_PAGE_SIZE
+   * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
    */
   async enrollments(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
     checkPageSize(first);
