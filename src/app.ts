@@ -16,7 +16,7 @@ import { purgeExpired } from '../adapters/sqlite.js';
 import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
 import { withRefreshRotation } from './oauth/refresh-rotation.js';
 import { Accounts } from './platform/accounts.js';
-import { Learning } from './platform/learning.js';
+import { Enrollments } from './platform/enrollments.js';
 import { createProvider, ROUTES } from './oauth/provider.js';
 import { SiteChoices } from './oauth/account.js';
 import { installProviderHooks } from './oauth/provider-hooks.js';
@@ -26,7 +26,7 @@ import { protectedResourceMetadata } from './oauth/discovery.js';
 import { userinfoHandler } from './resource/userinfo.js';
 import { interactionRouter } from './interaction/routes.js';
 import { STYLESHEET, renderErrorPage } from './interaction/templates.js';
-import { Signer } from './http/signed.js';
+import { CsrfTokens } from './http/csrf.js';
 import { HttpError, sendOAuthError } from './http/errors.js';
 import { openApiDocument } from './resource/openapi.js';
 import { docsLink, docsPagesRouter } from './http/docs-links.js';
@@ -79,7 +79,7 @@ export interface CoursegateApp {
   store: Stores;
   adapter: new (name: string) => Adapter;
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   memberClients: MemberClients;
   /** DESIGN D10 audit trail. */
   audit: AuditTrail;
@@ -143,7 +143,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
   const readiness = createReadiness(store.probes);
   const accounts = new Accounts(store.db);
-  const learning = new Learning(store.db);
+  const enrollments = new Enrollments(store.db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
   const [signing, cookieKeys] = await Promise.all([
     openSigning(store.db, config, (err) => logger.warn({ err: { type: (err as Error).name, message: (err as Error).message } }, 'signing keys: refresh failed; keeping the last keys')),
@@ -200,7 +200,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     }),
   );
 
-  const signer = new Signer(cookieKeys);
+  const csrf = new CsrfTokens(cookieKeys);
   const router = new Router();
   router.get('/assets/coursegate.css', (ctx) => {
     ctx.type = 'text/css';
@@ -233,7 +233,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);
   const graphql = accountGraphqlHandler({
-    services: accountServices(store.db, accounts, learning),
+    services: accountServices(store.db, accounts, enrollments),
     baseUrl: config.baseUrl,
     production: config.mode === 'production',
     log: logger,
@@ -264,13 +264,13 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const siteSettings = new SiteSettings(store.db, () => suspensions.forget());
   const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
   router.get('/files/:id', filesHandler(admin.files));
-  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
+  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, enrollments, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
     provider,
     accounts,
     siteChoices,
-    signer,
+    csrf,
     logger,
     audit,
     grants,
@@ -296,10 +296,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
-  const invitationPage = invitationRouter({ accounts, invitations, signer, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin });
+  const invitationPage = invitationRouter({ accounts, invitations, csrf, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin });
   app.use(invitationPage.routes());
-  app.use(setPasswordRouter({ links: new OneTimeLinks(store.db), signer }).routes());
-  const sessions = new WebSessions(signer);
+  app.use(setPasswordRouter({ links: new OneTimeLinks(store.db), csrf }).routes());
+  const sessions = new WebSessions(csrf);
   app.use(
     webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }).routes(),
   );
@@ -328,7 +328,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     store,
     adapter,
     accounts,
-    learning,
+    enrollments,
     memberClients,
     audit,
     metrics,

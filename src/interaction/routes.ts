@@ -23,7 +23,7 @@ import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { OPERATOR_ROLES } from '../platform/accounts.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
-import type { Signer } from '../http/signed.js';
+import type { CsrfTokens } from '../http/csrf.js';
 import { HttpError } from '../http/errors.js';
 import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
 import type { Logger } from 'pino';
@@ -38,12 +38,12 @@ export interface SiteChoiceRecorder {
   record(grantId: string, siteId: string): Promise<void>;
 }
 
-/** What the interaction pages need: the provider, platform accounts, site choices, the CSRF signer, and the D7 login-limit hooks. */
+/** What the interaction pages need: the provider, platform accounts, site choices, the CSRF tokens, and the D7 login-limit hooks. */
 export interface InteractionDeps {
   provider: Provider;
   accounts: Accounts;
   siteChoices: SiteChoiceRecorder;
-  signer: Signer;
+  csrf: CsrfTokens;
   logger: Logger;
   /** DESIGN D10: consents are recorded in the audit trail. */
   audit?: AuditTrail;
@@ -70,7 +70,7 @@ const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unkn
 
 /** Builds the router of the interaction pages. */
 export function interactionRouter(deps: InteractionDeps): Router {
-  const { provider, accounts, signer, logger } = deps;
+  const { provider, accounts, csrf, logger } = deps;
   const router = new Router();
   const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
 
@@ -104,7 +104,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
   }
 
   function checkCsrf(ctx: Context, uid: string): boolean {
-    if (!signer.verifyCsrf(uid, formBody(ctx).csrf)) {
+    if (!csrf.verify(uid, formBody(ctx).csrf)) {
       renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Go back and try again.', 403);
       return false;
     }
@@ -140,7 +140,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     ctx.type = 'html';
     ctx.body = consentPage({
       action: `/interaction/${d.uid}/consent`,
-      csrf: signer.csrfToken(d.uid),
+      csrf: csrf.issue(d.uid),
       orgId: site.site.id,
       clientName: name,
       clientKind: CLIENT_KINDS[kind].label,
@@ -157,7 +157,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const { name } = await clientOf(d);
     if (d.prompt.name === 'login') {
       ctx.type = 'html';
-      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: signer.csrfToken(d.uid), clientName: name });
+      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: csrf.issue(d.uid), clientName: name });
       return;
     }
     if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', `Unsupported step: ${d.prompt.name}`, 400);
@@ -167,7 +167,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     ctx.type = 'html';
     ctx.body = sitePickerPage({
       action: `/interaction/${d.uid}/site`,
-      csrf: signer.csrfToken(d.uid),
+      csrf: csrf.issue(d.uid),
       clientName: name,
       sites: sites.map((m) => ({ id: m.site.id, name: m.site.name, roles: m.roles })),
     });
@@ -184,7 +184,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const showLogin = (error: string, status: number) => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: signer.csrfToken(d.uid), clientName: name, email, error });
+      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: csrf.issue(d.uid), clientName: name, email, error });
     };
     if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
     try {

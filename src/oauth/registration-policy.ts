@@ -51,7 +51,7 @@ export interface RegistrationRequest {
 }
 
 /** What a D1 row decides. */
-export type Decision =
+export type RegistrationDecision =
   | { row: number; outcome: 'create_loopback' }
   | { row: number; outcome: 'vendor'; integration: Integration }
   | { row: number; outcome: 'reject'; error: 'invalid_client_metadata' | 'invalid_redirect_uri'; description: string };
@@ -60,7 +60,7 @@ interface Row {
   row: number;
   /** What the row matches, in words (logged and documented). */
   when: string;
-  decide(req: RegistrationRequest, integrations: readonly Integration[]): Decision | undefined;
+  decide(req: RegistrationRequest, integrations: readonly Integration[]): RegistrationDecision | undefined;
 }
 
 const httpsHost = (uri: string): string | undefined => {
@@ -141,7 +141,7 @@ export const METADATA_LIMITS = {
   other_list: 20,
 } as const;
 
-type Reject = Extract<Decision, { outcome: 'reject' }>;
+type Reject = Extract<RegistrationDecision, { outcome: 'reject' }>;
 const reject = (error: Reject['error'], description: string): Reject => ({ row: 1, outcome: 'reject', error, description });
 
 /** The first metadata field over `METADATA_LIMITS`, as a rejection; undefined when all fit. */
@@ -205,7 +205,7 @@ export function parseRegistration(body: unknown): RegistrationRequest | Reject {
  * @param body the parsed JSON body (anything)
  * @param integrations vendor platforms from config/integrations.yaml
  */
-export function decideRegistration(body: unknown, integrations: readonly Integration[]): Decision {
+export function decideRegistration(body: unknown, integrations: readonly Integration[]): RegistrationDecision {
   const req = parseRegistration(body);
   if ('outcome' in req) return req;
   for (const row of D1) {
@@ -287,7 +287,7 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
   const { integrations, logger } = deps;
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !matchesProviderRoute(ctx.path, REGISTRATION_PATH)) return next();
-    const log = (decision: Decision, extra: Record<string, unknown> = {}) =>
+    const log = (decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
       logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
 
     const raw = await readBody(ctx);

@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import type { LastWatched, MemberRef } from './learning.js';
+import type { LastWatched, MemberRef } from './enrollments.js';
 import { MemberDataError } from './member-errors.js';
 
 export const COMPLETION_THRESHOLD = 0.9;

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { GraphQLError, lexicographicSortSchema, printSchema } from 'graphql';
 import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Accounts } from '../../platform/accounts.js';
-import type { Learning } from '../../platform/learning.js';
+import type { Enrollments } from '../../platform/enrollments.js';
 import type { PlatformDatabase } from '../../platform/schema.js';
 import { Orders } from '../../platform/orders.js';
 import { EventRegistrations } from '../../platform/events.js';
@@ -38,8 +38,8 @@ const schema = createSchema<KoaServerContext & AccountContext>({ typeDefs, resol
 export const ACCOUNT_SCHEMA_SDL = `${printSchema(lexicographicSortSchema(schema))}\n`;
 
 /** The platform services of the Account API over one database. */
-export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, learning: Learning): AccountServices {
-  return { accounts, learning, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
+export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, enrollments: Enrollments): AccountServices {
+  return { accounts, enrollments, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
 }
 
 /** Where unexpected resolver errors are reported (type and message only: no request data, no tokens). */

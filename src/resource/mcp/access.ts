@@ -8,7 +8,7 @@ import { MEMBER_SCOPES } from '../../domain/scopes.js';
 import type { AnyTool, Caller } from './tools/types.js';
 
 /** The outcome for one tool and one caller. `scope` is what the client should ask for next. */
-export type Decision =
+export type ToolAccess =
   | { allowed: true }
   | {
       allowed: false;
@@ -29,7 +29,7 @@ export type Decision =
  * - operator tools also need an `owner` or `admin` role at the token's site, read now (a role
  *   taken away after the token was issued ends access at once): 403 otherwise.
  */
-export function decide(tool: AnyTool, caller: Caller): Decision {
+export function decide(tool: AnyTool, caller: Caller): ToolAccess {
   if (tool.audience === 'public') return { allowed: true };
   const needed = tool.scopes.join(' ');
   const { principal } = caller;

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Accounts } from '../../platform/accounts.js';
-import type { Learning } from '../../platform/learning.js';
+import type { Enrollments } from '../../platform/enrollments.js';
 import type { PlatformDatabase } from '../../platform/schema.js';
 import { Catalog } from '../../platform/catalog.js';
 import { MemberRecords } from '../../platform/member-records.js';
@@ -41,7 +41,7 @@ export interface McpDeps {
   /** DOCS_URL: challenges link the developer docs. */
   docsUrl: string;
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   db: Kysely<PlatformDatabase>;
   logger: Logger;
   /** The `/openapi.json` document, for the admin operations of the scope map. */
@@ -132,7 +132,7 @@ export const SCOPE_MAP_PATH = '/.well-known/coursegate-scope-map.json';
 export function mountMcp(router: Router, deps: McpDeps): void {
   const services: ToolServices = {
     accounts: deps.accounts,
-    learning: deps.learning,
+    enrollments: deps.enrollments,
     catalog: new Catalog(deps.db),
     records: new MemberRecords(deps.db),
     orders: new Orders(deps.db),

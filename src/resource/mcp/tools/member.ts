@@ -36,7 +36,7 @@ export const myEnrollments = defineTool({
   },
   annotations: READ,
   async run(args, ctx) {
-    const page = await ctx.services.learning.enrollments(memberOf(ctx), args.first, args.after);
+    const page = await ctx.services.enrollments.list(memberOf(ctx), args.first, args.after);
     const now = Date.now();
     return {
       enrollments: page.items.map(({ node }) => ({

@@ -38,14 +38,14 @@ export interface Page<T> {
 }
 
 /** A member's enrollments with access expiry and last-watched lecture (SPEC §2.4), scoped by (site, user). */
-export class Learning {
+export class Enrollments {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
   /**
    * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
    * @throws InvalidPageRequestError (a RangeError) when `first` is outside 0…MAX_PAGE_SIZE
    */
-  async enrollments(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
+  async list(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
     checkPageSize(first);
     let q = this.db
       .selectFrom('enrollments')
