@@ -20,7 +20,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
-import { OPERATOR_ROLES } from '../platform/accounts.js';
+import { isOperator } from '../platform/accounts.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
@@ -131,7 +131,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
 
   /** DESIGN D2: operator scopes need an operator role at the chosen site. */
   const operatorRoleMissing = (d: Details, site: SiteMembership): boolean =>
-    requestedScopes(d).some((s) => OPERATOR_SCOPES.has(s)) && !site.roles.some((r) => OPERATOR_ROLES.has(r));
+    requestedScopes(d).some((s) => OPERATOR_SCOPES.has(s)) && !isOperator(site.roles);
 
   async function showConsent(ctx: Context, d: Details, site: SiteMembership): Promise<void> {
     if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);

@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import type { CimdConfig } from '../config.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY } from '../domain/client-kinds.js';
 import { assertPublicHost, guardedLookup, isForbiddenAddress, ForbiddenTargetError } from './ssrf.js';
-import { isLoopbackRedirectUri } from './loopback.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
 import { withDocs } from '../http/docs-links.js';
 
 type CimdFeature = NonNullable<NonNullable<Configuration['features']>['clientIdMetadataDocument']>;

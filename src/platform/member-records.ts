@@ -7,7 +7,6 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import type { MemberRef } from './enrollments.js';
-import { PlatformError, notFound } from './errors.js';
 
 /** Where to pick up a course: its most recently watched lecture. */
 export interface ContinueWatching {
@@ -69,9 +68,4 @@ export class MemberRecords {
     }
     return result;
   }
-
-}
-
-function clamp(n: number, min: number, max: number): number {
-  return Math.min(Math.max(min, Math.trunc(n)), max);
 }
