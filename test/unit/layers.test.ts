@@ -8,12 +8,13 @@
  * edge of each kind, report every one of them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const root = process.cwd();
 const PACKAGE = path.join(root, 'node_modules', 'dependency-cruiser');
+if (!existsSync(PACKAGE)) throw new Error('dependency-cruiser (devDependency) is not installed here: run `npm install`');
 const CLI = path.join(PACKAGE, (JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.depcruise!);
 const RULES = path.join(root, '.dependency-cruiser.cjs');
 
