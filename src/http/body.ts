@@ -5,7 +5,7 @@
  * - larger than the limit (declared `Content-Length` or counted while reading a chunked body):
  *   `413 invalid_request`, `Connection: close`;
  * - unreadable (aborted, length mismatch) or not parseable as the declared type: `400 invalid_request`.
- * The errors are plain catalogue errors; each surface renders them in its own shape (OAuth JSON,
+ * The errors are the catalogue's `InvalidRequest` (src/errors/catalogue.ts); each surface renders them in its own shape (OAuth JSON,
  * problem+json, GraphQL, HTML page); `/mcp` turns them into its JSON-RPC shape
  * (src/resource/mcp/body.ts). Multipart uploads stream through busboy instead
  * (src/resource/admin-api/upload.ts) with the limit of their own row.
@@ -16,7 +16,7 @@
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { parse as parseJsonText } from '@hapi/bourne';
-import { HttpError } from './errors.js';
+import { InvalidRequest, type HttpError } from '../errors/catalogue.js';
 import { MAX_BODY_BYTES } from './route-table.js';
 
 declare module 'koa' {
@@ -34,16 +34,16 @@ export const bodyLimitOf = (ctx: Context): number => ctx.state.route?.spec.body?
 
 /** The 413 of a body over `limit` bytes (DESIGN D7). */
 export const bodyTooLarge = (limit: number): HttpError =>
-  new HttpError(413, 'invalid_request', `request body too large (limit ${Math.round(limit / 1024)} KiB)`, { Connection: 'close' });
+  new InvalidRequest(`request body too large (limit ${Math.round(limit / 1024)} KiB)`, { status: 413, headers: { Connection: 'close' } });
 
 /** A 400 for a body that cannot be read or parsed. */
-const malformed = (description: string): HttpError => new HttpError(400, 'invalid_request', description);
+const malformed = (description: string): HttpError => new InvalidRequest(description);
 
 /**
  * The body as UTF-8 text, at most the route's limit; read once (a second call returns the same
  * text). Past the limit the rest of the request is drained unread, so the client can read the 413
  * before the connection closes.
- * @throws HttpError 413 when the body is larger than the limit, 400 when it cannot be read
+ * @throws InvalidRequest 413 when the body is larger than the limit, 400 when it cannot be read
  */
 export async function readText(ctx: Context): Promise<string> {
   const req = ctx.req as unknown as { body?: unknown };
@@ -73,7 +73,7 @@ export async function readText(ctx: Context): Promise<string> {
  * The body parsed as JSON (RFC 8259), at most the route's limit. Keys that would poison an object's
  * prototype (`__proto__`, `constructor.prototype`) are refused.
  * @param options.empty what an empty body gives (default: undefined)
- * @throws HttpError 413 over the limit, 400 when the text is not JSON
+ * @throws InvalidRequest 413 over the limit, 400 when the text is not JSON
  */
 export async function readJson(ctx: Context, options: { empty?: unknown } = {}): Promise<unknown> {
   const text = await readText(ctx);
@@ -88,7 +88,7 @@ export async function readJson(ctx: Context, options: { empty?: unknown } = {}):
 /**
  * The body parsed as `application/x-www-form-urlencoded` (WHATWG URL "urlencoded parser"), at most
  * the route's limit.
- * @throws HttpError 413 over the limit, 400 when it cannot be read
+ * @throws InvalidRequest 413 over the limit, 400 when it cannot be read
  */
 export async function readForm(ctx: Context): Promise<FormFields> {
   const fields: FormFields = Object.create(null) as FormFields;
@@ -105,7 +105,7 @@ const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * The step that reads an HTML form into `ctx.request.body` (POST/PUT/PATCH with a form content
  * type; any other request gets `{}` and its body is left unread).
- * @throws HttpError 413 / 400 (see `readForm`)
+ * @throws InvalidRequest 413 / 400 (see `readForm`)
  */
 export const parseForm: Middleware = async (ctx, next) => {
   if (ctx.request.body === undefined && WITH_BODY.has(ctx.method)) {
@@ -118,7 +118,7 @@ export const parseForm: Middleware = async (ctx, next) => {
  * The step that reads a JSON body into `ctx.request.body` (POST/PUT/PATCH whose content type is one
  * of `types`; any other request gets `{}` and its body is left unread). An empty body gives `{}`.
  * @param types media types read as JSON (default `application/json`)
- * @throws HttpError 413 / 400 (see `readJson`)
+ * @throws InvalidRequest 413 / 400 (see `readJson`)
  */
 export function parseJson(types: readonly string[] = ['application/json']): Middleware {
   return async (ctx, next) => {

@@ -21,9 +21,8 @@ import type Provider from 'oidc-provider';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
 import { parseForm as form, formBody } from '../http/body.js';
-import type { SiteChoices } from '../oauth/account.js';
-import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../oauth/client-kinds.js';
-import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../oauth/scopes.js';
+import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
+import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { HttpError } from '../http/errors.js';
 import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
@@ -31,11 +30,19 @@ import type { Logger } from 'pino';
 import type { AuditTrail } from '../platform/audit.js';
 import type { ConnectedGrants } from '../platform/connected-grants.js';
 
+/**
+ * Records the site chosen for a grant (DESIGN D5); `SiteChoices` in src/oauth/account.ts keeps it
+ * in the provider's store. Declared here so that the interaction layer needs nothing of `src/oauth`.
+ */
+export interface SiteChoiceRecorder {
+  record(grantId: string, siteId: string): Promise<void>;
+}
+
 /** What the interaction pages need: the provider, platform accounts, site choices, the CSRF tokens, and the D7 login-limit hooks. */
 export interface InteractionDeps {
   provider: Provider;
   accounts: Accounts;
-  siteChoices: SiteChoices;
+  siteChoices: SiteChoiceRecorder;
   csrf: CsrfTokens;
   logger: Logger;
   /** DESIGN D10: consents are recorded in the audit trail. */

@@ -4,7 +4,7 @@
  * with `x_client_kind: member` and `x_org_id`.
  */
 import type { Adapter } from 'oidc-provider';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY } from '../domain/client-kinds.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
 
 /** What an operator picks for a member client. */

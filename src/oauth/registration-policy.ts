@@ -32,10 +32,10 @@ import { HttpError, sendOAuthError } from '../http/errors.js';
 import { readText } from '../http/body.js';
 import { withDocs } from '../http/docs-links.js';
 import { matchesProviderRoute } from '../http/route-path.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from '../domain/client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
-import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from './scopes.js';
+import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from '../domain/scopes.js';
 
 /** RFC 7591 registration path (SPEC §4.2). */
 export const REGISTRATION_PATH = '/api/oauth/register';

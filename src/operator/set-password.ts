@@ -13,7 +13,8 @@ import escape from 'escape-html';
 import type { Context } from 'koa';
 import type { CsrfTokens } from '../http/csrf.js';
 import { layout, renderErrorPage } from '../interaction/templates.js';
-import { MIN_PASSWORD_LENGTH, OneTimeLinkError, type OneTimeLinks } from '../platform/one-time-links.js';
+import { MIN_PASSWORD_LENGTH, type OneTimeLinks } from '../platform/one-time-links.js';
+import { PlatformError } from '../platform/errors.js';
 import { SET_PASSWORD_PATH } from './links.js';
 
 const e = (v: unknown): string => escape(String(v ?? ''));
@@ -81,7 +82,7 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens 
       ctx.type = 'html';
       ctx.body = donePage(email);
     } catch (err) {
-      if (!(err instanceof OneTimeLinkError)) throw err;
+      if (!(err instanceof PlatformError)) throw err;
       if (err.reason === 'weak_password') return again(err.message);
       renderErrorPage(ctx, 'invalid_request', EXPIRED, 400);
     }

@@ -4,7 +4,7 @@
  * expects (401 starts OAuth, 403 `insufficient_scope` asks for step-up).
  */
 import { isOperator } from '../../platform/accounts.js';
-import { MEMBER_SCOPES } from '../../oauth/scopes.js';
+import { MEMBER_SCOPES } from '../../domain/scopes.js';
 import type { AnyTool, Caller } from './tools/types.js';
 
 /** The outcome for one tool and one caller. `scope` is what the client should ask for next. */
