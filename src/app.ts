@@ -16,19 +16,20 @@ import { purgeExpired } from '../adapters/sqlite.js';
 import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
 import { withRefreshRotation } from './oauth/refresh-rotation.js';
 import { Accounts } from './platform/accounts.js';
-import { Learning } from './platform/learning.js';
+import { Enrollments } from './platform/enrollments.js';
 import { createProvider, ROUTES } from './oauth/provider.js';
 import { SiteChoices } from './oauth/account.js';
 import { installProviderHooks } from './oauth/provider-hooks.js';
 import { loadCookieKeys } from './oauth/keys.js';
 import { openSigning } from './oauth/key-ring.js';
 import { protectedResourceMetadata } from './oauth/discovery.js';
-import { userinfoHandler } from './oauth/userinfo.js';
+import { userinfoHandler } from './resource/userinfo.js';
 import { interactionRouter } from './interaction/routes.js';
-import { STYLESHEET, renderErrorPage } from './interaction/templates.js';
-import { Signer } from './http/signed.js';
-import { HttpError, sendOAuthError } from './http/errors.js';
-import { openApiDocument } from './http/openapi.js';
+import { STYLESHEET } from './interaction/templates.js';
+import { CsrfTokens } from './http/csrf.js';
+import { sendOAuthError } from './http/errors.js';
+import { errorRenderer, type ErrorRenderer } from './errors/render.js';
+import { openApiDocument } from './resource/openapi.js';
 import { docsLink, docsPagesRouter } from './http/docs-links.js';
 import { bearer } from './resource/bearer.js';
 import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './resource/account-graphql/index.js';
@@ -79,7 +80,7 @@ export interface CoursegateApp {
   store: Stores;
   adapter: new (name: string) => Adapter;
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   memberClients: MemberClients;
   /** DESIGN D10 audit trail. */
   audit: AuditTrail;
@@ -91,8 +92,11 @@ export interface CoursegateApp {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Request id, access log (path only: query strings can carry codes and state), error rendering. */
-function edge(logger: Logger): Koa.Middleware {
+/**
+ * Request id, access log (path only: query strings can carry codes and state), error rendering by
+ * the request's surface (src/errors/render.ts).
+ */
+function edge(logger: Logger, renderError: ErrorRenderer): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -102,33 +106,12 @@ function edge(logger: Logger): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      renderError(ctx, err, logger);
+      renderError(ctx, err);
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   };
-}
-
-function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.state.route?.spec.surface === 'html';
-  if (err instanceof HttpError) {
-    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-    if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
-    return sendOAuthError(ctx, err.status, err.error, err.description);
-  }
-  const e = err as { status?: number; expose?: boolean; message?: string };
-  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    // Koa/body-parser client errors (malformed body, 413 too large, 415 unsupported type). co-body
-    // marks JSON syntax errors 400 without `expose`: their message is ours to word.
-    const description =
-      e.status === 413 ? 'request body too large (limit 64 KiB)' : e.expose && e.message ? e.message : 'malformed request body';
-    if (html) return renderErrorPage(ctx, 'invalid_request', description, e.status);
-    return sendOAuthError(ctx, e.status, 'invalid_request', description);
-  }
-  logger.error({ req_id: ctx.state.requestId, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
-  if (html) return renderErrorPage(ctx, 'server_error', 'Something went wrong on our side. Try again.', 500);
-  sendOAuthError(ctx, 500, 'server_error', 'internal error');
 }
 
 /**
@@ -143,7 +126,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
   const readiness = createReadiness(store.probes);
   const accounts = new Accounts(store.db);
-  const learning = new Learning(store.db);
+  const enrollments = new Enrollments(store.db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
   const [signing, cookieKeys] = await Promise.all([
     openSigning(store.db, config, (err) => logger.warn({ err: { type: (err as Error).name, message: (err as Error).message } }, 'signing keys: refresh failed; keeping the last keys')),
@@ -162,7 +145,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   installProviderHooks(provider, config, signing.signingActive);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
   metrics.observeProvider(provider);
-  installOutageHandling(provider);
+  const renderError = errorRenderer({ docsUrl: config.docsUrl, logger });
+  installOutageHandling(provider, renderError);
   const limits = rateLimiting({
     limits: config.rateLimits,
     redis: store.redis,
@@ -174,10 +158,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = cookieKeys;
   app.use(fixedOrigin(app, config.baseUrl));
-  app.use(edge(logger));
+  app.use(edge(logger, renderError));
   app.use(resolveRoute());
   app.use(metrics.middleware);
-  app.use(outageMiddleware);
+  app.use(outageMiddleware(renderError));
   app.use(
     securityHeaders({
       contentSecurityPolicy: {
@@ -200,7 +184,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     }),
   );
 
-  const signer = new Signer(cookieKeys);
+  const csrf = new CsrfTokens(cookieKeys);
   const router = new Router();
   router.get('/assets/coursegate.css', (ctx) => {
     ctx.type = 'text/css';
@@ -233,7 +217,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   router.get('/api/oauth/userinfo', userinfo);
   router.post('/api/oauth/userinfo', userinfo);
   const graphql = accountGraphqlHandler({
-    services: accountServices(store.db, accounts, learning),
+    services: accountServices(store.db, accounts, enrollments),
     baseUrl: config.baseUrl,
     production: config.mode === 'production',
     log: logger,
@@ -264,13 +248,13 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const siteSettings = new SiteSettings(store.db, () => suspensions.forget());
   const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
   router.get('/files/:id', filesHandler(admin.files));
-  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
+  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, enrollments, db: store.db, logger, openapi, admin });
 
   const interactions = interactionRouter({
     provider,
     accounts,
     siteChoices,
-    signer,
+    csrf,
     logger,
     audit,
     grants,
@@ -296,10 +280,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   app.use(adminApi.allowedMethods());
   app.use(router.allowedMethods());
   app.use(interactions.routes());
-  const invitationPage = invitationRouter({ accounts, invitations, signer, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin });
+  const invitationPage = invitationRouter({ accounts, invitations, csrf, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin });
   app.use(invitationPage.routes());
-  app.use(setPasswordRouter({ links: new OneTimeLinks(store.db), signer }).routes());
-  const sessions = new WebSessions(signer);
+  app.use(setPasswordRouter({ links: new OneTimeLinks(store.db), csrf }).routes());
+  const sessions = new WebSessions(csrf);
   app.use(
     webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }).routes(),
   );
@@ -328,7 +312,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     store,
     adapter,
     accounts,
-    learning,
+    enrollments,
     memberClients,
     audit,
     metrics,

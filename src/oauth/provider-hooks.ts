@@ -8,7 +8,7 @@
  */
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { IDENTITY_SCOPES, parseScope } from './scopes.js';
+import { IDENTITY_SCOPES, parseScope } from '../domain/scopes.js';
 import type { Config } from '../config.js';
 import { ROUTES } from './provider.js';
 

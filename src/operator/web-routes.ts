@@ -10,11 +10,11 @@
  * Failed sign-ins go through the same DESIGN D7 limits as the login page.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseForm as form, formBody } from '../http/body.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Accounts } from '../platform/accounts.js';
-import { OPERATOR_ROLES } from '../platform/accounts.js';
+import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
 import { HttpError } from '../http/errors.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
@@ -33,8 +33,6 @@ export interface WebDeps {
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
-export const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
-export const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
 
 /** Sends a signed-in HTML page (no-store). */
 export function sendPage(ctx: Context, html: string, status = 200): void {
@@ -75,7 +73,7 @@ export function webRouter(deps: WebDeps): Router {
     const session = sessions.read(ctx);
     const user = session ? await accounts.findUser(session.userId) : undefined;
     const memberships = user ? await accounts.membershipsOf(user.id) : [];
-    const operator = memberships.some((m) => m.roles.some((r) => OPERATOR_ROLES.has(r)));
+    const operator = memberships.some((m) => isOperator(m.roles));
     const links = [
       user ? `<li><a href="/account/connections">Your connected apps</a></li>` : `<li><a href="/signin">Sign in</a></li>`,
       operator ? `<li><a href="/admin">Admin area</a> (sites you run)</li>` : '',

@@ -12,7 +12,7 @@ import { openPostgresStore } from '../../src/store/postgres.js';
 import { migratePlatform } from '../../src/platform/migrations.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { Accounts } from '../../src/platform/accounts.js';
-import { Learning } from '../../src/platform/learning.js';
+import { Enrollments } from '../../src/platform/enrollments.js';
 import { loadCookieKeys, loadSigningKeys } from '../../src/oauth/keys.js';
 import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
 
@@ -99,24 +99,24 @@ for (const [name, open] of Object.entries(backends)) {
       expect(owner?.roles).toEqual([...(owner?.roles ?? [])].sort());
     });
 
-    test('learning: paginated enrollments with last watched lecture', async () => {
-      const learning = new Learning(s.db);
+    test('enrollments: paginated list with last watched lecture', async () => {
+      const enrollments = new Enrollments(s.db);
       const member = { siteId: 'demo', userId: 'usr_student' };
-      const page = await learning.enrollments(member, 1);
+      const page = await enrollments.list(member, 1);
       expect(page.items).toHaveLength(1);
       expect(page.totalCount).toBeGreaterThanOrEqual(2);
       expect(page.hasNextPage).toBe(true);
-      const next = await learning.enrollments(member, 10, page.items[0]!.cursor);
+      const next = await enrollments.list(member, 10, page.items[0]!.cursor);
       expect(next.items.length).toBe(page.totalCount - 1);
       const all = [page.items[0]!.node, ...next.items.map((i) => i.node)];
       expect(all.some((e) => e.hasLifetimeAccess)).toBe(true);
       expect(all.some((e) => e.expireDate !== null)).toBe(true);
       expect(all.some((e) => e.lastWatchedLecture !== null)).toBe(true);
       // totalCount rides on the page query; an empty page after a cursor still counts every row.
-      const past = await learning.enrollments(member, 10, 'zzzz');
+      const past = await enrollments.list(member, 10, 'zzzz');
       expect(past).toEqual({ items: [], hasNextPage: false, totalCount: page.totalCount });
-      expect((await learning.enrollments({ siteId: 'demo', userId: 'no-such-user' }, 10)).totalCount).toBe(0);
-      const lean = await learning.enrollments(member, 10, undefined, { lastWatched: false });
+      expect((await enrollments.list({ siteId: 'demo', userId: 'no-such-user' }, 10)).totalCount).toBe(0);
+      const lean = await enrollments.list(member, 10, undefined, { lastWatched: false });
       expect(lean.totalCount).toBe(page.totalCount);
       expect(lean.items.every((i) => i.node.lastWatchedLecture === null)).toBe(true);
     });

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { GraphQLError, lexicographicSortSchema, printSchema } from 'graphql';
 import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Accounts } from '../../platform/accounts.js';
-import type { Learning } from '../../platform/learning.js';
+import type { Enrollments } from '../../platform/enrollments.js';
 import type { PlatformDatabase } from '../../platform/schema.js';
 import { Orders } from '../../platform/orders.js';
 import { EventRegistrations } from '../../platform/events.js';
@@ -24,7 +24,7 @@ import { limitPlugins } from './limits.js';
 import { writeScopePlugin } from './write-scope.js';
 import { errorCodesPlugin } from './error-codes.js';
 import { isStoreOutage } from '../../ops/store-outage.js';
-import { bufferBody } from '../../http/body-limit.js';
+import { readText } from '../../http/body.js';
 
 export type { AccountContext, AccountServices } from './context.js';
 
@@ -39,8 +39,8 @@ const schema = createSchema<KoaServerContext & AccountContext>({ typeDefs, resol
 export const ACCOUNT_SCHEMA_SDL = `${printSchema(lexicographicSortSchema(schema))}\n`;
 
 /** The platform services of the Account API over one database. */
-export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, learning: Learning): AccountServices {
-  return { accounts, learning, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
+export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, enrollments: Enrollments): AccountServices {
+  return { accounts, enrollments, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
 }
 
 /** Where unexpected resolver errors are reported (type and message only: no request data, no tokens). */
@@ -144,9 +144,9 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
         return;
       }
     }
-    // The body is read here, within the route's 64 KiB (src/http/body-limit.ts), and handed to yoga
+    // The body is read here, within the route's 64 KiB (src/http/body.ts), and handed to yoga
     // as text (issue #15: yoga's own Node-stream reading and abort wiring cost more than the query).
-    const text = ctx.method === 'POST' ? await bufferBody(ctx) : undefined;
+    const text = ctx.method === 'POST' ? await readText(ctx) : undefined;
     const response = await yoga.fetch(ctx.href, { method: ctx.method, headers: ctx.req.headers as Record<string, string>, body: text }, { koa: ctx });
     // Rendered as 503 + Retry-After by the outage middleware (the same answer on every surface).
     if (ctx.state[OUTAGE]) throw ctx.state[OUTAGE];

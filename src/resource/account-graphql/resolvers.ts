@@ -2,7 +2,7 @@
  * Resolvers of the Account API (schema.graphql). Every resolver reads `ctx.member` (the token's
  * user at the token's site, SPEC §1) and nothing from the arguments can widen it.
  */
-import type { Enrollment, LastWatched, Page } from '../../platform/learning.js';
+import type { Enrollment, LastWatched, Page } from '../../platform/enrollments.js';
 import { checkPageSize } from '../../platform/paging.js';
 import type { User } from '../../platform/accounts.js';
 import type { CourseProgress } from '../../platform/progress.js';
@@ -10,7 +10,7 @@ import type { AccountContext } from './context.js';
 import { decodeCursor, encodeCursor, type CursorList } from './cursors.js';
 import { DateTimeScalar } from './scalars.js';
 import { badUserInput, guarded } from './errors.js';
-import { MemberDataError } from '../../platform/member-errors.js';
+import { PlatformError } from '../../platform/errors.js';
 
 interface PageArgs {
   first: number;
@@ -52,7 +52,7 @@ class EnrollmentPageReads {
 
   /** The member's last watched lecture of one course of the page, or null. */
   async lastWatchedOf(courseId: string): Promise<LastWatched | null> {
-    this.last ??= this.ctx.services.learning.lastWatched(this.ctx.member, this.courseIds);
+    this.last ??= this.ctx.services.enrollments.lastWatched(this.ctx.member, this.courseIds);
     return (await guarded(() => this.last!)).get(courseId) ?? null;
   }
 }
@@ -61,7 +61,7 @@ type EnrolledCourseNode = Enrollment & { reads: EnrollmentPageReads };
 
 async function enrolledCourses(args: PageArgs, ctx: AccountContext) {
   const after = decodeCursor('enrollments', args.after);
-  const page = await ctx.services.learning.enrollments(ctx.member, checkPageSize(args.first), after, { lastWatched: false });
+  const page = await ctx.services.enrollments.list(ctx.member, checkPageSize(args.first), after, { lastWatched: false });
   const reads = new EnrollmentPageReads(ctx, page.items.map((i) => i.node.courseId));
   const withReads: Page<EnrolledCourseNode> = { ...page, items: page.items.map((i) => ({ cursor: i.cursor, node: { ...i.node, reads } })) };
   return connection('enrollments', withReads);
@@ -80,7 +80,7 @@ export const resolvers = {
       guarded(async () => {
         // The bearer step read the user with the live role check (one query, issue #15).
         const user = ctx.principal.user ?? (await ctx.services.accounts.findUser(ctx.member.userId));
-        if (!user) throw new MemberDataError('NOT_FOUND', 'member not found'); // the token outlived its user
+        if (!user) throw new PlatformError('not_found', 'member not found'); // the token outlived its user
         return viewerOf(user);
       }),
   },
