@@ -20,7 +20,8 @@ import { PlatformError } from '../platform/errors.js';
 import { DOMAIN_STATUS } from '../errors/catalogue.js';
 import type { WebSessions } from './session.js';
 import type { Operator } from './admin-routes.js';
-import { checkCsrf, form, formBody } from './web-routes.js';
+import { checkCsrf } from './web-routes.js';
+import { parseForm as form, formBody } from '../http/body.js';
 import { button, e, notice, table, when } from './views.js';
 
 /** What the people pages need from the admin router. */

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseJson } from '../../http/body.js';
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
@@ -80,7 +80,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   const byId = new Map(operations.map((o) => [o.id, o]));
   const problems = renderProblems(deps.docsUrl, deps.logger);
   const authenticate = bearer(deps.provider, deps.baseUrl, deps.services.accounts);
-  const json = bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/merge-patch+json'] } });
+  const json = parseJson(['application/json', 'application/merge-patch+json']);
   const contextOf = (ctx: Context): OperationContext => ({ siteId: state(ctx).principal.siteId, userId: state(ctx).principal.userId, services: deps.services });
 
   /**

@@ -1,12 +1,14 @@
 /**
  * The multipart/form-data reader of upload operations (issue #10 `storage:write`): one file part
- * named by the operation (`upload.field`), read with busboy under the configured size limit
- * (`UPLOAD_MAX_BYTES`). Refusals are problem+json through `renderProblems`: 415 for another
+ * named by the operation (`upload.field`), streamed through busboy (not buffered by the one body
+ * reader, src/http/body.ts) under the configured size limit (`UPLOAD_MAX_BYTES`) and the body limit
+ * of the route's row (`ctx.state.route.spec.body.limit`, src/http/route-table.ts). Refusals are problem+json through `renderProblems`: 415 for another
  * content type, 413 over the limit, 400 for a missing file part or extra parts.
  */
 import busboy from 'busboy';
 import type { Middleware } from 'koa';
 import { InputError, InvalidRequest, UnsupportedMediaType } from '../../errors/catalogue.js';
+import { bodyLimitOf, bodyTooLarge } from '../../http/body.js';
 
 /** The file part of an upload request. */
 export interface UploadedPart {
@@ -31,14 +33,17 @@ const tooLarge = (maxBytes: number) => new InvalidRequest(`the file is larger th
 
 /**
  * Reads the one file part `field` of a multipart/form-data body, at most `maxBytes` bytes, onto
- * `ctx.state.upload`.
- * @throws UnsupportedMediaType 415 (not multipart/form-data), InvalidRequest 413 (over `maxBytes`),
+ * `ctx.state.upload`; the whole body is also held to the route's body limit.
+ * @throws UnsupportedMediaType 415 (not multipart/form-data), InvalidRequest 413 (over `maxBytes`
+ *   or the route's limit),
  *   InputError 400 (no `field` part, or other parts)
  */
 export function readUpload(field: string, maxBytes: number): Middleware {
   return async (ctx, next) => {
     if (!ctx.is('multipart/form-data')) throw new UnsupportedMediaType(`send the file as multipart/form-data with one part named "${field}"`);
-    if (Number(ctx.get('content-length') || 0) > maxBytes + FRAMING_BYTES) throw tooLarge(maxBytes);
+    const declared = Number(ctx.get('content-length') || 0);
+    if (declared > bodyLimitOf(ctx)) throw bodyTooLarge(bodyLimitOf(ctx));
+    if (declared > maxBytes + FRAMING_BYTES) throw tooLarge(maxBytes);
     ctx.state.upload = await new Promise<UploadedPart>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
