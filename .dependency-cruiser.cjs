@@ -1,6 +1,6 @@
 /**
  * The layer rules of docs/ARCHITECTURE.md "Layers", checked by test/unit/layers.test.ts
- * (`npx depcruise --config .dependency-cruiser.cjs src` prints the same verdict).
+ * (`npm run layers` prints the same verdict).
  *
  * Every import counts, type-only ones too (`tsPreCompilationDeps`): a layer that names another
  * layer's types depends on it. Add a rule here before relaxing one in the docs.
