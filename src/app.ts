@@ -25,9 +25,10 @@ import { openSigning } from './oauth/key-ring.js';
 import { protectedResourceMetadata } from './oauth/discovery.js';
 import { userinfoHandler } from './resource/userinfo.js';
 import { interactionRouter } from './interaction/routes.js';
-import { STYLESHEET, renderErrorPage } from './interaction/templates.js';
+import { STYLESHEET } from './interaction/templates.js';
 import { CsrfTokens } from './http/csrf.js';
-import { HttpError, sendOAuthError } from './http/errors.js';
+import { sendOAuthError } from './http/errors.js';
+import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { openApiDocument } from './resource/openapi.js';
 import { docsLink, docsPagesRouter } from './http/docs-links.js';
 import { bearer } from './resource/bearer.js';
@@ -91,8 +92,11 @@ export interface CoursegateApp {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Request id, access log (path only: query strings can carry codes and state), error rendering. */
-function edge(logger: Logger): Koa.Middleware {
+/**
+ * Request id, access log (path only: query strings can carry codes and state), error rendering by
+ * the request's surface (src/errors/render.ts).
+ */
+function edge(logger: Logger, renderError: ErrorRenderer): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -102,33 +106,12 @@ function edge(logger: Logger): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      renderError(ctx, err, logger);
+      renderError(ctx, err);
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   };
-}
-
-function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.state.route?.spec.surface === 'html';
-  if (err instanceof HttpError) {
-    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-    if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
-    return sendOAuthError(ctx, err.status, err.error, err.description);
-  }
-  const e = err as { status?: number; expose?: boolean; message?: string };
-  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    // Koa/body-parser client errors (malformed body, 413 too large, 415 unsupported type). co-body
-    // marks JSON syntax errors 400 without `expose`: their message is ours to word.
-    const description =
-      e.status === 413 ? 'request body too large (limit 64 KiB)' : e.expose && e.message ? e.message : 'malformed request body';
-    if (html) return renderErrorPage(ctx, 'invalid_request', description, e.status);
-    return sendOAuthError(ctx, e.status, 'invalid_request', description);
-  }
-  logger.error({ req_id: ctx.state.requestId, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
-  if (html) return renderErrorPage(ctx, 'server_error', 'Something went wrong on our side. Try again.', 500);
-  sendOAuthError(ctx, 500, 'server_error', 'internal error');
 }
 
 /**
@@ -162,7 +145,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   installProviderHooks(provider, config, signing.signingActive);
   provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
   metrics.observeProvider(provider);
-  installOutageHandling(provider);
+  const renderError = errorRenderer({ docsUrl: config.docsUrl, logger });
+  installOutageHandling(provider, renderError);
   const limits = rateLimiting({
     limits: config.rateLimits,
     redis: store.redis,
@@ -174,10 +158,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = cookieKeys;
   app.use(fixedOrigin(app, config.baseUrl));
-  app.use(edge(logger));
+  app.use(edge(logger, renderError));
   app.use(resolveRoute());
   app.use(metrics.middleware);
-  app.use(outageMiddleware);
+  app.use(outageMiddleware(renderError));
   app.use(
     securityHeaders({
       contentSecurityPolicy: {
