@@ -5,7 +5,6 @@
  * oidc-provider. Other errors are left alone.
  */
 import type Koa from 'koa';
-import type Provider from 'oidc-provider';
 import { sendOAuthError } from '../http/errors.js';
 import { renderErrorPage } from '../interaction/templates.js';
 
@@ -38,7 +37,7 @@ export const OUTAGE_DESCRIPTION = 'a backing store is unreachable; retry shortly
  * `/api/v1`, an HTML page for people (interaction, operator and account pages), RFC 6749 §5.2
  * JSON everywhere else (OAuth endpoints, `/account/graphql`; `/mcp` renders its own JSON-RPC).
  */
-function answer503(ctx: Koa.Context): void {
+export function answer503(ctx: Koa.Context): void {
   ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER));
   ctx.set('Cache-Control', 'no-store');
   if (ctx.path.startsWith('/api/v1')) {
@@ -55,17 +54,11 @@ function answer503(ctx: Koa.Context): void {
   sendOAuthError(ctx, 503, 'temporarily_unavailable', OUTAGE_DESCRIPTION);
 }
 
-/** Inside oidc-provider: its error handler has already rendered 500 `server_error`; rewrite it. */
-export function installOutageHandling(provider: Provider): void {
-  const OUTAGE = Symbol('storeOutage');
-  provider.on('server_error', (ctx, err) => {
-    if (isStoreOutage(err)) (ctx as unknown as Record<symbol, boolean>)[OUTAGE] = true;
-  });
-  provider.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) answer503(ctx as unknown as Koa.Context);
-  });
-}
+/*
+ * Inside oidc-provider its error handler renders 500 `server_error` first: the provider's
+ * `server_error` listener and the `answerOutageAs503` step of every provider endpoint
+ * (src/oauth/provider-hooks.ts) rewrite it with `answer503`.
+ */
 
 /** Outside oidc-provider (our routes): errors from a store outage become 503. */
 export const outageMiddleware: Koa.Middleware = async (ctx, next) => {
