@@ -19,10 +19,10 @@ import type { Config } from './config.js';
 import type { Stores } from './store/stores.js';
 import { purgeExpired } from '../adapters/sqlite.js';
 import type { Accounts } from './platform/accounts.js';
-import type { Learning } from './platform/learning.js';
+import type { Enrollments } from './platform/enrollments.js';
 import { renderErrorPage } from './interaction/templates.js';
 import { HttpError, sendOAuthError } from './http/errors.js';
-import { openApiDocument } from './http/openapi.js';
+import { openApiDocument } from './resource/openapi.js';
 import type { MemberClients } from './oauth/member-clients.js';
 import { resolveRoute } from './http/route-table.js';
 import type { Metrics } from './ops/metrics.js';
@@ -48,7 +48,7 @@ export interface CoursegateApp {
   store: Stores;
   adapter: new (name: string) => Adapter;
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   memberClients: MemberClients;
   /** DESIGN D10 audit trail. */
   audit: AuditTrail;
@@ -170,7 +170,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     store,
     adapter: services.adapter,
     accounts: services.accounts,
-    learning: services.learning,
+    enrollments: services.enrollments,
     memberClients: services.memberClients,
     audit,
     metrics,

@@ -16,7 +16,7 @@ import { openStores, type Stores } from './store/stores.js';
 import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
 import { withRefreshRotation } from './oauth/refresh-rotation.js';
 import { Accounts } from './platform/accounts.js';
-import { Learning } from './platform/learning.js';
+import { Enrollments } from './platform/enrollments.js';
 import { Catalog } from './platform/catalog.js';
 import { MemberRecords } from './platform/member-records.js';
 import { Orders } from './platform/orders.js';
@@ -48,7 +48,7 @@ import { OneTimeLinks } from './platform/one-time-links.js';
 import { AuditTrail } from './platform/audit.js';
 import { ConnectedGrants } from './platform/connected-grants.js';
 import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
-import { Signer } from './http/signed.js';
+import { CsrfTokens } from './http/csrf.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { WebSessions } from './operator/session.js';
@@ -70,7 +70,7 @@ export interface Services {
   signing: SigningSetup;
   cookieKeys: string[];
   /** CSRF fields of our forms (keyed by the cookie keys). */
-  signer: Signer;
+  csrf: CsrfTokens;
   provider: Provider;
   siteChoices: SiteChoices;
   /** SPEC §5.4 registration paths (vendor table, loopback, CIMD) and their pipeline steps. */
@@ -79,7 +79,7 @@ export interface Services {
   /** DESIGN D7 counters (token/revocation/introspection/registration, failed logins). */
   limits: RateLimiting;
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   memberClients: MemberClients;
   audit: AuditTrail;
   grants: ConnectedGrants;
@@ -112,7 +112,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
   const readiness = createReadiness(store.probes);
   const accounts = new Accounts(db);
-  const learning = new Learning(db);
+  const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
   const [signing, cookieKeys] = await Promise.all([
     openSigning(db, config, (err) => logger.warn({ err: { type: (err as Error).name, message: (err as Error).message } }, 'signing keys: refresh failed; keeping the last keys')),
@@ -169,10 +169,10 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     baseUrl: config.baseUrl,
   };
   // The member-data services: one instance each, shared by the Account API and the MCP tools.
-  const account: AccountServices = { accounts, learning, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
+  const account: AccountServices = { accounts, enrollments, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
   const tools: ToolServices = {
     accounts,
-    learning,
+    enrollments,
     catalog: new Catalog(db),
     records: new MemberRecords(db),
     orders: account.orders,
@@ -182,7 +182,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     admin,
     baseUrl: config.baseUrl,
   };
-  const signer = new Signer(cookieKeys);
+  const csrf = new CsrfTokens(cookieKeys);
   return {
     config,
     logger,
@@ -192,14 +192,14 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     readiness,
     signing,
     cookieKeys,
-    signer,
+    csrf,
     provider,
     siteChoices,
     registration,
     suspensions,
     limits,
     accounts,
-    learning,
+    enrollments,
     memberClients,
     audit,
     grants,
@@ -207,7 +207,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     invitations,
     siteSettings,
     oneTimeLinks: new OneTimeLinks(db),
-    sessions: new WebSessions(signer),
+    sessions: new WebSessions(csrf),
     idempotency: new IdempotencyKeys(db as never),
     mailer,
     account,

@@ -18,13 +18,13 @@ import type { Accounts } from '../platform/accounts.js';
 import { PlatformError } from '../platform/errors.js';
 import type { Invitations } from '../platform/invitations.js';
 import { HttpError } from '../http/errors.js';
-import type { Signer } from '../http/signed.js';
+import type { CsrfTokens } from '../http/csrf.js';
 import { layout, renderErrorPage } from './templates.js';
 
 export interface InvitationPageDeps {
   accounts: Accounts;
   invitations: Invitations;
-  signer: Signer;
+  csrf: CsrfTokens;
   logger: Logger;
   /** DESIGN D7: reserves a failed-login point for the address + IP before the password is checked (429 when none is left). */
   reserveLogin?: (ctx: Context, email: string) => Promise<void>;
@@ -83,7 +83,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
     const inv = await pending(ctx);
     if (!inv) return;
     ctx.type = 'html';
-    ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.signer.csrfToken(`invitation:${inv.id}`) });
+    ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`) });
   });
 
   router.post('/invitations/:token', form, async (ctx) => {
@@ -93,9 +93,9 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
     const show = (error: string, status: number) => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.signer.csrfToken(`invitation:${inv.id}`), error });
+      ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`), error });
     };
-    if (!deps.signer.verifyCsrf(`invitation:${inv.id}`, body.csrf)) {
+    if (!deps.csrf.verify(`invitation:${inv.id}`, body.csrf)) {
       return renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Go back and try again.', 403);
     }
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';

@@ -11,21 +11,8 @@
  */
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
-import { CLIENT_KINDS, DEFAULT_SCOPE_PROPERTY, kindOf } from './client-kinds.js';
-import { ALL_SCOPES, IDENTITY_SCOPES, isReadScope, parseScope } from './scopes.js';
-
-/**
- * The default scope of a client (DESIGN D3).
- * @param metadata the client's metadata (`scope` or `x_default_scope`, `x_client_kind`)
- * @returns a space-delimited scope string (possibly empty)
- */
-export function defaultScopeOf(metadata: Record<string, unknown>): string {
-  const kind = CLIENT_KINDS[kindOf(metadata)];
-  // Loopback and CIMD clients keep their registered scope as `x_default_scope` (DESIGN D2).
-  const stored = metadata[DEFAULT_SCOPE_PROPERTY] ?? metadata.scope;
-  const registered = typeof stored === 'string' ? [...parseScope(stored)] : ALL_SCOPES;
-  return registered.filter((s) => kind.allows(s) && (IDENTITY_SCOPES.has(s) || isReadScope(s))).join(' ');
-}
+import { defaultScopeOf } from '../domain/client-kinds.js';
+// The set itself (`defaultScopeOf`) is domain vocabulary shared with the bearer step.
 
 /**
  * Fills a missing `scope` on `GET /oauth/authorize` (route-table row `authorization`, read from

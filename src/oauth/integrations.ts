@@ -16,8 +16,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { ClientMetadata } from 'oidc-provider';
 import { ConfigError, type Config } from '../config.js';
-import { IDENTITY_SCOPES, OPERATOR_SCOPES } from './scopes.js';
-import { CLIENT_KIND_PROPERTY } from './client-kinds.js';
+import { IDENTITY_SCOPES, OPERATOR_SCOPES } from '../domain/scopes.js';
+import { CLIENT_KIND_PROPERTY } from '../domain/client-kinds.js';
 
 const httpsUri = z
   .string()

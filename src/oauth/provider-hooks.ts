@@ -22,7 +22,7 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { AuditTrail } from '../platform/audit.js';
 import type { ConnectedGrants } from '../platform/connected-grants.js';
-import { IDENTITY_SCOPES, parseScope } from './scopes.js';
+import { IDENTITY_SCOPES, parseScope } from '../domain/scopes.js';
 import { PROVIDER_ROUTES } from '../http/route-table.js';
 import { hideSuspendedTokens, type Suspensions } from './suspension.js';
 import { installAuditEvents } from './audit-events.js';

@@ -14,9 +14,10 @@ import Provider, { errors, type ExternalSigningKey, type Configuration, type Koa
 import type { Adapter } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Accounts } from '../platform/accounts.js';
-import { CLAIMS_BY_SCOPE, loadClaims, type SiteChoices } from './account.js';
-import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from './scopes.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from './client-kinds.js';
+import type { SiteChoices } from './account.js';
+import { CLAIMS_BY_SCOPE, loadClaims } from '../domain/claims.js';
+import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from '../domain/scopes.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from '../domain/client-kinds.js';
 import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
 import { renderErrorPage } from '../interaction/templates.js';
@@ -196,7 +197,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       // The key ring's signer follows the store's active key (DESIGN D6, src/oauth/key-ring.ts).
       ...(deps.signingKeys.some((k) => !('d' in k)) ? { externalSigningSupport: { enabled: true, ack: 'experimental-01' } } : {}),
       devInteractions: { enabled: false },
-      // Replaced by our own handler that accepts resource-bound tokens (src/oauth/userinfo.ts).
+      // Replaced by our own handler that accepts resource-bound tokens (src/resource/userinfo.ts).
       userinfo: { enabled: false },
       // RFC 7662 / RFC 7009: a client may introspect and revoke only the tokens issued to it.
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },

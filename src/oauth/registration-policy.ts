@@ -30,10 +30,10 @@ import { errors, type Adapter, type ClientMetadata, type KoaContextWithOIDC } fr
 import type { Logger } from 'pino';
 import { sendOAuthError } from '../http/errors.js';
 import { withDocs } from '../http/docs-links.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from '../domain/client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
-import { isLoopbackRedirectUri } from './loopback.js';
-import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from './scopes.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
+import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from '../domain/scopes.js';
 
 /** RFC 7591 registration path (SPEC §4.2). */
 export const REGISTRATION_PATH = '/api/oauth/register';
@@ -50,7 +50,7 @@ export interface RegistrationRequest {
 }
 
 /** What a D1 row decides. */
-export type Decision =
+export type RegistrationDecision =
   | { row: number; outcome: 'create_loopback' }
   | { row: number; outcome: 'vendor'; integration: Integration }
   | { row: number; outcome: 'reject'; error: 'invalid_client_metadata' | 'invalid_redirect_uri'; description: string };
@@ -59,7 +59,7 @@ interface Row {
   row: number;
   /** What the row matches, in words (logged and documented). */
   when: string;
-  decide(req: RegistrationRequest, integrations: readonly Integration[]): Decision | undefined;
+  decide(req: RegistrationRequest, integrations: readonly Integration[]): RegistrationDecision | undefined;
 }
 
 const httpsHost = (uri: string): string | undefined => {
@@ -140,7 +140,7 @@ export const METADATA_LIMITS = {
   other_list: 20,
 } as const;
 
-type Reject = Extract<Decision, { outcome: 'reject' }>;
+type Reject = Extract<RegistrationDecision, { outcome: 'reject' }>;
 const reject = (error: Reject['error'], description: string): Reject => ({ row: 1, outcome: 'reject', error, description });
 
 /** The first metadata field over `METADATA_LIMITS`, as a rejection; undefined when all fit. */
@@ -204,7 +204,7 @@ export function parseRegistration(body: unknown): RegistrationRequest | Reject {
  * @param body the parsed JSON body (anything)
  * @param integrations vendor platforms from config/integrations.yaml
  */
-export function decideRegistration(body: unknown, integrations: readonly Integration[]): Decision {
+export function decideRegistration(body: unknown, integrations: readonly Integration[]): RegistrationDecision {
   const req = parseRegistration(body);
   if ('outcome' in req) return req;
   for (const row of D1) {
@@ -287,7 +287,7 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
   const { integrations, logger } = deps;
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.state.route?.spec.name !== 'registration') return next();
-    const log = (decision: Decision, extra: Record<string, unknown> = {}) =>
+    const log = (decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
       logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
 
     const raw = await readBody(ctx);

@@ -20,15 +20,15 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Kysely } from 'kysely';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
-import { OPERATOR_ROLES } from '../platform/accounts.js';
+import { isOperator } from '../platform/accounts.js';
 import type { PlatformDatabase } from '../platform/schema.js';
 import type { SiteSettings } from '../platform/sites.js';
 import { AUDIT_KINDS, usageDays, type AuditKind, type AuditTrail } from '../platform/audit.js';
 import { AnalyticsAdmin } from '../platform/operator/analytics.js';
 import type { MemberClients } from '../oauth/member-clients.js';
-import { MEMBER_CLIENT_SCOPES } from '../oauth/member-clients.js';
+import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
 import type { Connections } from '../oauth/connections.js';
-import { SCOPES } from '../oauth/scopes.js';
+import { SCOPES } from '../domain/scopes.js';
 import { z } from 'zod';
 import { NEW_APPLICATION_BODY } from '../resource/admin-api/operations/site.js';
 import { HttpError } from '../http/errors.js';
@@ -74,7 +74,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const newApplication = z.object(NEW_APPLICATION_BODY).strict();
 
   /** Sites where the person holds an operator role. */
-  const operatorSites = async (userId: string) => (await accounts.membershipsOf(userId)).filter((m) => m.roles.some((r) => OPERATOR_ROLES.has(r)));
+  const operatorSites = async (userId: string) => (await accounts.membershipsOf(userId)).filter((m) => isOperator(m.roles));
 
   /** Resolves the signed-in operator of `:site`, or answers (redirect / 403) and returns undefined. */
   async function operator(ctx: Context): Promise<Operator | undefined> {

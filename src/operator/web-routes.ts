@@ -14,7 +14,7 @@ import { bodyParser } from '@koa/bodyparser';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Accounts } from '../platform/accounts.js';
-import { OPERATOR_ROLES } from '../platform/accounts.js';
+import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
 import { HttpError } from '../http/errors.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
@@ -75,7 +75,7 @@ export function webRouter(deps: WebDeps): Router {
     const session = sessions.read(ctx);
     const user = session ? await accounts.findUser(session.userId) : undefined;
     const memberships = user ? await accounts.membershipsOf(user.id) : [];
-    const operator = memberships.some((m) => m.roles.some((r) => OPERATOR_ROLES.has(r)));
+    const operator = memberships.some((m) => isOperator(m.roles));
     const links = [
       user ? `<li><a href="/account/connections">Your connected apps</a></li>` : `<li><a href="/signin">Sign in</a></li>`,
       operator ? `<li><a href="/admin">Admin area</a> (sites you run)</li>` : '',

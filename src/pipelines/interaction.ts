@@ -1,7 +1,7 @@
 /**
  * Pipelines of the interaction pages (SPEC §5.1–5.3; DESIGN D5): login, site choice and consent
  * inside an authorization, and the one-time invitation link. Their handlers read the form
- * (64 KiB, HTML 413) and check the signed CSRF field (src/http/signed.ts); the failed-login limit
+ * (64 KiB, HTML 413) and check the CSRF field (src/http/csrf.ts); the failed-login limit
  * (DESIGN D7, `account+ip`) is reserved before the password check and given back on success
  * (`reserveLogin` / `releaseLogin`).
  */
@@ -13,12 +13,12 @@ import type { SharedSteps } from './steps.js';
 
 /** The interaction family's pipelines. */
 export function interactionPipelines(services: Services, { limitBody }: SharedSteps): Pipelines {
-  const { provider, accounts, siteChoices, signer, logger, audit, grants, config, limits } = services;
+  const { provider, accounts, siteChoices, csrf, logger, audit, grants, config, limits } = services;
   const pages = routerStep(interactionRouter({
     provider,
     accounts,
     siteChoices,
-    signer,
+    csrf,
     logger,
     audit,
     grants,
@@ -26,7 +26,7 @@ export function interactionPipelines(services: Services, { limitBody }: SharedSt
     reserveLogin: limits.reserveLogin,
     releaseLogin: limits.releaseLogin,
   }));
-  const invitation = routerStep(invitationRouter({ accounts, invitations: services.invitations, signer, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }));
+  const invitation = routerStep(invitationRouter({ accounts, invitations: services.invitations, csrf, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }));
   return {
     interaction: pipeline(pages),
     login: pipeline(limitBody, pages),

@@ -15,7 +15,7 @@ import type { SharedSteps } from './steps.js';
 export function peoplePipelines(services: Services, { limitBody }: SharedSteps): Pipelines {
   const { accounts, sessions, connections, config, limits } = services;
   const web = routerStep(webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }));
-  const setPassword = routerStep(setPasswordRouter({ links: services.oneTimeLinks, signer: services.signer }));
+  const setPassword = routerStep(setPasswordRouter({ links: services.oneTimeLinks, csrf: services.csrf }));
   const operatorRouter = adminRouter({
     accounts,
     sessions,

@@ -3,7 +3,7 @@
  * `/account/graphql` (+ its SDL), `/mcp` (+ its scope map), uploaded files. The bearer step
  * (src/resource/bearer.ts) builds every 401/403 challenge.
  */
-import { userinfoHandler } from '../oauth/userinfo.js';
+import { userinfoHandler } from '../resource/userinfo.js';
 import { bearer } from '../resource/bearer.js';
 import { accountGraphqlHandler, accountSchemaHandler } from '../resource/account-graphql/index.js';
 import { graphiqlPage } from '../resource/account-graphql/graphiql.js';

@@ -7,7 +7,18 @@ import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** Roles a member can hold at a site. `owner` and `admin` are operator roles (DESIGN D2). */
 export type Role = 'owner' | 'admin' | 'instructor' | 'student';
-export const OPERATOR_ROLES: ReadonlySet<string> = new Set(['owner', 'admin']);
+/** The operator roles (DESIGN D2, D5): what {@link isOperator} looks for. */
+export const OPERATOR_ROLES: readonly Role[] = ['owner', 'admin'];
+
+/**
+ * The one operator-role check (DESIGN D2 "operator scopes need an owner or admin role at the
+ * site", D5 roles, D11 operator area; issue #9): true when `roles` (a person's roles at one site,
+ * read at request time) hold `owner` or `admin`. Used by the admin API, the MCP operator tools,
+ * the consent step for operator scopes, the `/admin` pages and the home page.
+ */
+export function isOperator(roles: readonly string[]): boolean {
+  return roles.some((r) => (OPERATOR_ROLES as readonly string[]).includes(r));
+}
 
 export interface Site {
   id: string;

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { OneTimeLinks } from './one-time-links.js';
+import { OPERATOR_ROLES } from './accounts.js';
 
 /** A site id: lower-case letters, digits and dashes (it is the `org_id` claim, SPEC §2.3). */
 export const SITE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -87,7 +88,7 @@ export class FirstRun {
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
       .select('users.id as id')
       .where('users.email', '=', ownerEmail.trim().toLowerCase())
-      .where('memberships.role', 'in', ['owner', 'admin'])
+      .where('memberships.role', 'in', OPERATOR_ROLES)
       .executeTakeFirst();
     if (!row) throw new FirstRunError(`no owner or admin with e-mail ${ownerEmail}`);
     return this.links.issue(row.id);

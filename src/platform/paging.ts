@@ -9,6 +9,22 @@
 /** Largest page a caller may ask for (`first`). */
 export const MAX_PAGE_SIZE = 100;
 
+/** Largest page of the operator lists (`/api/v1` `limit`, docs/admin-api.md "Pagination"). */
+export const MAX_ADMIN_PAGE_SIZE = 200;
+
+/**
+ * The one page-size clamp (issue #9): the number of rows a list query reads when the caller's
+ * size is a request, not a contract — `requested` truncated to an integer and clamped to 1…`max`;
+ * `max` when it is missing or not a finite number. Sizes that come straight from a client are
+ * validated (refused, not clamped) by {@link checkPageSize} or the surface's schema (SPEC §2.4
+ * connections, DESIGN D9 `limit`); this is what the platform services apply underneath.
+ * @param max the list's ceiling (MAX_PAGE_SIZE, MAX_ADMIN_PAGE_SIZE, the catalogue's…), ≥ 1
+ */
+export function clampPageSize(requested: number | undefined, max: number = MAX_PAGE_SIZE): number {
+  if (requested === undefined || !Number.isFinite(requested)) return max;
+  return Math.min(Math.max(1, Math.trunc(requested)), max);
+}
+
 /** A page request: at most `first` rows after the row whose key is `after`. */
 export interface PageRequest {
   /** 0…MAX_PAGE_SIZE. */

@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import type { LastWatched, MemberRef } from './learning.js';
+import { rowAccessActive, type LastWatched, type MemberRef } from './enrollments.js';
 import { MemberDataError } from './member-errors.js';
 
 export const COMPLETION_THRESHOLD = 0.9;
@@ -103,8 +103,9 @@ export class Progress {
       .executeTakeFirst();
     // Same answer for "no such lecture" and "not yours": a member cannot probe other courses.
     if (!lecture) throw new MemberDataError('NOT_FOUND', `no lecture ${write.lectureId} in a course you are enrolled in`);
-    const nowIso = this.now().toISOString();
-    if (lecture.lifetime !== 1 && lecture.expires_at !== null && lecture.expires_at <= nowIso) {
+    const now = this.now();
+    const nowIso = now.toISOString();
+    if (!rowAccessActive({ expires_at: lecture.expires_at, lifetime_access: lecture.lifetime }, now)) {
       throw new MemberDataError('ACCESS_EXPIRED', `your access to ${lecture.course_slug} expired at ${lecture.expires_at}`);
     }
     if (write.positionSeconds > lecture.duration) {

@@ -1,6 +1,6 @@
 /**
  * The shared bearer middleware of the protected resources (SPEC §5.6, §5.7; DESIGN D4; RFC 6750,
- * RFC 9728). One function, `challenge`, builds every `WWW-Authenticate` header.
+ * RFC 9728). One function, `challenge` (src/http/challenge.ts), builds every `WWW-Authenticate` header.
  *
  * - no token: anonymous where the resource allows it (`/mcp`), else 401 `invalid_token`;
  * - unknown, expired, revoked or malformed token, or a token whose audience is not BASE_URL:
@@ -13,10 +13,14 @@
  */
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
-import { parseScope } from '../oauth/scopes.js';
-import { defaultScopeOf } from '../oauth/default-scope.js';
-import { bearerChallenge, HttpError } from '../http/errors.js';
+import { parseScope } from '../domain/scopes.js';
+import { defaultScopeOf } from '../domain/client-kinds.js';
+import { challenge } from '../http/challenge.js';
 import type { Accounts } from '../platform/accounts.js';
+
+// `challenge()` and the RFC 9728 metadata URL live in the HTTP layer (src/http/challenge.ts), so
+// that every surface's error mapper can build a challenge without importing a resource server.
+export { challenge, resourceMetadataUrl } from '../http/challenge.js';
 
 /** The live membership rule the bearer step applies (`Accounts.liveRolesAt`). */
 export type Members = Pick<Accounts, 'liveRolesAt'>;
@@ -42,8 +46,6 @@ export interface BearerState {
   principal?: Principal;
 }
 
-/** The RFC 9728 metadata URL of the protected resource. */
-export const resourceMetadataUrl = (baseUrl: string): string => `${baseUrl}/.well-known/oauth-protected-resource`;
 
 /**
  * What a surface names in `scope` when a token is refused before the operation's scope is known
@@ -67,32 +69,6 @@ export interface ScopeHint {
  */
 export const ANY_KIND_SCOPE = 'openid';
 
-/**
- * Builds the 401/403 error of SPEC §5.7 with its `WWW-Authenticate` challenge; the one place
- * challenges are made.
- * Every 401/403 of every resource surface is built here (issue #9), so each carries the challenge.
- * @param status 401 (`invalid_token`) or 403 (`insufficient_scope`; `access_denied` when the scopes
- *   are there but the user's live role at the site is not, e.g. the admin API's operator check)
- * @param scope the scope to ask for next (space-delimited; DESIGN D4: on every 401 and 403)
- * @param errorUri a developer-docs page about the error (RFC 6750 §3 `error_uri`)
- */
-export function challenge(
-  baseUrl: string,
-  status: 401 | 403,
-  error: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | 'access_denied',
-  description: string,
-  scope: string,
-  errorUri?: string,
-): HttpError {
-  const header = bearerChallenge({
-    error,
-    error_description: description,
-    scope,
-    error_uri: errorUri,
-    resource_metadata: resourceMetadataUrl(baseUrl),
-  });
-  return new HttpError(status, error, description, { 'WWW-Authenticate': header });
-}
 
 /**
  * Extracts the token of an `Authorization: Bearer` header (RFC 6750 §2.1); undefined when absent.

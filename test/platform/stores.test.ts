@@ -12,7 +12,7 @@ import { openPostgresStore } from '../../src/store/postgres.js';
 import { migratePlatform } from '../../src/platform/migrations.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { Accounts } from '../../src/platform/accounts.js';
-import { Learning } from '../../src/platform/learning.js';
+import { Enrollments } from '../../src/platform/enrollments.js';
 import { loadCookieKeys, loadSigningKeys } from '../../src/oauth/keys.js';
 import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
 
@@ -85,14 +85,14 @@ for (const [name, open] of Object.entries(backends)) {
       expect((await accounts.findSite('demo'))?.name).toBe('Demo Academy');
     });
 
-    test('learning: paginated enrollments with last watched lecture', async () => {
-      const learning = new Learning(s.db);
+    test('enrollments: paginated list with last watched lecture', async () => {
+      const enrollments = new Enrollments(s.db);
       const member = { siteId: 'demo', userId: 'usr_student' };
-      const page = await learning.enrollments(member, 1);
+      const page = await enrollments.list(member, 1);
       expect(page.items).toHaveLength(1);
       expect(page.totalCount).toBeGreaterThanOrEqual(2);
       expect(page.hasNextPage).toBe(true);
-      const next = await learning.enrollments(member, 10, page.items[0]!.cursor);
+      const next = await enrollments.list(member, 10, page.items[0]!.cursor);
       expect(next.items.length).toBe(page.totalCount - 1);
       const all = [page.items[0]!.node, ...next.items.map((i) => i.node)];
       expect(all.some((e) => e.hasLifetimeAccess)).toBe(true);

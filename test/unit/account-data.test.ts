@@ -110,7 +110,12 @@ describe('progress', () => {
     }
   });
 
-  test('after the enrollment expires: ACCESS_EXPIRED', async () => {
+  test('one millisecond before the expiry instant the write is still accepted (accessActive)', async () => {
+    const p = at('2026-05-31T23:59:59.999Z');
+    await expect(p.record(me, { lectureId: 'l1', positionSeconds: 1, recordedAt: '2026-05-31T12:00:00.000Z' })).resolves.toMatchObject({ lecture: { lectureId: 'l1' } });
+  });
+
+  test('at the expiry instant: ACCESS_EXPIRED', async () => {
     const p = at('2026-06-01T00:00:00.000Z');
     const err = await p.record(me, { lectureId: 'l1', positionSeconds: 1, recordedAt: '2026-05-31T12:00:00.000Z' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MemberDataError);

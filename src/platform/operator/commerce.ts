@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
+import { clampPageSize, MAX_ADMIN_PAGE_SIZE } from '../paging.js';
 
 export interface AdminOrder {
   number: string;
@@ -58,7 +59,7 @@ export class CommerceAdmin {
       ])
       .where('orders.site_id', '=', siteId)
       .orderBy('orders.created_at', 'desc')
-      .limit(Math.min(Math.max(1, Math.trunc(options.limit)), 200));
+      .limit(clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE));
     if (options.status) q = q.where('orders.status', '=', options.status);
     const rows = await q.execute();
     return rows.map((r) => ({ number: r.number, email: r.email, status: r.status, totalMinor: r.total, currency: r.currency, createdAt: r.created_at, itemCount: Number(r.items ?? 0) }));

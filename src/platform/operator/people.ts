@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
 import { CourseAdmin } from './courses.js';
+import { rowAccessActive } from '../enrollments.js';
+import { clampPageSize, MAX_ADMIN_PAGE_SIZE } from '../paging.js';
 
 export const ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
 export type SiteRole = (typeof ROLES)[number];
@@ -54,7 +56,7 @@ export class PeopleAdmin {
       .where('enrollments.site_id', '=', siteId)
       .orderBy('users.email')
       .orderBy('courses.slug')
-      .limit(Math.min(Math.max(1, Math.trunc(options.limit)), 200));
+      .limit(clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE));
     if (options.courseSlug) q = q.where('courses.slug', '=', options.courseSlug);
     const rows = await q.execute();
     return rows.map((r) => ({
@@ -63,7 +65,7 @@ export class PeopleAdmin {
       courseSlug: r.slug,
       expireDate: r.expires_at,
       hasLifetimeAccess: r.lifetime === 1,
-      status: r.lifetime === 1 || r.expires_at === null || Date.parse(r.expires_at) >= now.getTime() ? 'active' : 'expired',
+      status: rowAccessActive({ expires_at: r.expires_at, lifetime_access: r.lifetime }, now) ? 'active' : 'expired',
       enrolledAt: r.created_at,
     }));
   }

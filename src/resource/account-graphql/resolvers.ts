@@ -2,7 +2,7 @@
  * Resolvers of the Account API (schema.graphql). Every resolver reads `ctx.member` (the token's
  * user at the token's site, SPEC §1) and nothing from the arguments can widen it.
  */
-import type { Enrollment, Page } from '../../platform/learning.js';
+import type { Enrollment, Page } from '../../platform/enrollments.js';
 import { checkPageSize } from '../../platform/paging.js';
 import type { User } from '../../platform/accounts.js';
 import type { CourseProgress } from '../../platform/progress.js';
@@ -32,7 +32,7 @@ type EnrolledCourseNode = Enrollment & { progress: CourseProgress };
 
 async function enrolledCourses(args: PageArgs, ctx: AccountContext) {
   const after = decodeCursor('enrollments', args.after);
-  const page = await ctx.services.learning.enrollments(ctx.member, checkPageSize(args.first), after);
+  const page = await ctx.services.enrollments.list(ctx.member, checkPageSize(args.first), after);
   const progress = await ctx.services.progress.ofCourses(ctx.member, page.items.map((i) => i.node.courseId));
   const withProgress: Page<EnrolledCourseNode> = {
     ...page,

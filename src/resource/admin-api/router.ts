@@ -15,9 +15,10 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { OPERATOR_ROLES } from '../../platform/accounts.js';
+import { isOperator } from '../../platform/accounts.js';
 import type { IdempotencyKeys } from '../../platform/idempotency.js';
-import { bearer, challenge, requireScopes, type Principal } from '../bearer.js';
+import { bearer, requireScopes, type Principal } from '../bearer.js';
+import { challenge } from '../../http/challenge.js';
 import type { AdminServices, Operation, OperationContext } from './operation.js';
 import { inputSchemas, parseInput } from './input.js';
 import { InputError, ProblemError, renderProblems } from './problem.js';
@@ -88,9 +89,9 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   const requireOperatorRole =
     (scope: string): Middleware =>
     async (ctx, next) => {
-      const principal = (ctx.state as { principal: Principal }).principal;
-      const roles = await deps.services.accounts.rolesAt(principal.userId, principal.siteId);
-      if (!roles.some((r) => OPERATOR_ROLES.has(r))) throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
+      // The roles the shared bearer step read at this request (`Accounts.liveRolesAt`).
+      const { roles } = (ctx.state as { principal: Principal }).principal;
+      if (!isOperator(roles ?? [])) throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
       await next();
     };
 

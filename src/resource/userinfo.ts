@@ -8,9 +8,10 @@
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts } from '../platform/accounts.js';
-import { authenticate, challenge, readBearerToken, type ScopeHint } from '../resource/bearer.js';
-import { loadClaims } from './account.js';
-import { parseScope } from './scopes.js';
+import { authenticate, readBearerToken, type ScopeHint } from './bearer.js';
+import { challenge } from '../http/challenge.js';
+import { loadClaims } from '../domain/claims.js';
+import { parseScope } from '../domain/scopes.js';
 
 /** DESIGN D4: UserInfo's 401s name the scope it needs. */
 const OPENID: ScopeHint = { operation: 'openid', fallback: 'openid' };

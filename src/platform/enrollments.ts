@@ -37,15 +37,42 @@ export interface Page<T> {
   totalCount: number;
 }
 
+/** What decides whether an enrollment gives access: SPEC §2.4 `expireDate` and `hasLifetimeAccess`. */
+export interface AccessTerms {
+  /** ISO 8601 date-time; null: no expiry. */
+  expireDate: string | null;
+  hasLifetimeAccess: boolean;
+}
+
+/**
+ * The one rule "this enrollment's access is still active" (SPEC §2.4 `expireDate` /
+ * `hasLifetimeAccess`, §2.5 `students:*` active/expired; issue #9): active with lifetime access,
+ * with no expiry, or while `now` is **before** `expireDate`. Access ends at the expiry instant
+ * itself (a half-open period, as `exp` in RFC 7519 §4.1.4), which is also why an operator cannot
+ * enroll someone with an expiry at or before now. An expiry that does not parse counts as expired
+ * (fail closed). Every surface that shows or enforces access calls this: progress writes
+ * (`Progress.record`), the MCP `my_enrollments` tool, the operator's student list and analytics.
+ * @param now the instant to judge at (default: the current time)
+ */
+export function accessActive(terms: AccessTerms, now: Date = new Date()): boolean {
+  if (terms.hasLifetimeAccess || terms.expireDate === null) return true;
+  const expires = Date.parse(terms.expireDate);
+  return !Number.isNaN(expires) && now.getTime() < expires;
+}
+
+/** {@link accessActive} for a stored `enrollments` row (`expires_at`, `lifetime_access` 0/1). */
+export const rowAccessActive = (row: { expires_at: string | null; lifetime_access: number }, now?: Date): boolean =>
+  accessActive({ expireDate: row.expires_at, hasLifetimeAccess: row.lifetime_access === 1 }, now);
+
 /** A member's enrollments with access expiry and last-watched lecture (SPEC §2.4), scoped by (site, user). */
-export class Learning {
+export class Enrollments {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
   /**
    * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
    * @throws InvalidPageRequestError (a RangeError) when `first` is outside 0…MAX_PAGE_SIZE
    */
-  async enrollments(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
+  async list(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
     checkPageSize(first);
     let q = this.db
       .selectFrom('enrollments')
