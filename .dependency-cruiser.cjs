@@ -32,6 +32,13 @@ module.exports = {
       to: { path: '^src/(oauth|resource|interaction|operator)/' },
     },
     {
+      name: 'errors-are-below-the-servers',
+      comment: 'src/errors is the error catalogue and the surface mappers every server uses: it imports no server (the HTML page layout of src/interaction/templates.ts aside).',
+      severity: 'error',
+      from: { path: layer('errors') },
+      to: { path: '^src/(oauth|resource|operator)/|^src/interaction/(?!templates\\.ts$)' },
+    },
+    {
       name: 'resource-servers-do-not-import-the-authorization-server',
       comment: 'src/resource talks to the authorization server only through tokens and the contracts of src/domain.',
       severity: 'error',

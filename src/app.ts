@@ -10,7 +10,7 @@
  *     → metrics → store-outage 503 → security headers → dispatch(route's pipeline)
  */
 import { randomUUID } from 'node:crypto';
-import Koa, { type Context } from 'koa';
+import Koa from 'koa';
 import { securityHeaders } from './http/security-headers.js';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
@@ -20,8 +20,7 @@ import type { Stores } from './store/stores.js';
 import { purgeExpired } from '../adapters/sqlite.js';
 import type { Accounts } from './platform/accounts.js';
 import type { Enrollments } from './platform/enrollments.js';
-import { renderErrorPage } from './interaction/templates.js';
-import { HttpError, sendOAuthError } from './http/errors.js';
+import type { ErrorRenderer } from './errors/render.js';
 import { openApiDocument } from './resource/openapi.js';
 import type { MemberClients } from './oauth/member-clients.js';
 import { resolveRoute } from './http/route-table.js';
@@ -60,8 +59,11 @@ export interface CoursegateApp {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Request id, access log (path only: query strings can carry codes and state), error rendering. */
-function edge(logger: Logger): Koa.Middleware {
+/**
+ * Request id, access log (path only: query strings can carry codes and state), error rendering by
+ * the request's surface (src/errors/render.ts).
+ */
+function edge(logger: Logger, renderError: ErrorRenderer): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -71,33 +73,12 @@ function edge(logger: Logger): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      renderError(ctx, err, logger);
+      renderError(ctx, err);
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   };
-}
-
-function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.state.route?.spec.surface === 'html';
-  if (err instanceof HttpError) {
-    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-    if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
-    return sendOAuthError(ctx, err.status, err.error, err.description);
-  }
-  const e = err as { status?: number; expose?: boolean; message?: string };
-  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    // Koa/body-parser client errors (malformed body, 413 too large, 415 unsupported type). co-body
-    // marks JSON syntax errors 400 without `expose`: their message is ours to word.
-    const description =
-      e.status === 413 ? 'request body too large (limit 64 KiB)' : e.expose && e.message ? e.message : 'malformed request body';
-    if (html) return renderErrorPage(ctx, 'invalid_request', description, e.status);
-    return sendOAuthError(ctx, e.status, 'invalid_request', description);
-  }
-  logger.error({ req_id: ctx.state.requestId, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
-  if (html) return renderErrorPage(ctx, 'server_error', 'Something went wrong on our side. Try again.', 500);
-  sendOAuthError(ctx, 500, 'server_error', 'internal error');
 }
 
 /** Every endpoint's pipeline, keyed by route-table row name (one file per family). */
@@ -127,10 +108,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = services.cookieKeys;
   app.use(fixedOrigin(app, config.baseUrl));
-  app.use(edge(logger));
+  app.use(edge(logger, services.renderError));
   app.use(resolveRoute());
   app.use(metrics.middleware);
-  app.use(outageMiddleware);
+  app.use(outageMiddleware(services.renderError));
   app.use(
     securityHeaders({
       contentSecurityPolicy: {

@@ -51,6 +51,7 @@ import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
 import { CsrfTokens } from './http/csrf.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { createReadiness, type Readiness } from './ops/health.js';
+import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
 import type { AccountServices } from './resource/account-graphql/context.js';
 import type { AdminServices } from './resource/admin-api/operation.js';
@@ -60,6 +61,8 @@ import type { ToolServices } from './resource/mcp/tools/types.js';
 export interface Services {
   config: Config;
   logger: Logger;
+  /** Renders an error in the request's surface (src/errors/render.ts). */
+  renderError: ErrorRenderer;
   metrics: Metrics;
   /** The open stores (platform data: `store.db`; OIDC state: `adapter`). */
   store: Stores;
@@ -186,6 +189,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   return {
     config,
     logger,
+    renderError: errorRenderer({ docsUrl: config.docsUrl, logger }),
     metrics,
     store,
     adapter,

@@ -32,7 +32,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { RateLimit, RateLimits } from '../config.js';
 import type { RedisClient } from '../../adapters/redis.js';
 import { HttpError } from './errors.js';
-import { bufferBody } from './body-limit.js';
+import { readText } from './body.js';
 import { CLIENT_CEILING_FACTOR } from './route-table.js';
 
 /** The error code of a 429 answer (not an RFC 6749 code: none fits a per-client quota). */
@@ -129,7 +129,7 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       await consume(name, limiters[name], `ip:${ctx.ip}`, `too many ${what} from this address; retry later`);
       return next();
     }
-    const form = ctx.is('application/x-www-form-urlencoded') ? new URLSearchParams(await bufferBody(ctx)) : new URLSearchParams();
+    const form = ctx.is('application/x-www-form-urlencoded') ? new URLSearchParams(await readText(ctx)) : new URLSearchParams();
     const clientId = clientIdOf(ctx.get('authorization') || undefined, form)?.slice(0, 512);
     if (!clientId) {
       await consume(name, limiters[name], `anonymous-ip:${ctx.ip}`, `too many ${name} requests from this address; retry later`);

@@ -10,7 +10,7 @@
  * a password, so it is served under the app's CSP with `frame-ancestors 'none'`.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseForm as form, formBody } from '../http/body.js';
 import escape from 'escape-html';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
@@ -64,7 +64,6 @@ ${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
 /** Builds the router of the invitation page. */
 export function invitationRouter(deps: InvitationPageDeps): Router {
   const router = new Router();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' });
 
   /** The pending invitation of the link, or an error page (and undefined). */
   async function pending(ctx: Context) {
@@ -89,7 +88,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
   router.post('/invitations/:token', form, async (ctx) => {
     const inv = await pending(ctx);
     if (!inv) return;
-    const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
+    const body = formBody(ctx);
     const show = (error: string, status: number) => {
       ctx.status = status;
       ctx.type = 'html';

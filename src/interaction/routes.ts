@@ -16,11 +16,11 @@
  * - operator scopes only for users with an operator role at the chosen site (D2) → access_denied.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
+import { parseForm as form, formBody } from '../http/body.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
@@ -66,13 +66,11 @@ function eligibleSites(memberships: SiteMembership[], clientOrg: string | undefi
   return clientOrg ? memberships.filter((m) => m.site.id === clientOrg) : memberships;
 }
 
-const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
 
 /** Builds the router of the interaction pages. */
 export function interactionRouter(deps: InteractionDeps): Router {
   const { provider, accounts, csrf, logger } = deps;
   const router = new Router();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
 
   /**
    * The interaction of this browser's `_interaction` cookie, when it is the one the URL names.

@@ -12,7 +12,8 @@
  *      (DESIGN D6 `published`), no id_token signing algorithm;
  *    - `nameIdentityScopes`: RFC 6749 §5.1, the token response's `scope` names the identity scopes
  *      granted too;
- *    - `answerOutageAs503`: a store outage inside the provider is 503 + Retry-After, not 500.
+ *    (`answerOutageAs503`, src/ops/store-outage.ts: a store outage inside the provider is 503 +
+ *    Retry-After, not 500.)
  */
 import type Provider from 'oidc-provider';
 import type { Adapter, KoaContextWithOIDC } from 'oidc-provider';
@@ -29,7 +30,7 @@ import { installAuditEvents } from './audit-events.js';
 import { trackGrantUse } from './connections.js';
 import type { SiteChoices } from './account.js';
 import type { RegistrationSetup } from './registration-setup.js';
-import { answer503, isStoreOutage } from '../ops/store-outage.js';
+import { rememberOutages } from '../ops/store-outage.js';
 
 type Body = Record<string, unknown>;
 
@@ -44,9 +45,6 @@ export interface ProviderHookDeps {
   registration: Pick<RegistrationSetup, 'keepUsedLoopbackClients'>;
   adapter: new (name: string) => Adapter;
 }
-
-/** Marks a request whose provider `server_error` was a store outage (read by `answerOutageAs503`). */
-const OUTAGE = Symbol('storeOutage');
 
 /**
  * Installs every provider-wide hook, once per provider:
@@ -64,22 +62,10 @@ export function declareProviderHooks(provider: Provider, deps: ProviderHookDeps)
   installAuditEvents(provider, deps.audit, deps.siteChoices, logger);
   trackGrantUse(provider, deps.grants, (err) => logger.error({ event: 'grant_index_failed', err: { message: (err as Error)?.message } }, 'grant index not updated'));
   deps.registration.keepUsedLoopbackClients(provider, deps.adapter);
-  provider.on('server_error', (ctx, err) => {
-    logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error');
-    if (isStoreOutage(err)) (ctx as unknown as Record<symbol, boolean>)[OUTAGE] = true;
-  });
+  provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
+  rememberOutages(provider);
   deps.metrics.observeProvider(provider);
 }
-
-/**
- * Step of every provider endpoint (wraps `handToProvider`): oidc-provider's error handler has
- * already rendered 500 `server_error` for a store outage; answer 503 + Retry-After in the
- * surface's shape instead (src/ops/store-outage.ts).
- */
-export const answerOutageAs503: Middleware = async (ctx, next) => {
-  await next();
-  if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) answer503(ctx);
-};
 
 /**
  * Step of the discovery pipeline (OIDC Discovery / RFC 8414): `userinfo_endpoint` is ours (served

@@ -28,7 +28,8 @@
 import type { Context, Middleware } from 'koa';
 import { errors, type Adapter, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
-import { sendOAuthError } from '../http/errors.js';
+import { HttpError, sendOAuthError } from '../http/errors.js';
+import { readText } from '../http/body.js';
 import { withDocs } from '../http/docs-links.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from '../domain/client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
@@ -37,8 +38,6 @@ import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from '../domain/scopes.j
 
 /** RFC 7591 registration path (SPEC §4.2). */
 export const REGISTRATION_PATH = '/api/oauth/register';
-/** DESIGN D7: request bodies over 64 KiB → 413. */
-export const MAX_BODY_BYTES = 64 * 1024;
 /** Seconds a loopback client lives without ever obtaining a token. */
 export const LOOPBACK_UNUSED_TTL = 24 * 3600;
 
@@ -127,7 +126,7 @@ export const FETCHED_METADATA = ['sector_identifier_uri', 'jwks_uri', 'request_u
 
 /**
  * Bounds of registration metadata (docs/security.md "Limits"): string lengths in characters,
- * list sizes in entries. The whole body is also bounded (`MAX_BODY_BYTES`).
+ * list sizes in entries. The whole body is also bounded (the registration row's limit, DESIGN D7).
  */
 export const METADATA_LIMITS = {
   client_name: 200,
@@ -244,20 +243,6 @@ export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata:
   metadata.scope = (requested.length > 0 ? requested : LOOPBACK_SCOPES).join(' ');
 }
 
-/** Reads a request body of at most `MAX_BODY_BYTES`; undefined when over the limit. */
-async function readBody(ctx: Context): Promise<Buffer | undefined> {
-  const declared = Number(ctx.get('content-length') || 0);
-  if (declared > MAX_BODY_BYTES) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The non-secret facts of a request worth logging: `client_name` (cut to 100) and the redirect hosts. */
 function logSummary(body: unknown): { client_name?: string; redirect_hosts?: string[] } {
   if (typeof body !== 'object' || body === null) return {};
@@ -280,7 +265,8 @@ export interface RegistrationDeps {
 /**
  * The `decideRegistration` step of `POST /api/oauth/register` (DESIGN D1; route-table row
  * `registration`, read from `ctx.state.route`). Other requests pass through.
- * Answers: 201 vendor record (row 3); 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 413 over 64 KiB;
+ * Answers: 201 vendor record (row 3); 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 413 over the
+ * route's body limit (`readText`, DESIGN D7);
  * row 2 is handed to oidc-provider with `ctx.request.body` set.
  */
 export function registrationEndpoint(deps: RegistrationDeps): Middleware {
@@ -290,15 +276,19 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
     const log = (decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
       logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
 
-    const raw = await readBody(ctx);
-    if (!raw) {
-      logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
-      return sendOAuthError(ctx, 413, 'invalid_request', `request body too large (limit ${MAX_BODY_BYTES / 1024} KiB)`);
+    let raw: string;
+    try {
+      raw = await readText(ctx);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 413) {
+        logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
+      }
+      throw err;
     }
     let body: unknown;
     try {
       if (!ctx.is('application/json')) throw new Error('not JSON');
-      body = JSON.parse(raw.toString('utf8'));
+      body = JSON.parse(raw);
     } catch {
       body = undefined;
     }
@@ -322,7 +312,9 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
         // secret before applying our default: a client that names no method is public (issue #13).
         const record = body as Record<string, unknown>;
         if (record.token_endpoint_auth_method === undefined) record.token_endpoint_auth_method = 'none';
+        // oidc-provider reads `req.body` before `request.body`: both carry the amended record.
         ctx.request.body = record;
+        (ctx.req as unknown as { body?: unknown }).body = record;
         await next();
         const created = ctx.status === 201 ? (ctx.body as { client_id?: string } | undefined)?.client_id : undefined;
         if (created) {

@@ -8,12 +8,13 @@
  * `no-store` and sends no referrer, so the link leaves no trace in caches or other sites' logs.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseForm as form, formBody } from '../http/body.js';
 import escape from 'escape-html';
 import type { Context } from 'koa';
 import type { CsrfTokens } from '../http/csrf.js';
 import { layout, renderErrorPage } from '../interaction/templates.js';
-import { MIN_PASSWORD_LENGTH, OneTimeLinkError, type OneTimeLinks } from '../platform/one-time-links.js';
+import { MIN_PASSWORD_LENGTH, type OneTimeLinks } from '../platform/one-time-links.js';
+import { PlatformError } from '../platform/errors.js';
 import { SET_PASSWORD_PATH } from './links.js';
 
 const e = (v: unknown): string => escape(String(v ?? ''));
@@ -50,7 +51,6 @@ const donePage = (email: string): string =>
 /** Builds the router of the set-password page. */
 export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens }): Router {
   const router = new Router();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' });
 
   router.get(SET_PASSWORD_PATH, async (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
@@ -63,7 +63,7 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens 
 
   router.post(SET_PASSWORD_PATH, form, async (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
-    const body = ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
+    const body = formBody(ctx);
     const token = typeof body.token === 'string' ? body.token : '';
     if (!token || !deps.csrf.verify(csrfSubject(token), body.csrf)) {
       return renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Open the link again.', 403);
@@ -82,7 +82,7 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens 
       ctx.type = 'html';
       ctx.body = donePage(email);
     } catch (err) {
-      if (!(err instanceof OneTimeLinkError)) throw err;
+      if (!(err instanceof PlatformError)) throw err;
       if (err.reason === 'weak_password') return again(err.message);
       renderErrorPage(ctx, 'invalid_request', EXPIRED, 400);
     }

@@ -10,7 +10,7 @@
  * Failed sign-ins go through the same DESIGN D7 limits as the login page.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseForm as form, formBody } from '../http/body.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Accounts } from '../platform/accounts.js';
@@ -33,8 +33,6 @@ export interface WebDeps {
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
-export const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
-export const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
 
 /** Sends a signed-in HTML page (no-store). */
 export function sendPage(ctx: Context, html: string, status = 200): void {

@@ -10,12 +10,13 @@
  * suspended tokens hidden, connected-app use, metrics) and SPEC §2.2's id_token rule
  * (src/oauth/id-token-policy.ts: no id_token on refresh, none before signing starts).
  */
-import { answerOutageAs503, completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.js';
+import { completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.js';
+import { answerOutageAs503 as outageStep } from '../ops/store-outage.js';
 import { defaultScopeMiddleware } from '../oauth/default-scope.js';
 import { authorizationGuard } from '../oauth/suspension.js';
 import type { Services } from '../compose.js';
 import { answersEveryMethod, type Pipelines, type Step } from './pipeline.js';
-import { HttpError } from '../http/errors.js';
+import { MethodNotAllowed } from '../errors/catalogue.js';
 import type { SharedSteps } from './steps.js';
 
 /** The oauth family's pipelines. */
@@ -26,12 +27,13 @@ export function oauthPipelines(services: Services, { limitBody, limitByClient, l
   const fillDefaultScope = defaultScopeMiddleware(services.provider);
   const refuseSuspendedClient = authorizationGuard(services.suspensions);
   const announce = completeDiscovery(config, signing.signingActive);
+  const answerOutageAs503 = outageStep(services.renderError);
   // JWKS of the store's keys with the schedule's Cache-Control (DESIGN D6), else the provider's route.
   // CORS preflights (OPTIONS) stay the provider's.
   const ring = signing.ring;
   const serveRingJwks: Step = async function serveRingJwks(ctx, next) {
     if (!ring || ctx.method === 'OPTIONS') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new HttpError(405, 'invalid_request', `${ctx.method} is not allowed here; allowed: GET, HEAD`, { Allow: 'GET, HEAD' });
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowed(`${ctx.method} is not allowed here; allowed: GET, HEAD`, ['GET', 'HEAD']);
     ring.jwksHandler(ctx);
   };
   const jwks = ring ? answersEveryMethod(serveRingJwks, answerOutageAs503, handToProvider) : answersEveryMethod(answerOutageAs503, handToProvider);

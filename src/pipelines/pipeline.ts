@@ -18,7 +18,8 @@
  */
 import compose from 'koa-compose';
 import type Koa from 'koa';
-import { HttpError, sendOAuthError } from '../http/errors.js';
+import { MethodNotAllowed } from '../errors/catalogue.js';
+import { sendOAuthError } from '../http/errors.js';
 import { ROUTE_TABLE, type RouteSpec } from '../http/route-table.js';
 
 /** One named step of a pipeline: a Koa middleware (a named function, so a reader sees its name). */
@@ -54,8 +55,8 @@ interface Compiled {
   run: (ctx: Koa.Context, next: () => Promise<void>) => Promise<unknown>;
   check: boolean;
   methods: ReadonlySet<string>;
+  allowed: readonly string[];
   allow: string;
-  path: string;
 }
 
 /**
@@ -73,8 +74,8 @@ export function dispatch(pipelines: Pipelines, table: readonly RouteSpec[] = ROU
       run: compose(declared.steps as Koa.Middleware[]) as Compiled['run'],
       check: declared.methods === 'row',
       methods: new Set(spec.methods),
+      allowed: spec.methods,
       allow: spec.methods.join(', '),
-      path: spec.path,
     });
   }
   for (const name of Object.keys(pipelines)) {
@@ -90,7 +91,7 @@ export function dispatch(pipelines: Pipelines, table: readonly RouteSpec[] = ROU
         ctx.status = 204;
         return;
       }
-      throw new HttpError(405, 'invalid_request', `${ctx.method} is not allowed here; allowed: ${target.allow}`, { Allow: target.allow });
+      throw new MethodNotAllowed(`${ctx.method} is not allowed here; allowed: ${target.allow}`, target.allowed);
     }
     await target.run(ctx, noop);
     // A family's router found nothing under its prefix (e.g. /admin/<site>/unknown).
@@ -113,7 +114,7 @@ export function methodNotAllowedOf(router: { allowedMethods(): unknown }): Step 
     await allowed(ctx, next);
     if (ctx.status === 405 && ctx.body === undefined) {
       const allow = ctx.response.get('Allow');
-      throw new HttpError(405, 'invalid_request', `${ctx.method} is not allowed here; allowed: ${allow}`, { Allow: allow });
+      throw new MethodNotAllowed(`${ctx.method} is not allowed here; allowed: ${allow}`, allow.split(/,\s*/));
     }
   };
 }

@@ -70,7 +70,7 @@ export class Enrollments {
 
   /**
    * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
-   * @throws InvalidPageRequestError (a RangeError) when `first` is outside 0…MAX_PAGE_SIZE
+   * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
    */
   async list(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
     checkPageSize(first);

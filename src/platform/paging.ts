@@ -5,6 +5,7 @@
  * stable across inserts elsewhere in the list, because it names a row, not an offset. The API layer
  * wraps keys into opaque cursors; this module only parses what it produced.
  */
+import { PlatformError } from './errors.js';
 
 /** Largest page a caller may ask for (`first`). */
 export const MAX_PAGE_SIZE = 100;
@@ -33,9 +34,15 @@ export interface PageRequest {
   after?: string;
 }
 
-/** Thrown for a page request outside the rules (size out of range, key not from this list). */
-export class InvalidPageRequestError extends RangeError {
+/**
+ * A page request outside the rules (size out of range, key not from this list): the domain error
+ * `invalid` (src/platform/errors.ts) naming the field `first` or `after`.
+ */
+export class InvalidPageRequestError extends PlatformError {
   override name = 'InvalidPageRequestError';
+  constructor(message: string, field: 'first' | 'after') {
+    super('invalid', message, { field });
+  }
 }
 
 /**
@@ -44,7 +51,7 @@ export class InvalidPageRequestError extends RangeError {
  */
 export function checkPageSize(first: number): number {
   if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-    throw new InvalidPageRequestError(`first must be an integer between 0 and ${MAX_PAGE_SIZE}`);
+    throw new InvalidPageRequestError(`first must be an integer between 0 and ${MAX_PAGE_SIZE}`, 'first');
   }
   return first;
 }
@@ -61,10 +68,10 @@ export function parsePairKey(key: string): [string, string] {
   try {
     parsed = JSON.parse(key);
   } catch {
-    throw new InvalidPageRequestError('after: not a cursor of this list');
+    throw new InvalidPageRequestError('after: not a cursor of this list', 'after');
   }
   if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((v) => typeof v === 'string')) {
-    throw new InvalidPageRequestError('after: not a cursor of this list');
+    throw new InvalidPageRequestError('after: not a cursor of this list', 'after');
   }
   return [parsed[0] as string, parsed[1] as string];
 }

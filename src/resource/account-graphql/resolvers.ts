@@ -10,7 +10,7 @@ import type { AccountContext } from './context.js';
 import { decodeCursor, encodeCursor, type CursorList } from './cursors.js';
 import { DateTimeScalar } from './scalars.js';
 import { badUserInput, guarded } from './errors.js';
-import { MemberDataError } from '../../platform/member-errors.js';
+import { PlatformError } from '../../platform/errors.js';
 
 interface PageArgs {
   first: number;
@@ -56,7 +56,7 @@ export const resolvers = {
     viewer: (_: unknown, __: unknown, ctx: AccountContext) =>
       guarded(async () => {
         const user = await ctx.services.accounts.findUser(ctx.member.userId);
-        if (!user) throw new MemberDataError('NOT_FOUND', 'member not found'); // the token outlived its user
+        if (!user) throw new PlatformError('not_found', 'member not found'); // the token outlived its user
         return viewerOf(user);
       }),
   },

@@ -21,7 +21,7 @@ import { originGuard } from './origin-guard.js';
 import { buildMcpServer } from './server.js';
 import { serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
-import { isStoreOutage, OUTAGE_DESCRIPTION, OUTAGE_RETRY_AFTER } from '../../ops/store-outage.js';
+import { renderError } from '../../errors/render.js';
 import type { Caller, ToolServices } from './tools/types.js';
 
 /** What `/mcp` needs from the composition root (src/compose.ts builds the services). */
@@ -42,18 +42,20 @@ interface McpState {
 
 const state = (ctx: Context): McpState => ctx.state as McpState;
 
-/** Turns transport errors into JSON-RPC error bodies; anything else goes on to the app's edge. */
-const renderJsonRpcErrors: Middleware = async (ctx, next) => {
-  try {
-    await next();
-  } catch (err) {
-    // Issue #14: a store outage anywhere in the pipeline (bearer lookup, a tool) → 503 + Retry-After.
-    if (isStoreOutage(err)) err = new JsonRpcHttpError(503, -32000, OUTAGE_DESCRIPTION, { 'Retry-After': String(OUTAGE_RETRY_AFTER) });
-    if (!(err instanceof JsonRpcHttpError)) throw err;
-    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-    sendJsonRpcError(ctx, err.status, err.code, err.message);
-  }
-};
+/**
+ * Renders every refusal of the pipeline on the JSON-RPC surface (src/errors/surfaces/jsonrpc.ts):
+ * transport errors as JSON-RPC error objects, a store outage anywhere (bearer lookup, a tool) as
+ * 503 + Retry-After (issue #14), bearer challenges as RFC 6749 JSON with `WWW-Authenticate`.
+ */
+function renderJsonRpcErrors(deps: McpDeps): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      renderError(ctx, err, { docsUrl: deps.docsUrl, logger: deps.logger }, 'jsonrpc');
+    }
+  };
+}
 
 /** MCP Streamable HTTP: POST only here; GET (no server-initiated SSE stream) and DELETE (no sessions) → 405. */
 const allowPostOnly: Middleware = async (ctx, next) => {
@@ -127,7 +129,7 @@ export interface McpSteps {
 /** Builds the steps of `/mcp` once. */
 export function mcpSteps(deps: McpDeps): McpSteps {
   return {
-    renderJsonRpcErrors,
+    renderJsonRpcErrors: renderJsonRpcErrors(deps),
     originGuard: originGuard(deps.baseUrl),
     allowPostOnly,
     readBody,
