@@ -65,8 +65,8 @@ export interface FieldIssue {
 
 /**
  * The base of the catalogue: an error with an RFC error code, an HTTP status, a description and
- * response headers (e.g. `WWW-Authenticate`, `Retry-After`). `expose` (default: status < 500)
- * says whether `description` may reach the caller.
+ * response headers (e.g. `WWW-Authenticate`, `Retry-After`). `expose` says whether `description`
+ * may reach the caller (default: the code's rule in `CODES`, else status < 500).
  */
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -82,7 +82,7 @@ export class HttpError extends Error {
     expose?: boolean,
   ) {
     super(description);
-    this.expose = expose ?? status < 500;
+    this.expose = expose ?? (CODES as Record<string, CodeEntry>)[error]?.expose ?? status < 500;
   }
 }
 

@@ -3,7 +3,8 @@
  * every 401/403 of every resource surface is made here, whichever layer raises it (the shared
  * bearer step in src/resource/bearer.ts, the admin API, `/mcp`, `/account/graphql`, UserInfo).
  */
-import { bearerChallenge, HttpError } from './errors.js';
+import { bearerChallenge } from './errors.js';
+import { AccessDenied, HttpError, InsufficientScope, InvalidToken } from '../errors/catalogue.js';
 
 /** The RFC 9728 metadata URL of the protected resource. */
 export const resourceMetadataUrl = (baseUrl: string): string => `${baseUrl}/.well-known/oauth-protected-resource`;
@@ -32,5 +33,10 @@ export function challenge(
     error_uri: errorUri,
     resource_metadata: resourceMetadataUrl(baseUrl),
   });
-  return new HttpError(status, error, description, { 'WWW-Authenticate': header });
+  const headers = { 'WWW-Authenticate': header };
+  // The catalogue class of the code (src/errors/catalogue.ts); the surfaces render it their way.
+  if (status === 401 && error === 'invalid_token') return new InvalidToken(description, headers);
+  if (status === 403 && error === 'insufficient_scope') return new InsufficientScope(description, headers);
+  if (status === 403 && error === 'access_denied') return new AccessDenied(description, headers);
+  return new HttpError(status, error, description, headers);
 }

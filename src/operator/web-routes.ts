@@ -17,6 +17,7 @@ import type { Accounts } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
 import { HttpError } from '../http/errors.js';
+import { NotFound } from '../errors/catalogue.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
 import { button, e, header, notice, page, signInPage, table, when } from './views.js';
 
@@ -164,7 +165,7 @@ ${table('Connected apps', ['Application', 'Site', 'Scopes', 'Allowed', 'Last use
     checkCsrf(sessions, session, ctx);
     const grantId = formBody(ctx).grant_id;
     const n = typeof grantId === 'string' ? await deps.connections.revoke({ userId: session.userId }, { grantId }, { userId: session.userId }) : 0;
-    if (n === 0) throw new HttpError(404, 'not_found', 'No such connected app of yours (it may have been revoked already).');
+    if (n === 0) throw new NotFound('No such connected app of yours (it may have been revoked already).');
     ctx.status = 303;
     ctx.redirect('/account/connections?revoked=1');
   });

@@ -14,6 +14,13 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_ADMIN_PAGE_SIZE = 200;
 
 /**
+ * Most rows an operator list reads at once (students, orders): the admin API pages them in memory
+ * with opaque row-key cursors (src/resource/admin-api/paging.ts), so this bounds a site's list,
+ * not a page.
+ */
+export const MAX_ADMIN_LIST_ROWS = 10_000;
+
+/**
  * The one page-size clamp (issue #9): the number of rows a list query reads when the caller's
  * size is a request, not a contract — `requested` truncated to an integer and clamped to 1…`max`;
  * `max` when it is missing or not a finite number. Sizes that come straight from a client are

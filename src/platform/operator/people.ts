@@ -8,7 +8,7 @@ import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
 import { CourseAdmin } from './courses.js';
 import { rowAccessActive } from '../enrollments.js';
-import { clampPageSize, MAX_ADMIN_PAGE_SIZE } from '../paging.js';
+import { clampPageSize, MAX_ADMIN_LIST_ROWS } from '../paging.js';
 
 export const ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
 export type SiteRole = (typeof ROLES)[number];
@@ -46,8 +46,11 @@ export class PeopleAdmin {
     this.courses = new CourseAdmin(db);
   }
 
-  /** Enrollments at the site, optionally of one course, by e-mail, `limit` at most (1…200). */
-  async students(siteId: string, options: { courseSlug?: string; limit: number }, now = new Date()): Promise<StudentEnrollment[]> {
+  /**
+   * Enrollments at the site, optionally of one course and/or one user id, by e-mail then course,
+   * `limit` at most (default and ceiling MAX_ADMIN_LIST_ROWS). `status` is `accessActive` at `now`.
+   */
+  async students(siteId: string, options: { courseSlug?: string; userId?: string; limit?: number } = {}, now = new Date()): Promise<StudentEnrollment[]> {
     let q = this.db
       .selectFrom('enrollments')
       .innerJoin('users', 'users.id', 'enrollments.user_id')
@@ -56,8 +59,9 @@ export class PeopleAdmin {
       .where('enrollments.site_id', '=', siteId)
       .orderBy('users.email')
       .orderBy('courses.slug')
-      .limit(clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE));
+      .limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
     if (options.courseSlug) q = q.where('courses.slug', '=', options.courseSlug);
+    if (options.userId) q = q.where('enrollments.user_id', '=', options.userId);
     const rows = await q.execute();
     return rows.map((r) => ({
       email: r.email,
@@ -95,7 +99,7 @@ export class PeopleAdmin {
         .onConflict((oc) => oc.columns(['site_id', 'user_id', 'course_id']).doUpdateSet({ expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0 }))
         .execute();
     });
-    const [row] = (await this.students(siteId, { courseSlug: input.courseSlug, limit: 200 }, now)).filter((s) => s.email === user.email);
+    const [row] = await this.students(siteId, { courseSlug: input.courseSlug, userId: user.id, limit: 1 }, now);
     return row!;
   }
 
