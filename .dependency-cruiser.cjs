@@ -11,6 +11,13 @@ const layer = (name) => `^src/${name}/`;
 module.exports = {
   forbidden: [
     {
+      name: 'the-composition-root-is-on-top',
+      comment: 'src/app.ts, src/compose.ts and src/pipelines/ assemble the layers; no layer below imports them.',
+      severity: 'error',
+      from: { path: '^src/(platform|domain|http|errors|oauth|resource|interaction|operator|ops|store)/' },
+      to: { path: '^src/pipelines/|^src/(app|compose|server|main)\\.ts$' },
+    },
+    {
       name: 'platform-knows-no-protocol',
       comment: 'src/platform is the course domain: no HTTP, no OAuth, no pages, no resource servers.',
       severity: 'error',
