@@ -7,16 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Context, Middleware } from 'koa';
-import type { Kysely } from 'kysely';
 import { GraphQLError, lexicographicSortSchema, printSchema } from 'graphql';
 import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
-import type { Accounts } from '../../platform/accounts.js';
-import type { Enrollments } from '../../platform/enrollments.js';
-import type { PlatformDatabase } from '../../platform/schema.js';
-import { Orders } from '../../platform/orders.js';
-import { EventRegistrations } from '../../platform/events.js';
-import { Progress } from '../../platform/progress.js';
-import { Profiles } from '../../platform/profiles.js';
 import type { Principal } from '../bearer.js';
 import type { AccountContext, AccountServices } from './context.js';
 import { resolvers } from './resolvers.js';
@@ -37,11 +29,6 @@ const schema = createSchema<KoaServerContext & AccountContext>({ typeDefs, resol
  * the three equal).
  */
 export const ACCOUNT_SCHEMA_SDL = `${printSchema(lexicographicSortSchema(schema))}\n`;
-
-/** The platform services of the Account API over one database. */
-export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, enrollments: Enrollments): AccountServices {
-  return { accounts, enrollments, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
-}
 
 /** Where unexpected resolver errors are reported (type and message only: no request data, no tokens). */
 export interface ErrorLog {
