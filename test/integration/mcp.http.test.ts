@@ -266,8 +266,8 @@ describe('issue #15: built servers are reused across requests, nothing of a requ
     const other = new HeadlessOAuthProvider({ user: { email: 'student2@demo.test', password: DEMO_PASSWORD }, issuer: server.baseUrl, clientInformation: { client_id: 'demo-member-cli' } });
     await auth(other, { serverUrl: new URL(mcp), scope: 'account:read' });
     await auth(other, { serverUrl: new URL(mcp), authorizationCode: other.code });
-    const tokens = { usr_student: memberToken, usr_student2: other.tokens()!.access_token };
-    const expected = { usr_student: 3, usr_student2: 1 };
+    const tokens: Record<string, string> = { usr_student: memberToken, usr_student2: other.tokens()!.access_token };
+    const expected: Record<string, number> = { usr_student: 3, usr_student2: 1 };
     const calls = Array.from({ length: 24 }, (_, i) => {
       const who = i % 2 === 0 ? 'usr_student' : 'usr_student2';
       return post(call('my_enrollments', { first: 10 }), { authorization: `Bearer ${tokens[who]}` }).then((res) => ({ who, res }));
