@@ -3,7 +3,7 @@
  * the authorization server (id_tokens, `src/oauth/provider.ts` `findAccount`) and the UserInfo
  * resource (`src/resource/userinfo.ts`).
  */
-import type { Accounts } from '../platform/accounts.js';
+import type { Accounts, User } from '../platform/accounts.js';
 import { parseScope } from './scopes.js';
 
 /** The claims of SPEC §2.3 (UserInfo) and §2.2 (id_token). */
@@ -30,8 +30,17 @@ export const CLAIMS_BY_SCOPE: Readonly<Record<string, readonly string[]>> = {
 export async function loadClaims(accounts: Accounts, userId: string, siteId: string, scope: string): Promise<MemberClaims | undefined> {
   const [user, roles] = await Promise.all([accounts.findUser(userId), accounts.rolesAt(userId, siteId)]);
   if (!user || roles.length === 0) return undefined;
+  return claimsOf(user, siteId, roles, scope);
+}
+
+/**
+ * The claims of a user read already (e.g. by the bearer step, `Accounts.liveMemberAt`) at a site
+ * where they hold `roles`, filtered by granted scope (space-delimited): `sub`, `org_id`, `roles`;
+ * `email`, `email_verified` with `email`; `name` with `profile`.
+ */
+export function claimsOf(user: User, siteId: string, roles: readonly string[], scope: string): MemberClaims {
   const scopes = parseScope(scope);
-  const claims: MemberClaims = { sub: user.id, org_id: siteId, roles };
+  const claims: MemberClaims = { sub: user.id, org_id: siteId, roles: [...roles] };
   if (scopes.has('email')) {
     claims.email = user.email;
     claims.email_verified = true;

@@ -11,7 +11,8 @@ import { NotFound } from '../errors/catalogue.js';
 /** The handler of `/files/:id` (route-table row `file`). @throws NotFound 404 for an unknown id */
 export function filesHandler(files: SiteFiles): Middleware {
   return async (ctx) => {
-    const id = String((ctx.params as Record<string, string>).id ?? '');
+    // The `:id` of the route-table row, resolved once (src/http/route-table.ts).
+    const id = String(ctx.state.route?.params.id ?? '');
     const found = /^fil_[\w-]{1,60}$/.test(id) ? await files.read(id) : undefined;
     if (!found) throw new NotFound('no such file');
     const { info, bytes } = found;

@@ -2,8 +2,8 @@
  * The registration policy: SPEC §5.4 (registration paths), SPEC §2.5 rules 1–3, DESIGN D1 and D2,
  * in one place.
  *
- * `POST /api/oauth/register` (RFC 7591) runs `registrationEndpoint`, an outer Koa middleware in
- * front of oidc-provider. It parses the JSON itself and walks the D1 table (`D1`, below) top to
+ * `POST /api/oauth/register` (RFC 7591) runs `registrationEndpoint`, the `decideRegistration` step
+ * of the registration pipeline (src/pipelines/oauth.ts), in front of oidc-provider. It parses the JSON itself and walks the D1 table (`D1`, below) top to
  * bottom; the first row that matches decides:
  *
  * | # | request                                                        | result                                   |
@@ -31,7 +31,6 @@ import type { Logger } from 'pino';
 import { HttpError, sendOAuthError } from '../http/errors.js';
 import { readText } from '../http/body.js';
 import { withDocs } from '../http/docs-links.js';
-import { matchesProviderRoute } from '../http/route-path.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from '../domain/client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
@@ -264,7 +263,8 @@ export interface RegistrationDeps {
 }
 
 /**
- * The outer Koa middleware of `POST /api/oauth/register` (DESIGN D1). Other requests pass through.
+ * The `decideRegistration` step of `POST /api/oauth/register` (DESIGN D1; route-table row
+ * `registration`, read from `ctx.state.route`). Other requests pass through.
  * Answers: 201 vendor record (row 3); 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 413 over the
  * route's body limit (`readText`, DESIGN D7);
  * row 2 is handed to oidc-provider with `ctx.request.body` set.
@@ -272,7 +272,7 @@ export interface RegistrationDeps {
 export function registrationEndpoint(deps: RegistrationDeps): Middleware {
   const { integrations, logger } = deps;
   return async (ctx, next) => {
-    if (ctx.method !== 'POST' || !matchesProviderRoute(ctx.path, REGISTRATION_PATH)) return next();
+    if (ctx.method !== 'POST' || ctx.state.route?.spec.name !== 'registration') return next();
     const log = (decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
       logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
 

@@ -15,19 +15,30 @@ import type { ErrorRenderer } from '../errors/render.js';
 export { isStoreOutage } from '../errors/outage.js';
 export { OUTAGE_DESCRIPTION, OUTAGE_RETRY_AFTER } from '../errors/catalogue.js';
 
+/** Marks a request whose provider `server_error` was a store outage (read by `answerOutageAs503`). */
+const OUTAGE = Symbol('storeOutage');
+
 /**
- * Inside oidc-provider: its error handler has already rendered 500 `server_error`; rewrite it.
- * @param render the app's error renderer (`errorRenderer`)
+ * Provider hook (declared by `declareProviderHooks`, src/oauth/provider-hooks.ts): remembers that a
+ * request's `server_error` inside oidc-provider was a store outage.
  */
-export function installOutageHandling(provider: Provider, render: ErrorRenderer): void {
-  const OUTAGE = Symbol('storeOutage');
+export function rememberOutages(provider: Provider): void {
   provider.on('server_error', (ctx, err) => {
     if (isStoreOutage(err)) (ctx as unknown as Record<symbol, boolean>)[OUTAGE] = true;
   });
-  provider.use(async (ctx, next) => {
+}
+
+/**
+ * Step of every provider endpoint, around `handToProvider` (src/pipelines/oauth.ts): oidc-provider's
+ * error handler has already rendered 500 `server_error` for a store outage; answer 503 +
+ * Retry-After in the surface's shape instead.
+ * @param render the app's error renderer (`errorRenderer`)
+ */
+export function answerOutageAs503(render: ErrorRenderer): Koa.Middleware {
+  return async function answerOutageAs503(ctx, next) {
     await next();
-    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) render(ctx as unknown as Koa.Context, new TemporarilyUnavailable());
-  });
+    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) render(ctx, new TemporarilyUnavailable());
+  };
 }
 
 /**

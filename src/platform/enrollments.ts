@@ -2,7 +2,7 @@
  * Enrollments and playback progress of one member at one site (SPEC §1, §2.4). Every query is
  * scoped by (site id, user id): callers cannot reach another member's or another site's rows.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { checkPageSize } from './paging.js';
 
@@ -70,37 +70,35 @@ export class Enrollments {
 
   /**
    * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
+   * One query for the page and its `totalCount` (a scalar subquery; a second query only for an empty
+   * page after a cursor), one for `lastWatchedLecture` unless `options.lastWatched` is false (then
+   * every `lastWatchedLecture` is null: the caller reads `lastWatched` itself when it needs it).
    * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
    */
-  async list(member: MemberRef, first: number, after?: string): Promise<Page<Enrollment>> {
+  async list(member: MemberRef, first: number, after?: string, options: { lastWatched?: boolean } = {}): Promise<Page<Enrollment>> {
     checkPageSize(first);
     let q = this.db
       .selectFrom('enrollments')
       .innerJoin('courses', 'courses.id', 'enrollments.course_id')
-      .select([
+      .select((eb) => [
         'enrollments.id as id',
         'courses.id as course_id',
         'courses.slug as slug',
         'courses.title as title',
         'enrollments.expires_at as expires_at',
         'enrollments.lifetime_access as lifetime_access',
+        this.countOf(member, eb.selectFrom('enrollments as all_enrollments')).as('total_count'),
       ])
       .where('enrollments.site_id', '=', member.siteId)
       .where('enrollments.user_id', '=', member.userId)
       .orderBy('enrollments.id')
       .limit(first + 1);
     if (after) q = q.where('enrollments.id', '>', after);
-    const [rows, count] = await Promise.all([
-      q.execute(),
-      this.db
-        .selectFrom('enrollments')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('site_id', '=', member.siteId)
-        .where('user_id', '=', member.userId)
-        .executeTakeFirstOrThrow(),
-    ]);
+    const rows = await q.execute();
+    // An empty page carries no count row: none at all without a cursor, else count apart.
+    const total = rows[0] ? rows[0].total_count : after ? (await this.countOf(member, this.db.selectFrom('enrollments as all_enrollments')).executeTakeFirstOrThrow()).n : 0;
     const pageRows = rows.slice(0, first);
-    const last = await this.lastWatched(member, pageRows.map((r) => r.course_id));
+    const last = options.lastWatched === false ? new Map<string, LastWatched>() : await this.lastWatched(member, pageRows.map((r) => r.course_id));
     return {
       items: pageRows.map((r) => ({
         cursor: r.id,
@@ -115,8 +113,16 @@ export class Enrollments {
         },
       })),
       hasNextPage: rows.length > first,
-      totalCount: Number(count.n),
+      totalCount: Number(total),
     };
+  }
+
+  /** `select count(*) as n` of the member's enrollments, from `from` (a top-level or nested query). */
+  private countOf(member: MemberRef, from: SelectQueryBuilder<PlatformDatabase & { all_enrollments: PlatformDatabase['enrollments'] }, 'all_enrollments', object>) {
+    return from
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('all_enrollments.site_id', '=', member.siteId)
+      .where('all_enrollments.user_id', '=', member.userId);
   }
 
   /** The most recently watched lecture per course, for the given courses. */

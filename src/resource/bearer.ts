@@ -16,14 +16,14 @@ import type Provider from 'oidc-provider';
 import { parseScope } from '../domain/scopes.js';
 import { defaultScopeOf } from '../domain/client-kinds.js';
 import { challenge } from '../http/challenge.js';
-import type { Accounts } from '../platform/accounts.js';
+import type { Accounts, Site, User } from '../platform/accounts.js';
 
 // `challenge()` and the RFC 9728 metadata URL live in the HTTP layer (src/http/challenge.ts), so
 // that every surface's error mapper can build a challenge without importing a resource server.
 export { challenge, resourceMetadataUrl } from '../http/challenge.js';
 
-/** The live membership rule the bearer step applies (`Accounts.liveRolesAt`). */
-export type Members = Pick<Accounts, 'liveRolesAt'>;
+/** The live membership rule the bearer step applies (`Accounts.liveMemberAt`). */
+export type Members = Pick<Accounts, 'liveMemberAt'>;
 
 /** Who a request acts for, from a valid access token. */
 export interface Principal {
@@ -39,6 +39,12 @@ export interface Principal {
   expiresAt: number;
   /** The user's roles at `siteId`, read at this request by `authenticate` (never empty there). */
   roles?: readonly string[];
+  /**
+   * The user (id, e-mail, display name) and the site, read by `authenticate` in the same query as
+   * `roles` (issue #15: surfaces answer from them instead of reading them again).
+   */
+  user?: User;
+  site?: Site;
 }
 
 /** Koa state set by the middleware: `principal` is undefined for anonymous requests. */
@@ -91,7 +97,8 @@ async function clientDefaultScope(provider: Provider, clientId: string | undefin
 
 /**
  * Resolves an access token to a principal, with the live role check of issue #9: a member whose
- * every role at the token's site was removed is refused at once, on every resource surface.
+ * every role at the token's site was removed is refused at once, on every resource surface. The
+ * principal carries what that one query read (roles, user, site).
  * @param members the live role check (`Accounts`)
  * @param hint the `scope` to name when the token is refused (see `ScopeHint`)
  * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens, a foreign audience, or a
@@ -115,10 +122,12 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
   if (!at.accountId || !at.grantId || typeof siteId !== 'string') {
     throw await refuse('the access token acts for no member of a site: sign in as a person');
   }
-  const roles = await members.liveRolesAt(at.accountId, siteId);
-  if (!roles) throw await refuse('the access token acts for no member of its site');
+  const member = await members.liveMemberAt(at.accountId, siteId);
+  if (!member) throw await refuse('the access token acts for no member of its site');
   return {
-    roles,
+    roles: member.roles,
+    user: member.user,
+    site: member.site,
     userId: at.accountId,
     siteId,
     clientId: at.clientId ?? '',

@@ -85,6 +85,20 @@ for (const [name, open] of Object.entries(backends)) {
       expect((await accounts.findSite('demo'))?.name).toBe('Demo Academy');
     });
 
+    test('accounts: the live member check reads user, site and roles in one query (issue #15)', async () => {
+      const accounts = new Accounts(s.db);
+      expect(await accounts.liveMemberAt('usr_student', 'demo')).toEqual({
+        user: { id: 'usr_student', email: 'student@demo.test', name: expect.any(String) },
+        site: { id: 'demo', name: 'Demo Academy', mcpConnectionsEnabled: expect.any(Boolean) },
+        roles: ['student'],
+      });
+      expect(await accounts.liveRolesAt('usr_student', 'demo')).toEqual(['student']);
+      expect(await accounts.liveMemberAt('usr_student', 'no-such-site')).toBeUndefined();
+      expect(await accounts.liveMemberAt('no-such-user', 'demo')).toBeUndefined();
+      const owner = await accounts.liveMemberAt('usr_owner', 'demo');
+      expect(owner?.roles).toEqual([...(owner?.roles ?? [])].sort());
+    });
+
     test('enrollments: paginated list with last watched lecture', async () => {
       const enrollments = new Enrollments(s.db);
       const member = { siteId: 'demo', userId: 'usr_student' };
@@ -98,6 +112,13 @@ for (const [name, open] of Object.entries(backends)) {
       expect(all.some((e) => e.hasLifetimeAccess)).toBe(true);
       expect(all.some((e) => e.expireDate !== null)).toBe(true);
       expect(all.some((e) => e.lastWatchedLecture !== null)).toBe(true);
+      // totalCount rides on the page query; an empty page after a cursor still counts every row.
+      const past = await enrollments.list(member, 10, 'zzzz');
+      expect(past).toEqual({ items: [], hasNextPage: false, totalCount: page.totalCount });
+      expect((await enrollments.list({ siteId: 'demo', userId: 'no-such-user' }, 10)).totalCount).toBe(0);
+      const lean = await enrollments.list(member, 10, undefined, { lastWatched: false });
+      expect(lean.totalCount).toBe(page.totalCount);
+      expect(lean.items.every((i) => i.node.lastWatchedLecture === null)).toBe(true);
     });
 
     test('signing keys and cookie secrets: two processes starting together agree', async () => {

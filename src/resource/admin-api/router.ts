@@ -90,7 +90,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   const requireOperatorRole =
     (scope: string): Middleware =>
     async (ctx, next) => {
-      // The roles the shared bearer step read at this request (`Accounts.liveRolesAt`).
+      // The roles the shared bearer step read at this request (`Accounts.liveMemberAt`).
       const { roles } = (ctx.state as { principal: Principal }).principal;
       if (!isOperator(roles ?? [])) throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
       await next();
