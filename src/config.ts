@@ -16,6 +16,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DEFAULTS_FILE_SCHEMA, ENV_SCHEMA, MODES, withoutBlanks, type EnvValues } from './config-settings.js';
 
+/** Accepted `NODE_ENV` values (DESIGN §3), from the catalogue. */
 export { MODES };
 
 /** `config/default.yaml` after validation: every key present (the schema holds the built-in defaults). */
