@@ -13,7 +13,9 @@
  * start.
  *
  * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load generator
- * (autocannon, closed loop, keep-alive) runs here. BENCH_CONNECTIONS (16) connections, 3 s warm-up,
+ * (autocannon, closed loop, keep-alive) runs here. Besides req/s, each row shows the server's CPU
+ * time per answered request (/proc/<pid>/stat over the measured run), whose ratio holds on a
+ * shared machine where req/s ratios swing with other processes' load. BENCH_CONNECTIONS (16) connections, 3 s warm-up,
  * BENCH_DURATION (10) s measured.
  *
  * env: BENCH_REDIS_URL=redis://… puts both servers' OIDC state on Redis (isolated key prefix,
@@ -223,13 +225,27 @@ interface Row {
   p50: number;
   p99: number;
   non2xx: number;
+  /**
+   * The server's CPU time per answered request (µs): unlike req/s, barely moved by other processes
+   * on a shared machine, so its ratio is the one to read there.
+   */
+  cpuUs: number;
 }
 
-async function measure(scenario: string, target: string, origin: string, request: () => Req): Promise<Row> {
-  const run = (duration: number) => autocannon({ url: origin, connections: CONNECTIONS, duration, requests: [request()] });
+/** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function measure(scenario: string, target: string, proc: Proc, request: () => Req): Promise<Row> {
+  const run = (duration: number) => autocannon({ url: proc.origin, connections: CONNECTIONS, duration, requests: [request()] });
   await run(WARMUP);
+  const cpuBefore = cpuMs(proc.child.pid!);
   const r = await run(DURATION);
-  return { scenario, target, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+  const cpuUs = Math.round(((cpuMs(proc.child.pid!) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
+  return { scenario, target, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, cpuUs };
 }
 
 /** A rotating refresh chain per in-flight request: each answer's new token goes back to the pool. */
@@ -294,9 +310,9 @@ async function main(): Promise<void> {
 
   const bare = await startBare();
   try {
-    if (run('refresh')) rows.push(await measure('refresh_token grant', 'bare', bare.origin, refreshRequest([...bare.refreshTokens], 'bench')));
-    if (run('introspection')) rows.push(await measure('introspection', 'bare', bare.origin, introspectRequest(bare.accessToken, 'bench')));
-    if (run('userinfo') || run('viewer') || run('mcp')) rows.push(await measure('AccessToken.find over HTTP', 'bare', bare.origin, bearerGet('/bench/find', bare.accessToken)));
+    if (run('refresh')) rows.push(await measure('refresh_token grant', 'bare', bare, refreshRequest([...bare.refreshTokens], 'bench')));
+    if (run('introspection')) rows.push(await measure('introspection', 'bare', bare, introspectRequest(bare.accessToken, 'bench')));
+    if (run('userinfo') || run('viewer') || run('mcp')) rows.push(await measure('AccessToken.find over HTTP', 'bare', bare, bearerGet('/bench/find', bare.accessToken)));
     rss.push(`bare oidc-provider ${bare.rssStart} MB after start, ${rssMb(bare.child.pid!)} MB after its load`);
   } finally {
     await stop(bare.child);
@@ -306,11 +322,11 @@ async function main(): Promise<void> {
   const cg = await startCoursegate();
   try {
     const t = cg.accessToken;
-    if (run('refresh')) rows.push(await measure('refresh_token grant', 'coursegate', cg.origin, refreshRequest(cg.refreshTokens, MEMBER_CLIENT)));
-    if (run('introspection')) rows.push(await measure('introspection', 'coursegate', cg.origin, introspectRequest(t, MEMBER_CLIENT)));
-    if (run('userinfo')) rows.push(await measure('UserInfo', 'coursegate', cg.origin, bearerGet('/api/oauth/userinfo', t)));
-    if (run('viewer')) rows.push(await measure('/account/graphql viewer', 'coursegate', cg.origin, viewerRequest(t)));
-    if (run('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', 'coursegate', cg.origin, mcpRequest(t)));
+    if (run('refresh')) rows.push(await measure('refresh_token grant', 'coursegate', cg, refreshRequest(cg.refreshTokens, MEMBER_CLIENT)));
+    if (run('introspection')) rows.push(await measure('introspection', 'coursegate', cg, introspectRequest(t, MEMBER_CLIENT)));
+    if (run('userinfo')) rows.push(await measure('UserInfo', 'coursegate', cg, bearerGet('/api/oauth/userinfo', t)));
+    if (run('viewer')) rows.push(await measure('/account/graphql viewer', 'coursegate', cg, viewerRequest(t)));
+    if (run('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', 'coursegate', cg, mcpRequest(t)));
     const logLines = readFileSync(cg.logFile, 'utf8').split('\n').length - 1;
     const after = rssMb(cg.child.pid!);
     await heapSnapshot(cg.child);
@@ -327,18 +343,20 @@ async function main(): Promise<void> {
     const c = rows.find((r) => r.target === 'coursegate' && r.scenario === s.name)!;
     const b = bareOf(s.bare)!;
     const ratio = c.rps / b.rps;
+    const cpuRatio = b.cpuUs / c.cpuUs;
     const errors = c.non2xx + b.non2xx ? ` (non-2xx: ${c.non2xx} / ${b.non2xx})` : '';
-    return `| ${s.name} | ${c.rps} | ${c.p50} / ${c.p99} | ${s.bare} | ${b.rps} | ${b.p50} / ${b.p99} | ${ratio.toFixed(2)} | ≥ ${s.goal} ${ratio >= s.goal ? 'met' : 'NOT met'}${errors} |`;
+    return `| ${s.name} | ${c.rps} | ${c.p50} / ${c.p99} | ${c.cpuUs} | ${s.bare} | ${b.rps} | ${b.p50} / ${b.p99} | ${b.cpuUs} | ${ratio.toFixed(2)} | ${cpuRatio.toFixed(2)} | ≥ ${s.goal} ${ratio >= s.goal ? 'met' : 'NOT met'}${errors} |`;
   });
   const store = REDIS ? 'Redis' : 'SQLite (WAL, synchronous=NORMAL)';
   const lines = [
     `coursegate bench (${PROD ? `production start: node ${productionCommand().join(' ')}` : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
     '',
-    '| scenario | coursegate req/s | p50 / p99 ms | bare oidc-provider scenario | bare req/s | p50 / p99 ms | ratio | goal |',
-    '|---|---:|---:|---|---:|---:|---:|---|',
+    '| scenario | coursegate req/s | p50 / p99 ms | CPU µs/req | bare oidc-provider scenario | bare req/s | p50 / p99 ms | CPU µs/req | ratio | CPU ratio | goal (req/s ratio) |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',
     ...table,
     '',
     ...rss.map((l) => `RSS: ${l}`),
+    'CPU ratio: bare CPU µs per request ÷ coursegate CPU µs per request (the req/s ratio a quiet core would show).',
   ];
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }
