@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { loadConfig } from '../src/config.js';
-import { openApiDocument } from '../src/http/openapi.js';
+import { openApiDocument } from '../src/resource/openapi.js';
 
 const doc = openApiDocument(loadConfig({ ...process.env, NODE_ENV: 'test' }));
 writeFileSync(new URL('../test/generated/admin-api.d.ts', import.meta.url), astToString(await openapiTS(doc as never)));

@@ -1,75 +1,43 @@
 /**
  * Builds the one Koa application of DESIGN.md §1: discovery and OAuth endpoints (oidc-provider),
  * interaction pages, UserInfo, the Account API, RFC 9728 metadata and `/openapi.json`, on one origin.
+ *
+ * `createApp` is three steps (issue #9): compose the services once (src/compose.ts) → build each
+ * endpoint's pipeline (src/pipelines/*) → a Koa app whose only middlewares are the edge steps
+ * every request needs and the dispatcher that runs the one pipeline of the request's route:
+ *
+ *   fixedOrigin → edge (request id, access log, error rendering) → resolveRoute (ctx.state.route)
+ *     → metrics → store-outage 503 → security headers → dispatch(route's pipeline)
  */
 import { randomUUID } from 'node:crypto';
-import Koa, { type Context } from 'koa';
-import Router from '@koa/router';
-import mount from 'koa-mount';
+import Koa from 'koa';
 import { securityHeaders } from './http/security-headers.js';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
 import type { Config } from './config.js';
-import { openStores, type Stores } from './store/stores.js';
+import type { Stores } from './store/stores.js';
 import { purgeExpired } from '../adapters/sqlite.js';
-import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
-import { withRefreshRotation } from './oauth/refresh-rotation.js';
-import { Accounts } from './platform/accounts.js';
-import { Learning } from './platform/learning.js';
-import { createProvider, ROUTES } from './oauth/provider.js';
-import { SiteChoices } from './oauth/account.js';
-import { installProviderHooks } from './oauth/provider-hooks.js';
-import { loadCookieKeys } from './oauth/keys.js';
-import { openSigning } from './oauth/key-ring.js';
-import { protectedResourceMetadata } from './oauth/discovery.js';
-import { userinfoHandler } from './oauth/userinfo.js';
-import { interactionRouter } from './interaction/routes.js';
-import { STYLESHEET, renderErrorPage } from './interaction/templates.js';
-import { Signer } from './http/signed.js';
-import { HttpError, sendOAuthError } from './http/errors.js';
-import { openApiDocument } from './http/openapi.js';
-import { docsLink, docsPagesRouter } from './http/docs-links.js';
-import { bearer } from './resource/bearer.js';
-import { accountGraphqlHandler, accountSchemaHandler, accountServices } from './resource/account-graphql/index.js';
-import { graphiqlPage } from './resource/account-graphql/graphiql.js';
-import { adminApiRouter } from './resource/admin-api/index.js';
-import { SiteFiles } from './platform/files.js';
-import { filesHandler } from './http/files.js';
-import { SiteSettings } from './platform/sites.js';
-import { createLinkMailer } from './ops/mail.js';
-import { operatorServices } from './platform/operator/index.js';
-import { IdempotencyKeys } from './platform/idempotency.js';
-import { Invitations } from './platform/invitations.js';
-import { Lecturers } from './platform/lecturers.js';
-import { Comments } from './platform/comments.js';
-import { Forms } from './platform/forms.js';
-import { SiteContent } from './platform/content.js';
-import { Memberships } from './platform/memberships.js';
-import { DigitalProducts } from './platform/digital-products.js';
-import { invitationRouter } from './interaction/invitations.js';
-import { MemberClients } from './oauth/member-clients.js';
-import { registrationSetup } from './oauth/registration-setup.js';
-import { mountMcp } from './resource/mcp/index.js';
-import { PROVIDER_ROUTES, resolveRoute } from './http/route-table.js';
-import { rateLimiting } from './http/rate-limits.js';
-import { bodyLimit } from './http/body-limit.js';
-import { createMetrics, type Metrics } from './ops/metrics.js';
-import { metricsHandler } from './ops/metrics-access.js';
+import type { Accounts } from './platform/accounts.js';
+import type { Enrollments } from './platform/enrollments.js';
+import type { ErrorRenderer } from './errors/render.js';
+import { openApiDocument } from './resource/openapi.js';
+import type { MemberClients } from './oauth/member-clients.js';
+import { resolveRoute } from './http/route-table.js';
+import type { Metrics } from './ops/metrics.js';
 import { fixedOrigin } from './http/origin.js';
-import { createReadiness, type Readiness } from './ops/health.js';
-import { installOutageHandling, outageMiddleware } from './ops/store-outage.js';
-import { OneTimeLinks } from './platform/one-time-links.js';
-import { Suspensions, authorizationGuard, hideSuspendedTokens } from './oauth/suspension.js';
-import { AuditTrail } from './platform/audit.js';
-import { installAuditEvents } from './oauth/audit-events.js';
-import { ConnectedGrants } from './platform/connected-grants.js';
-import { Connections, trackGrantUse } from './oauth/connections.js';
-import { setPasswordRouter } from './operator/set-password.js';
-import { WebSessions } from './operator/session.js';
-import { webRouter } from './operator/web-routes.js';
-import { adminRouter } from './operator/admin-routes.js';
-import { OPERATOR_STYLES } from './operator/views.js';
+import type { Readiness } from './ops/health.js';
+import { outageMiddleware } from './ops/store-outage.js';
+import type { AuditTrail } from './platform/audit.js';
+import { composeServices, type Services } from './compose.js';
+import { dispatch, type Pipelines } from './pipelines/pipeline.js';
+import { sharedSteps } from './pipelines/steps.js';
+import { oauthPipelines } from './pipelines/oauth.js';
+import { resourcePipelines } from './pipelines/resource.js';
+import { adminApiPipelines } from './pipelines/admin-api.js';
+import { interactionPipelines } from './pipelines/interaction.js';
+import { peoplePipelines } from './pipelines/people.js';
+import { opsPipelines } from './pipelines/ops.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -79,7 +47,7 @@ export interface CoursegateApp {
   store: Stores;
   adapter: new (name: string) => Adapter;
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   memberClients: MemberClients;
   /** DESIGN D10 audit trail. */
   audit: AuditTrail;
@@ -91,8 +59,11 @@ export interface CoursegateApp {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Request id, access log (path only: query strings can carry codes and state), error rendering. */
-function edge(logger: Logger): Koa.Middleware {
+/**
+ * Request id, access log (path only: query strings can carry codes and state), error rendering by
+ * the request's surface (src/errors/render.ts).
+ */
+function edge(logger: Logger, renderError: ErrorRenderer): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -102,7 +73,7 @@ function edge(logger: Logger): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      renderError(ctx, err, logger);
+      renderError(ctx, err);
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
@@ -110,74 +81,37 @@ function edge(logger: Logger): Koa.Middleware {
   };
 }
 
-function renderError(ctx: Context, err: unknown, logger: Logger): void {
-  const html = ctx.state.route?.spec.surface === 'html';
-  if (err instanceof HttpError) {
-    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-    if (html) return renderErrorPage(ctx, err.error, err.description, err.status);
-    return sendOAuthError(ctx, err.status, err.error, err.description);
-  }
-  const e = err as { status?: number; expose?: boolean; message?: string };
-  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    // Koa/body-parser client errors (malformed body, 413 too large, 415 unsupported type). co-body
-    // marks JSON syntax errors 400 without `expose`: their message is ours to word.
-    const description =
-      e.status === 413 ? 'request body too large (limit 64 KiB)' : e.expose && e.message ? e.message : 'malformed request body';
-    if (html) return renderErrorPage(ctx, 'invalid_request', description, e.status);
-    return sendOAuthError(ctx, e.status, 'invalid_request', description);
-  }
-  logger.error({ req_id: ctx.state.requestId, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
-  if (html) return renderErrorPage(ctx, 'server_error', 'Something went wrong on our side. Try again.', 500);
-  sendOAuthError(ctx, 500, 'server_error', 'internal error');
+/** Every endpoint's pipeline, keyed by route-table row name (one file per family). */
+export function buildPipelines(services: Services): Pipelines {
+  const shared = sharedSteps(services);
+  const openapi = openApiDocument(services.config);
+  return {
+    ...oauthPipelines(services, shared),
+    ...resourcePipelines(services, shared, openapi),
+    ...adminApiPipelines(services, shared),
+    ...interactionPipelines(services, shared),
+    ...peoplePipelines(services, shared),
+    ...opsPipelines(services, openapi),
+  };
 }
 
 /**
- * Opens the store, loads keys and builds the application.
+ * Opens the store, loads keys, builds the services and the application.
  * @throws ConfigError / Error when the store cannot be opened
  */
 export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
-  const metrics = createMetrics();
-  const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
-  // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
-  const rotation = { graceSeconds: config.ttl.refreshGrace, tombstoneSeconds: config.ttl.refreshTombstone, keepTombstones: DEFAULT_KEEP_TOMBSTONES };
-  const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
-  const readiness = createReadiness(store.probes);
-  const accounts = new Accounts(store.db);
-  const learning = new Learning(store.db);
-  // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
-  const [signing, cookieKeys] = await Promise.all([
-    openSigning(store.db, config, (err) => logger.warn({ err: { type: (err as Error).name, message: (err as Error).message } }, 'signing keys: refresh failed; keeping the last keys')),
-    loadCookieKeys(store.db, config.cookieKeys),
-  ]);
-  const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);
-  const registration = registrationSetup(config, logger);
-  const suspensions = new Suspensions(store.db);
-  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys: signing.keys, signingActive: signing.signingActive, cookieKeys, suspensions, ...registration.providerDeps });
-  hideSuspendedTokens(provider, suspensions);
-  const audit = new AuditTrail(store.db, config.auditRetentionDays);
-  installAuditEvents(provider, audit, siteChoices, logger);
-  const grants = new ConnectedGrants(store.db);
-  trackGrantUse(provider, grants, (err) => logger.error({ event: 'grant_index_failed', err: { message: (err as Error)?.message } }, 'grant index not updated'));
-  const connections = new Connections(provider, grants, audit);
-  installProviderHooks(provider, config, signing.signingActive);
-  provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
-  metrics.observeProvider(provider);
-  installOutageHandling(provider);
-  const limits = rateLimiting({
-    limits: config.rateLimits,
-    redis: store.redis,
-    prefix: config.redisKeyPrefix,
-    onLimited: (limit) => metrics.rateLimited.inc({ limit }),
-  });
+  const services = await composeServices(config, logger);
+  const { store, metrics, audit, signing, mailer } = services;
+  const pipelines = buildPipelines(services);
 
   // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
-  app.keys = cookieKeys;
+  app.keys = services.cookieKeys;
   app.use(fixedOrigin(app, config.baseUrl));
-  app.use(edge(logger));
+  app.use(edge(logger, services.renderError));
   app.use(resolveRoute());
   app.use(metrics.middleware);
-  app.use(outageMiddleware);
+  app.use(outageMiddleware(services.renderError));
   app.use(
     securityHeaders({
       contentSecurityPolicy: {
@@ -199,118 +133,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
       strictTransportSecurity: config.baseUrl.startsWith('https:'),
     }),
   );
-
-  const signer = new Signer(cookieKeys);
-  const router = new Router();
-  router.get('/assets/coursegate.css', (ctx) => {
-    ctx.type = 'text/css';
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = STYLESHEET + OPERATOR_STYLES;
-  });
-  const prm = protectedResourceMetadata(config);
-  const sendPrm = (ctx: Context) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.body = prm;
-  };
-  // One resource, BASE_URL (DESIGN D4): no path-suffixed documents (RFC 9728 §3.3 would make them
-  // name `<base>/mcp`); clients fall back to this one, which every challenge names (docs/mcp.md).
-  // JWKS of the store's keys, with the schedule's Cache-Control (else oidc-provider's own route).
-  if (signing.ring) router.get(ROUTES.jwks, signing.ring.jwksHandler);
-  router.get('/.well-known/oauth-protected-resource', sendPrm);
-  const openapi = openApiDocument(config);
-  router.get('/openapi.json', (ctx) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.body = openapi;
-  });
-  router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
-  router.get('/readyz', readiness.handler);
-  if (config.metrics.openOnMainPort || (config.metrics.token && config.metrics.port === undefined)) {
-    router.get('/metrics', metricsHandler(metrics, config.metrics.token));
-  }
-  const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
-  router.get('/api/oauth/userinfo', userinfo);
-  router.post('/api/oauth/userinfo', userinfo);
-  const graphql = accountGraphqlHandler({
-    services: accountServices(store.db, accounts, learning),
-    baseUrl: config.baseUrl,
-    production: config.mode === 'production',
-    log: logger,
-  });
-  const accountBearer = bearer(provider, config.baseUrl, accounts, { scopes: ['account:read'], errorUri: docsLink(config.docsUrl, 'accountApi') });
-  router.post('/account/graphql', accountBearer, graphql);
-  // GraphiQL (development; docs/account-api.md "Schema, introspection, GraphiQL").
-  if (config.graphiql) router.get('/account/graphql', graphiqlPage, accountBearer, graphql);
-  else router.get('/account/graphql', accountBearer, graphql);
-  router.get('/account/graphql/schema.graphql', accountSchemaHandler);
-  const memberClients = new MemberClients(store.db, adapter);
-  // Issue #11: with SMTP_URL set, an invitation's one-time link is also e-mailed to the invited
-  // address (API and /admin alike); the answer still shows it. Logs name the domain, never the link.
-  const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl);
-  const invitations = new Invitations(
-    store.db,
-    mailer &&
-      (async (siteId, inv, token) => {
-        const site = await store.db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
-        try {
-          await mailer.sendInvitationLink(inv.email, site?.name ?? siteId, inv.role, `${config.baseUrl}/invitations/${token}`, inv.expiresAt);
-        } catch (err) {
-          logger.warn({ domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'invitation e-mail not sent');
-        }
-      }),
-  );
-  // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
-  const siteSettings = new SiteSettings(store.db, () => suspensions.forget());
-  const admin = { accounts, operator: operatorServices(store.db), siteSettings, memberClients, invitations, content: new SiteContent(store.db), memberships: new Memberships(store.db), digitalProducts: new DigitalProducts(store.db), lecturers: new Lecturers(store.db), comments: new Comments(store.db), forms: new Forms(store.db), connections, audit, files: new SiteFiles(store.db as never), baseUrl: config.baseUrl };
-  router.get('/files/:id', filesHandler(admin.files));
-  mountMcp(router, { provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, accounts, learning, db: store.db, logger, openapi, admin });
-
-  const interactions = interactionRouter({
-    provider,
-    accounts,
-    siteChoices,
-    signer,
-    logger,
-    audit,
-    grants,
-    baseUrl: config.baseUrl,
-    reserveLogin: limits.reserveLogin,
-    releaseLogin: limits.releaseLogin,
-  });
-  app.use(bodyLimit());
-  app.use(limits.middleware);
-  const adminApi = adminApiRouter({
-    provider,
-    baseUrl: config.baseUrl,
-    docsUrl: config.docsUrl,
-    services: admin,
-    idempotency: new IdempotencyKeys(store.db as never),
-    logger,
-    audit,
-    uploadMaxBytes: config.uploadMaxBytes,
-  });
-  app.use(router.routes());
-  app.use(docsPagesRouter().routes());
-  app.use(adminApi.routes());
-  app.use(adminApi.allowedMethods());
-  app.use(router.allowedMethods());
-  app.use(interactions.routes());
-  const invitationPage = invitationRouter({ accounts, invitations, signer, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin });
-  app.use(invitationPage.routes());
-  app.use(setPasswordRouter({ links: new OneTimeLinks(store.db), signer }).routes());
-  const sessions = new WebSessions(signer);
-  app.use(
-    webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }).routes(),
-  );
-  app.use(adminRouter({ accounts, sessions, db: store.db, siteSettings, memberClients, connections, audit, people: admin.operator.people, invitations, baseUrl: config.baseUrl }).routes());
-  registration.install(app, provider, adapter);
-  app.use(authorizationGuard(PROVIDER_ROUTES.authorization, suspensions));
-  app.use(mount(provider as unknown as Koa));
-  app.use(async (ctx) => {
-    // Nothing above matched (oidc-provider passes unknown paths on).
-    if (ctx.body === undefined && ctx.status === 404) sendOAuthError(ctx, 404, 'not_found', `no resource at ${ctx.path}`);
-  });
+  app.use(dispatch(pipelines));
 
   const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
   if (sqlite) purgeExpired(sqlite);
@@ -324,15 +147,15 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
 
   return {
     app,
-    provider,
+    provider: services.provider,
     store,
-    adapter,
-    accounts,
-    learning,
-    memberClients,
+    adapter: services.adapter,
+    accounts: services.accounts,
+    enrollments: services.enrollments,
+    memberClients: services.memberClients,
     audit,
     metrics,
-    readiness,
+    readiness: services.readiness,
     async close() {
       clearInterval(purgeTimer);
       mailer?.close();

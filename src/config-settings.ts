@@ -1,16 +1,28 @@
 /**
- * The catalogue of settings (issue #9): one entry per environment variable, with its
- * `config/default.yaml` key where there is one, its default and what it means. `ENV_SCHEMA` is the
- * zod schema of the environment built from it (each entry `.describe()`d); `src/config.ts` validates
- * against it and then interprets each value. The operator guide's settings table is generated from
- * this list (`settingsTable()`), and `test/unit/config-settings.test.ts` keeps both in step: every
- * variable `src/config.ts` reads must have an entry here, and docs/operator-guide.md must hold the
- * generated table.
+ * The configuration schema (issue #9): one catalogue, in zod, of everything an operator can set,
+ * every entry described.
  *
- * To add a setting: add one entry, read it in `loadConfig`, then regenerate the table with
- * `npx tsx scripts/settings-table.ts --write` (DESIGN §3: documented names never change).
+ * - **Environment** (`SETTINGS`, `ENV_SCHEMA`): one entry per variable, with its
+ *   `config/default.yaml` key where the file can set it too, its default and what it means.
+ * - **`config/default.yaml`** (`DEFAULTS_FILE_SCHEMA`): every key, its type, bounds and built-in
+ *   default (the one place those defaults live); environment variables override it.
+ * - **`config/integrations.yaml`** (`INTEGRATIONS_FILE_SCHEMA`): the vendor platforms (SPEC §5.4,
+ *   DESIGN D1 rows 3–4).
+ *
+ * `CONFIG_SCHEMA` puts the three sections side by side. `src/config.ts` validates the environment
+ * and the defaults file against it and then interprets each value; `src/oauth/integrations.ts`
+ * validates the integrations file. The operator guide's tables are generated from it
+ * (`GENERATED_TABLES`: the environment table and the `config/default.yaml` table in
+ * docs/operator-guide.md, the `config/integrations.yaml` table in docs/operator-integrations.md),
+ * and so are the JSON Schemas `config/*.schema.json` that YAML editors validate against;
+ * `test/unit/config-settings.test.ts` keeps all of them in step.
+ *
+ * To add a setting: add one entry (and/or one described key), read it in `loadConfig`, then
+ * regenerate with `node scripts/on-lts.mjs tsx scripts/settings-table.ts --write` (DESIGN §3:
+ * documented names never change).
  */
 import { z } from 'zod';
+import { OPERATOR_SCOPES } from './domain/scopes.js';
 
 /** One setting. */
 export interface Setting {
@@ -74,6 +86,137 @@ export const SETTINGS: readonly Setting[] = [
 /** The zod schema of the environment: every catalogued variable, an optional string, described. */
 export const ENV_SCHEMA = z.object(Object.fromEntries(SETTINGS.map((s) => [s.env, z.string().optional().describe(s.description)])));
 
+// ---------------------------------------------------------------------------------------------
+// config/default.yaml
+// ---------------------------------------------------------------------------------------------
+
+const seconds = (description: string, fallback: number) => z.number().int().positive().default(fallback).describe(`${description}; seconds`);
+
+/** A DESIGN D7 limit in the file: at most `points` requests per `duration` seconds per key. */
+const rateLimit = (description: string, points: number, duration: number) =>
+  z
+    .object({
+      points: z.number().int().positive().describe('requests allowed per window'),
+      duration: z.number().int().positive().describe('window length, seconds'),
+    })
+    .default({ points, duration })
+    .describe(description);
+
+/**
+ * `config/default.yaml` (or the file `CONFIG_FILE` names): every key, described, with its
+ * built-in default. A missing file means all defaults; an unknown top-level key stops the start.
+ */
+export const DEFAULTS_FILE_SCHEMA = z
+  .object({
+    port: z.number().int().min(0).max(65535).default(3000).describe('listening port (0 = any free port)'),
+    data_dir: z.string().min(1).default('./data').describe('directory of the embedded store `coursegate.db`, relative to the working directory'),
+    docs_url: z.string().url().optional().describe('where the developer docs live (SPEC {docs_url}); unset = `$BASE_URL/docs`, the pages of `docs/` served by this server'),
+    log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level; `silent` turns logs off'),
+    id_token_signing: z
+      .enum(['active', 'published'])
+      .default('active')
+      .describe('`active`: ES256 id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued (SPEC §2.2, DESIGN D6)'),
+    integrations_file: z.string().min(1).default('config/integrations.yaml').describe('the vendor platforms file (its keys: docs/operator-integrations.md)'),
+    demo_seed_file: z.string().min(1).default('config/demo-seed.yaml').describe('demo data, loaded into an empty store in development only'),
+    cimd: z
+      .object({
+        allowed_hosts: z.array(z.string().min(1)).default([]).describe('hosts (`host` or `host:port`) whose Client ID Metadata Documents may be fetched'),
+        reviewed: z.array(z.string().url()).default([]).describe('document URLs an operator reviewed: client kind `cimd_reviewed` (DESIGN D2)'),
+        open: z.boolean().default(false).describe('open registration: any public HTTPS host may serve a document (unreviewed: identity and read scopes only)'),
+        negative_cache_seconds: z
+          .number()
+          .int()
+          .min(0)
+          .max(3600)
+          .default(30)
+          .describe('a document that failed to load is not fetched again for this long; seconds, 0 = off'),
+      })
+      .strict()
+      .prefault({})
+      .describe('Client ID Metadata Documents (SPEC §5.4; docs/operator-integrations.md)'),
+    token_ttl: z
+      .object({
+        access_token: seconds('access token lifetime (DESIGN D3)', 3600),
+        refresh_token: seconds('refresh token lifetime; rotated on every use', 30 * 24 * 3600),
+        authorization_code: seconds('authorization code lifetime', 60),
+        id_token: seconds('id_token lifetime (SPEC §2.2, §8)', 600),
+        session: seconds('browser session lifetime', 14 * 24 * 3600),
+        refresh_grace: z
+          .number()
+          .int()
+          .min(0)
+          .max(300)
+          .default(30)
+          .describe('DESIGN D3 grace window after a rotation: the rotated token still gets a working pair; seconds, 0 = off'),
+        refresh_tombstone: seconds('how long a rotated refresh token is remembered for reuse detection', 7 * 24 * 3600),
+      })
+      .prefault({})
+      .describe('lifetimes (SPEC §8)'),
+    rate_limits: z
+      .object({
+        token: rateLimit('token endpoint, per client_id + address; the client as a whole gets 10 ×', 600, 60),
+        revocation: rateLimit('revocation endpoint, per client_id + address', 600, 60),
+        introspection: rateLimit('introspection endpoint, per client_id + address', 6000, 60),
+        login_failures: rateLimit('failed sign-ins per account + address', 5, 900),
+        registration: rateLimit('dynamic client registrations per address', 60, 600),
+      })
+      .prefault({})
+      .describe('DESIGN D7 rate limits: 429 + Retry-After above them'),
+  })
+  .strict()
+  .describe('config/default.yaml: defaults that environment variables override');
+
+// ---------------------------------------------------------------------------------------------
+// config/integrations.yaml
+// ---------------------------------------------------------------------------------------------
+
+const httpsUri = z
+  .string()
+  .url()
+  .refine((u) => u.startsWith('https://') && !u.includes('#'), 'must be an https URI without fragment');
+
+/** One vendor platform (SPEC §5.4 "Vendor platform", DESIGN D1 rows 3–4, D2 `vendor`). */
+export const INTEGRATION_SCHEMA = z
+  .object({
+    name: z.string().min(1).max(200).describe('the exact `client_name` the platform sends at registration'),
+    client_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{3,128}$/, 'letters, digits and . _ ~ - only (a URL would clash with Client ID Metadata Documents)')
+      .describe('the fixed `client_id` returned to it on every registration (letters, digits, `. _ ~ -`; 3–128)'),
+    redirect_uris: z.array(httpsUri).min(1).describe('its hosted callbacks (https, no fragment); registration and authorization accept only these'),
+    // DESIGN D2: identity scopes are implied; operator scopes only, never account:* (SPEC §2.5 rule 1).
+    scopes: z
+      .array(z.string().refine((s) => OPERATOR_SCOPES.has(s), 'not an operator scope of SPEC §2.5 (account:* is never allowed)'))
+      .describe('operator scopes it may request (`openid profile email` are implied; never `account:*`, SPEC §2.5 rule 1)'),
+    client_secret_env: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/)
+      .optional()
+      .describe('name of the environment variable holding its secret (≥ 32 characters): a confidential client (`client_secret_post`). Never a secret in the file'),
+    example: z.boolean().optional().describe('`true`: loaded in development and test only, ignored when `NODE_ENV=production`'),
+  })
+  .strict()
+  .describe('one vendor platform');
+
+/** `config/integrations.yaml` (or the file `INTEGRATIONS_FILE` names); a missing file means no vendor platforms. */
+export const INTEGRATIONS_FILE_SCHEMA = z
+  .object({ integrations: z.array(INTEGRATION_SCHEMA).default([]).describe('the vendor platforms, each a static client of kind `vendor` (DESIGN D2)') })
+  .strict()
+  .describe('config/integrations.yaml: vendor platforms');
+
+/** The whole catalogue: the environment and the two YAML files, side by side. */
+export const CONFIG_SCHEMA = z
+  .object({
+    environment: ENV_SCHEMA,
+    'config/default.yaml': DEFAULTS_FILE_SCHEMA,
+    'config/integrations.yaml': INTEGRATIONS_FILE_SCHEMA,
+  })
+  .describe('coursegate configuration: environment variables and configuration files');
+
+// ---------------------------------------------------------------------------------------------
+// Generated documentation
+// ---------------------------------------------------------------------------------------------
+
 /** The operator guide's settings table (markdown), generated from `SETTINGS`. */
 export function settingsTable(): string {
   const rows = SETTINGS.map((s) => {
@@ -84,5 +227,113 @@ export function settingsTable(): string {
   return ['| env | `config/default.yaml` | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** Markers around the generated table in docs/operator-guide.md. */
+/** The JSON Schema (draft 2020-12) of a file of the catalogue, as YAML editors read it. */
+export function fileJsonSchema(file: ConfigFile): Record<string, unknown> {
+  return z.toJSONSchema(FILES[file].schema, { io: 'input' }) as Record<string, unknown>;
+}
+
+/** A node of the JSON Schema `z.toJSONSchema` makes (the parts the tables read). */
+interface JsonNode {
+  type?: string;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  properties?: Record<string, JsonNode>;
+  required?: string[];
+  items?: JsonNode;
+}
+
+/** One documented key of a YAML file: its dotted path (`[]` = each list item) and its schema. */
+export interface FileKey {
+  path: string;
+  node: JsonNode;
+  /** The key must be present (it has no default). */
+  required: boolean;
+}
+
+/** Every key of a file's schema, depth first, in declaration order. */
+export function fileKeys(file: ConfigFile): FileKey[] {
+  const out: FileKey[] = [];
+  const walk = (node: JsonNode, prefix: string) => {
+    for (const [key, child] of Object.entries(node.properties ?? {})) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      out.push({ path, node: child, required: node.required?.includes(key) ?? false });
+      if (child.type === 'object') walk(child, path);
+      if (child.type === 'array' && child.items?.type === 'object') walk(child.items, `${path}[]`);
+    }
+  };
+  walk(fileJsonSchema(file) as JsonNode, '');
+  return out;
+}
+
+const code = (v: unknown) => `\`${typeof v === 'string' ? v : JSON.stringify(v).replace(/"([a-z_]+)":/g, '$1: ').replace(/,/g, ', ')}\``;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** Plain words for a schema node's type and bounds. */
+function typeOf(node: JsonNode): string {
+  if (node.enum) return node.enum.map((v) => code(v)).join(' \\| ');
+  switch (node.type) {
+    case 'integer': {
+      const min = node.exclusiveMinimum !== undefined ? node.exclusiveMinimum + 1 : node.minimum;
+      const max = node.maximum !== undefined && node.maximum < MAX_SAFE ? node.maximum : undefined;
+      if (min !== undefined && max !== undefined) return `integer ${min}–${max}`;
+      return min !== undefined ? `integer ≥ ${min}` : 'integer';
+    }
+    case 'string':
+      return node.format === 'uri' ? 'URL' : 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      return `list of ${node.items ? (node.items.type === 'object' ? 'entries' : `${typeOf(node.items)}s`) : 'values'}`;
+    case 'object':
+      return 'mapping';
+    default:
+      return node.type ?? 'any';
+  }
+}
+
+/** The markdown table of a YAML file's keys: key, type, default, overriding variable, meaning. */
+export function fileTable(file: ConfigFile): string {
+  const envOf = new Map(SETTINGS.filter((s) => s.yaml).map((s) => [s.yaml!, s.env]));
+  const rows = fileKeys(file).map(({ path, node, required }) => {
+    const fallback = required ? 'required' : node.default === undefined || (node.type === 'object' && JSON.stringify(node.default) === '{}') ? '' : code(node.default);
+    const env = envOf.get(path);
+    return `| \`${path}\` | ${typeOf(node)} | ${fallback} | ${env ? `\`${env}\`` : ''} | ${node.description ?? ''} |`;
+  });
+  return ['| key | type | default | env override | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The YAML files of the catalogue. */
+export type ConfigFile = 'config/default.yaml' | 'config/integrations.yaml';
+
+/** Each file: its schema and where its generated JSON Schema is written. */
+export const FILES: Readonly<Record<ConfigFile, { schema: z.ZodType; jsonSchema: string }>> = {
+  'config/default.yaml': { schema: DEFAULTS_FILE_SCHEMA, jsonSchema: 'config/default.schema.json' },
+  'config/integrations.yaml': { schema: INTEGRATIONS_FILE_SCHEMA, jsonSchema: 'config/integrations.schema.json' },
+};
+
+/** Markers around the generated environment table in docs/operator-guide.md. */
 export const TABLE_MARKERS = ['<!-- settings-table:begin (generated from src/config-settings.ts) -->', '<!-- settings-table:end -->'] as const;
+
+/** A generated table: the doc it lives in, the markers around it, and its text. */
+export interface GeneratedTable {
+  /** Path from the repository root. */
+  doc: string;
+  markers: readonly [string, string];
+  render(): string;
+}
+
+/** Every table generated from the catalogue (written by scripts/settings-table.ts, checked by the test). */
+export const GENERATED_TABLES: readonly GeneratedTable[] = [
+  { doc: 'docs/operator-guide.md', markers: TABLE_MARKERS, render: settingsTable },
+  ...(Object.keys(FILES) as ConfigFile[]).map((file) => ({
+    doc: file === 'config/default.yaml' ? 'docs/operator-guide.md' : 'docs/operator-integrations.md',
+    markers: [`<!-- settings-table:begin ${file} (generated from src/config-settings.ts) -->`, '<!-- settings-table:end -->'] as const,
+    render: () => fileTable(file),
+  })),
+];

@@ -4,66 +4,25 @@
  * Sources, later ones win: built-in defaults → `config/default.yaml` → environment variables.
  * Every value is validated with zod at start; an invalid or (in production) missing setting stops
  * the process with a message that names the setting.
- * Every environment variable is catalogued, described, in `src/config-settings.ts` (the zod
- * `ENV_SCHEMA` and the operator guide's generated settings table); no other module reads `process.env`.
+ * Every environment variable and every key of the file is catalogued, described, in
+ * `src/config-settings.ts` (the zod `ENV_SCHEMA` and `DEFAULTS_FILE_SCHEMA`, which also holds the
+ * built-in defaults, and the operator guide's tables generated from them); no other module reads
+ * `process.env`.
  */
 import { UPLOAD_CEILING_BYTES } from './platform/files.js';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ENV_SCHEMA } from './config-settings.js';
+import { DEFAULTS_FILE_SCHEMA, ENV_SCHEMA } from './config-settings.js';
+
+/** `config/default.yaml` after validation: every key present (the schema holds the built-in defaults). */
+type DefaultsFile = z.output<typeof DEFAULTS_FILE_SCHEMA>;
 
 /** Raised when configuration is missing or invalid; `message` names the setting. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
-
-const fileSchema = z
-  .object({
-    port: z.number().int().min(0).max(65535).optional(),
-    data_dir: z.string().optional(),
-    docs_url: z.string().url().optional(),
-    log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-    /** `active`: ES256 id_tokens are signed; `published`: JWKS only, no id_token (SPEC §2.2, D6). */
-    id_token_signing: z.enum(['active', 'published']).optional(),
-    integrations_file: z.string().optional(),
-    demo_seed_file: z.string().optional(),
-    /** Client ID Metadata Documents (SPEC §5.4, src/oauth/cimd.ts). */
-    cimd: z
-      .object({
-        allowed_hosts: z.array(z.string().min(1)).optional(),
-        reviewed: z.array(z.string().url()).optional(),
-        open: z.boolean().optional(),
-        negative_cache_seconds: z.number().int().min(0).max(3600).optional(),
-      })
-      .strict()
-      .optional(),
-    token_ttl: z
-      .object({
-        access_token: z.number().int().positive().optional(),
-        refresh_token: z.number().int().positive().optional(),
-        authorization_code: z.number().int().positive().optional(),
-        id_token: z.number().int().positive().optional(),
-        session: z.number().int().positive().optional(),
-        /** DESIGN D3 refresh grace window (0 = none); env REFRESH_GRACE_SECONDS. */
-        refresh_grace: z.number().int().min(0).max(300).optional(),
-        /** How long a rotated refresh token stays as a tombstone for reuse detection. */
-        refresh_tombstone: z.number().int().positive().optional(),
-      })
-      .optional(),
-    /** DESIGN D7, see src/http/rate-limits.ts and docs/deployment.md. */
-    rate_limits: z
-      .object({
-        token: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
-        revocation: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
-        introspection: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
-        login_failures: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
-        registration: z.object({ points: z.number().int().positive(), duration: z.number().int().positive() }).optional(),
-      })
-      .optional(),
-  })
-  .strict();
 
 /** A rate limit: at most `points` requests per `duration` seconds per key (DESIGN D7). */
 export interface RateLimit {
@@ -85,13 +44,6 @@ export interface RateLimits {
   registration: RateLimit;
 }
 
-const DEFAULT_RATE_LIMITS: RateLimits = {
-  token: { points: 600, duration: 60 },
-  revocation: { points: 600, duration: 60 },
-  introspection: { points: 6000, duration: 60 },
-  loginFailures: { points: 5, duration: 900 },
-  registration: { points: 60, duration: 600 },
-};
 
 /** Reads `RATE_LIMIT_<NAME>=points/seconds` (e.g. `RATE_LIMIT_TOKEN=600/60`). */
 function readRateLimit(env: NodeJS.ProcessEnv, name: string, fallback: RateLimit): RateLimit {
@@ -194,21 +146,21 @@ export interface CimdConfig {
 const list = (raw: string | undefined): string[] | undefined =>
   raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean);
 
-function readCimd(env: NodeJS.ProcessEnv, file: { allowed_hosts?: string[]; reviewed?: string[]; open?: boolean; negative_cache_seconds?: number } = {}, mode: Config['mode']): CimdConfig {
+function readCimd(env: NodeJS.ProcessEnv, file: DefaultsFile['cimd'], mode: Config['mode']): CimdConfig {
   const allowLoopback = env.CIMD_ALLOW_LOOPBACK === '1';
   const testCaFile = env.CIMD_TEST_CA_FILE || undefined;
   if (mode === 'production' && (allowLoopback || testCaFile)) {
     throw new ConfigError('CIMD_ALLOW_LOOPBACK / CIMD_TEST_CA_FILE: test-only switches, refused in production');
   }
-  const reviewed = list(env.CIMD_REVIEWED) ?? file.reviewed ?? [];
+  const reviewed = list(env.CIMD_REVIEWED) ?? file.reviewed;
   for (const url of reviewed) if (!url.startsWith('https://')) throw new ConfigError(`CIMD_REVIEWED / cimd.reviewed: not an https URL: ${url}`);
-  const negativeRaw = env.CIMD_NEGATIVE_CACHE_SECONDS ?? String(file.negative_cache_seconds ?? 30);
+  const negativeRaw = env.CIMD_NEGATIVE_CACHE_SECONDS ?? String(file.negative_cache_seconds);
   const negativeCacheSeconds = Number(negativeRaw);
   if (!/^\d+$/.test(negativeRaw) || negativeCacheSeconds > 3600) throw new ConfigError('CIMD_NEGATIVE_CACHE_SECONDS: whole seconds, 0–3600');
   return {
-    allowedHosts: (list(env.CIMD_ALLOWED_HOSTS) ?? file.allowed_hosts ?? []).map((h) => h.toLowerCase()),
+    allowedHosts: (list(env.CIMD_ALLOWED_HOSTS) ?? file.allowed_hosts).map((h) => h.toLowerCase()),
     reviewed,
-    open: env.CIMD_OPEN !== undefined ? env.CIMD_OPEN === '1' || env.CIMD_OPEN === 'true' : (file.open ?? false),
+    open: env.CIMD_OPEN !== undefined ? env.CIMD_OPEN === '1' || env.CIMD_OPEN === 'true' : file.open,
     negativeCacheSeconds,
     allowLoopback,
     testCaFile,
@@ -298,6 +250,28 @@ function readMetrics(env: NodeJS.ProcessEnv, mode: Config['mode']): Config['metr
   return { port, token, openOnMainPort: port === undefined && token === undefined && mode !== 'production' };
 }
 
+/**
+ * Reads and validates `config/default.yaml` (or `CONFIG_FILE`) against `DEFAULTS_FILE_SCHEMA`; a
+ * missing file yields the built-in defaults.
+ * @throws ConfigError naming the file and the key at fault (also for text that is not YAML)
+ */
+function readDefaultsFile(configFile: string): DefaultsFile {
+  let raw: unknown = {};
+  if (existsSync(configFile)) {
+    try {
+      raw = parseYaml(readFileSync(configFile, 'utf8')) ?? {};
+    } catch (err) {
+      throw new ConfigError(`${configFile}: not valid YAML: ${(err as Error).message}`);
+    }
+  }
+  const parsed = DEFAULTS_FILE_SCHEMA.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${configFile}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
 function normaliseBaseUrl(raw: string): string {
   let url: URL;
   try {
@@ -324,18 +298,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   const envCheck = ENV_SCHEMA.safeParse(env);
   if (!envCheck.success) throw new ConfigError(`${envCheck.error.issues[0]?.path.join('.')}: ${envCheck.error.issues[0]?.message}`);
   const configFile = env.CONFIG_FILE ?? path.join(root, 'config', 'default.yaml');
-  let file: z.infer<typeof fileSchema> = {};
-  if (existsSync(configFile)) {
-    const parsed = fileSchema.safeParse(parseYaml(readFileSync(configFile, 'utf8')) ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ConfigError(`${configFile}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
-    }
-    file = parsed.data;
-  }
+  const file = readDefaultsFile(configFile);
   const mode = readMode(env);
 
-  const portRaw = env.PORT ?? String(file.port ?? 3000);
+  const portRaw = env.PORT ?? String(file.port);
   const port = Number(portRaw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT: not a port number: ${portRaw}`);
 
@@ -350,9 +316,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   }
 
   const baseUrl = normaliseBaseUrl(env.BASE_URL ?? `http://localhost:${port}`);
-  const signing = env.ID_TOKEN_SIGNING ?? file.id_token_signing ?? 'active';
+  const signing = env.ID_TOKEN_SIGNING ?? file.id_token_signing;
   if (signing !== 'active' && signing !== 'published') throw new ConfigError('ID_TOKEN_SIGNING: `active` or `published`');
-  const logLevel = (env.LOG_LEVEL ?? file.log_level ?? 'info') as Config['logLevel'];
+  const logLevel = (env.LOG_LEVEL ?? file.log_level) as Config['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError('LOG_LEVEL: unknown level');
   // SPEC {docs_url}; by default the Markdown pages this server publishes under /docs (docs-links.ts).
   const docsUrl = (env.DOCS_URL ?? file.docs_url ?? `${baseUrl}/docs`).replace(/\/+$/, '');
@@ -361,13 +327,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   } catch {
     throw new ConfigError('DOCS_URL: not an absolute URL');
   }
-  const ttl = file.token_ttl ?? {};
+  const ttl = file.token_ttl;
 
   return {
     mode,
     port,
     baseUrl,
-    dataDir: path.resolve(root, env.DATA_DIR ?? file.data_dir ?? './data'),
+    dataDir: path.resolve(root, env.DATA_DIR ?? file.data_dir),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
     secretEnvironment: env,
     redisUrl: env.REDIS_URL || undefined,
@@ -379,17 +345,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     idTokenSigning: signing,
     keys: { jwksMaxAge: readSeconds(env, 'KEYS_JWKS_MAX_AGE', 600, 1, 86_400), refreshSeconds: readSeconds(env, 'KEYS_REFRESH_SECONDS', 10, 1, 300) },
     graphiql: mode !== 'production' && (env.ACCOUNT_GRAPHIQL ? env.ACCOUNT_GRAPHIQL === '1' : mode === 'development'),
-    integrationsFile: path.resolve(root, env.INTEGRATIONS_FILE ?? file.integrations_file ?? 'config/integrations.yaml'),
-    demoSeedFile: path.resolve(root, env.DEMO_SEED_FILE ?? file.demo_seed_file ?? 'config/demo-seed.yaml'),
+    integrationsFile: path.resolve(root, env.INTEGRATIONS_FILE ?? file.integrations_file),
+    demoSeedFile: path.resolve(root, env.DEMO_SEED_FILE ?? file.demo_seed_file),
     cimd: readCimd(env, file.cimd, mode),
     ttl: {
-      accessToken: ttl.access_token ?? 3600,
-      refreshToken: ttl.refresh_token ?? 30 * 24 * 3600,
-      authorizationCode: ttl.authorization_code ?? 60,
-      idToken: ttl.id_token ?? 600,
-      session: ttl.session ?? 14 * 24 * 3600,
+      accessToken: ttl.access_token,
+      refreshToken: ttl.refresh_token,
+      authorizationCode: ttl.authorization_code,
+      idToken: ttl.id_token,
+      session: ttl.session,
       refreshGrace: readGraceSeconds(env, ttl.refresh_grace),
-      refreshTombstone: ttl.refresh_tombstone ?? 7 * 24 * 3600,
+      refreshTombstone: ttl.refresh_tombstone,
     },
     trustProxy: readTrustProxy(env),
     metrics: readMetrics(env, mode),
@@ -411,9 +377,9 @@ function readSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min
 }
 
 /** REFRESH_GRACE_SECONDS (or `token_ttl.refresh_grace`): 0–300 s, default 30 (DESIGN D3). */
-function readGraceSeconds(env: NodeJS.ProcessEnv, fromFile: number | undefined): number {
+function readGraceSeconds(env: NodeJS.ProcessEnv, fromFile: number): number {
   const raw = env.REFRESH_GRACE_SECONDS;
-  if (raw === undefined || raw === '') return fromFile ?? 30;
+  if (raw === undefined || raw === '') return fromFile;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 300) throw new ConfigError('REFRESH_GRACE_SECONDS: whole seconds from 0 to 300');
   return n;
@@ -442,20 +408,20 @@ function readSmtpUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
-function storageSettings(env: NodeJS.ProcessEnv, file: z.infer<typeof fileSchema>): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits'> {
+function storageSettings(env: NodeJS.ProcessEnv, file: DefaultsFile): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits'> {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL: expected postgres://user[:password]@host[:port]/database');
   const nodes = env.REDIS_CLUSTER_NODES?.split(',').map((n) => n.trim()).filter(Boolean);
   if (nodes?.some((n) => !/^[^:\s]+:\d+$/.test(n))) throw new ConfigError('REDIS_CLUSTER_NODES: comma-separated host:port list');
   const redisKeyPrefix = env.REDIS_KEY_PREFIX ?? 'cg';
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisKeyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX: letters, digits, _ . : - only (no braces)');
-  const f = file.rate_limits ?? {};
+  const f = file.rate_limits;
   const rateLimits: RateLimits = {
-    token: readRateLimit(env, 'TOKEN', f.token ?? DEFAULT_RATE_LIMITS.token),
-    revocation: readRateLimit(env, 'REVOCATION', f.revocation ?? DEFAULT_RATE_LIMITS.revocation),
-    introspection: readRateLimit(env, 'INTROSPECTION', f.introspection ?? DEFAULT_RATE_LIMITS.introspection),
-    loginFailures: readRateLimit(env, 'LOGIN_FAILURES', f.login_failures ?? DEFAULT_RATE_LIMITS.loginFailures),
-    registration: readRateLimit(env, 'REGISTRATION', f.registration ?? DEFAULT_RATE_LIMITS.registration),
+    token: readRateLimit(env, 'TOKEN', f.token),
+    revocation: readRateLimit(env, 'REVOCATION', f.revocation),
+    introspection: readRateLimit(env, 'INTROSPECTION', f.introspection),
+    loginFailures: readRateLimit(env, 'LOGIN_FAILURES', f.login_failures),
+    registration: readRateLimit(env, 'REGISTRATION', f.registration),
   };
   return { databaseUrl, redisClusterNodes: nodes?.length ? nodes : undefined, redisKeyPrefix, rateLimits };
 }

@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config.js';
 import { openStores } from '../store/stores.js';
-import { FirstRun, FirstRunError } from '../platform/first-run.js';
+import { FirstRun } from '../platform/first-run.js';
+import { PlatformError } from '../platform/errors.js';
 import { setPasswordUrl } from '../operator/links.js';
 import { createLinkMailer } from '../ops/mail.js';
 
@@ -80,7 +81,7 @@ try {
     await printLink(values.email.toLowerCase(), new URL(config.baseUrl).host, await firstRun.resetLink(values.email));
   }
 } catch (err) {
-  if (err instanceof FirstRunError) fail(err.message);
+  if (err instanceof PlatformError) fail(err.message);
   throw err;
 } finally {
   mailer?.close();

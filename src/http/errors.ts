@@ -1,30 +1,13 @@
 /**
- * Error bodies and challenges outside oidc-provider (STYLE.md "Errors"):
- * - RFC 6749 §5.2 JSON bodies `{ error, error_description }` (SPEC §7);
+ * Challenges outside oidc-provider (STYLE.md "Errors"); the error classes and the per-surface
+ * renderers live in src/errors/ (catalogue.ts, surfaces/*):
  * - RFC 6750 §3 `WWW-Authenticate: Bearer …` challenges with the RFC 9728 `resource_metadata`
  *   parameter (SPEC §5.7, DESIGN D4).
  */
-import type { Context } from 'koa';
-
-/** An error with an RFC error code, an HTTP status and a human-readable description. */
-export class HttpError extends Error {
-  override name = 'HttpError';
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    readonly description: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(description);
-  }
-}
-
-/** Writes an RFC 6749 §5.2 JSON error body with `Cache-Control: no-store`. */
-export function sendOAuthError(ctx: Context, status: number, error: string, description: string): void {
-  ctx.status = status;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error, error_description: description };
-}
+/** The catalogue's base error (src/errors/catalogue.ts), kept here under its old import path. */
+export { HttpError } from '../errors/catalogue.js';
+/** The OAuth surface's body writer (src/errors/surfaces/oauth.ts). */
+export { sendOAuthError } from '../errors/surfaces/oauth.js';
 
 /** Quotes a value for an auth-param (RFC 9110 §11.2 quoted-string). */
 const quote = (value: string): string =>

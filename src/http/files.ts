@@ -6,14 +6,15 @@
  */
 import type { Middleware } from 'koa';
 import type { SiteFiles } from '../platform/files.js';
-import { HttpError } from './errors.js';
+import { NotFound } from '../errors/catalogue.js';
 
-/** The handler of `/files/:id` (route-table row `file`). @throws HttpError 404 for an unknown id */
+/** The handler of `/files/:id` (route-table row `file`). @throws NotFound 404 for an unknown id */
 export function filesHandler(files: SiteFiles): Middleware {
   return async (ctx) => {
-    const id = String((ctx.params as Record<string, string>).id ?? '');
+    // The `:id` of the route-table row, resolved once (src/http/route-table.ts).
+    const id = String(ctx.state.route?.params.id ?? '');
     const found = /^fil_[\w-]{1,60}$/.test(id) ? await files.read(id) : undefined;
-    if (!found) throw new HttpError(404, 'not_found', 'no such file');
+    if (!found) throw new NotFound('no such file');
     const { info, bytes } = found;
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");

@@ -31,12 +31,12 @@ import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimit, RateLimits } from '../config.js';
 import type { RedisClient } from '../../adapters/redis.js';
-import { HttpError } from './errors.js';
-import { bufferBody } from './body-limit.js';
+import { TooManyRequests, type ErrorCode, type HttpError } from '../errors/catalogue.js';
+import { readText } from './body.js';
 import { CLIENT_CEILING_FACTOR } from './route-table.js';
 
 /** The error code of a 429 answer (not an RFC 6749 code: none fits a per-client quota). */
-export const RATE_LIMIT_ERROR = 'too_many_requests';
+export const RATE_LIMIT_ERROR: ErrorCode = 'too_many_requests';
 
 type LimitName = keyof RateLimits;
 
@@ -57,7 +57,7 @@ export interface RateLimiting {
   middleware: Koa.Middleware;
   /**
    * Reserves one failed-login point for `email` + client IP before the password is checked.
-   * @throws HttpError 429 when the account + IP has no point left
+   * @throws TooManyRequests 429 when the account + IP has no point left
    */
   reserveLogin(ctx: Context, email: string): Promise<void>;
   /** Gives the reserved point back after a successful sign-in. */
@@ -108,7 +108,7 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
 
   function tooMany(name: LimitName, res: RateLimiterRes, description: string): HttpError {
     deps.onLimited?.(name);
-    return new HttpError(429, RATE_LIMIT_ERROR, description, { 'Retry-After': String(retryAfterSeconds(res)) });
+    return new TooManyRequests(description, retryAfterSeconds(res));
   }
 
   async function consume(name: LimitName, store: RateLimiterAbstract, key: string, description: string): Promise<void> {
@@ -129,7 +129,7 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       await consume(name, limiters[name], `ip:${ctx.ip}`, `too many ${what} from this address; retry later`);
       return next();
     }
-    const form = ctx.is('application/x-www-form-urlencoded') ? new URLSearchParams(await bufferBody(ctx)) : new URLSearchParams();
+    const form = ctx.is('application/x-www-form-urlencoded') ? new URLSearchParams(await readText(ctx)) : new URLSearchParams();
     const clientId = clientIdOf(ctx.get('authorization') || undefined, form)?.slice(0, 512);
     if (!clientId) {
       await consume(name, limiters[name], `anonymous-ip:${ctx.ip}`, `too many ${name} requests from this address; retry later`);

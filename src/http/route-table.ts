@@ -126,6 +126,8 @@ const interaction = { kind: 'interaction' } as const;
 const session = { kind: 'session' } as const;
 const buffered: BodyPolicy = { limit: MAX_BODY_BYTES, reader: 'buffer' };
 const handled: BodyPolicy = { limit: MAX_BODY_BYTES, reader: 'handler' };
+/** Small forms (a password and a CSRF field): 16 KiB. */
+const smallForm: BodyPolicy = { limit: 16 * 1024, reader: 'handler' };
 const POST = ['POST'] as const;
 const GET = ['GET', 'HEAD'] as const;
 const GET_POST = ['GET', 'HEAD', 'POST'] as const;
@@ -178,7 +180,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
   { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
   // DESIGN D5: the one-time invitation link (src/interaction/invitations.ts); the password check reserves a login-failure point.
-  { name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: handled },
+  { name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm },
   // People's pages (issue 11, DESIGN D11): home, sign-in, connected apps, one-time links, /admin.
   { name: 'home', path: '/', methods: GET, owner: 'app', surface: 'html', auth: none },
   {
@@ -186,7 +188,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
   },
   { name: 'signout', path: '/signout', methods: POST, owner: 'app', surface: 'html', auth: session, body: handled },
-  { name: 'set_password', path: '/set-password', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: handled },
+  { name: 'set_password', path: '/set-password', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm },
   { name: 'account_connections', path: '/account/connections', methods: GET, owner: 'app', surface: 'html', auth: session },
   { name: 'account_connections_revoke', path: '/account/connections/revoke', methods: POST, owner: 'app', surface: 'html', auth: session, body: handled },
   { name: 'admin', path: '/admin', methods: GET, owner: 'app', surface: 'html', auth: session },

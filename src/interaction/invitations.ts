@@ -10,7 +10,7 @@
  * a password, so it is served under the app's CSP with `frame-ancestors 'none'`.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseForm as form, formBody } from '../http/body.js';
 import escape from 'escape-html';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
@@ -18,13 +18,13 @@ import type { Accounts } from '../platform/accounts.js';
 import { PlatformError } from '../platform/errors.js';
 import type { Invitations } from '../platform/invitations.js';
 import { HttpError } from '../http/errors.js';
-import type { Signer } from '../http/signed.js';
+import type { CsrfTokens } from '../http/csrf.js';
 import { layout, renderErrorPage } from './templates.js';
 
 export interface InvitationPageDeps {
   accounts: Accounts;
   invitations: Invitations;
-  signer: Signer;
+  csrf: CsrfTokens;
   logger: Logger;
   /** DESIGN D7: reserves a failed-login point for the address + IP before the password is checked (429 when none is left). */
   reserveLogin?: (ctx: Context, email: string) => Promise<void>;
@@ -64,7 +64,6 @@ ${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
 /** Builds the router of the invitation page. */
 export function invitationRouter(deps: InvitationPageDeps): Router {
   const router = new Router();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' });
 
   /** The pending invitation of the link, or an error page (and undefined). */
   async function pending(ctx: Context) {
@@ -83,19 +82,19 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
     const inv = await pending(ctx);
     if (!inv) return;
     ctx.type = 'html';
-    ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.signer.csrfToken(`invitation:${inv.id}`) });
+    ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`) });
   });
 
   router.post('/invitations/:token', form, async (ctx) => {
     const inv = await pending(ctx);
     if (!inv) return;
-    const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
+    const body = formBody(ctx);
     const show = (error: string, status: number) => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.signer.csrfToken(`invitation:${inv.id}`), error });
+      ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`), error });
     };
-    if (!deps.signer.verifyCsrf(`invitation:${inv.id}`, body.csrf)) {
+    if (!deps.csrf.verify(`invitation:${inv.id}`, body.csrf)) {
       return renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Go back and try again.', 403);
     }
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';

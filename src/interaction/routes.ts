@@ -16,27 +16,34 @@
  * - operator scopes only for users with an operator role at the chosen site (D2) → access_denied.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
-import { OPERATOR_ROLES } from '../platform/accounts.js';
-import type { SiteChoices } from '../oauth/account.js';
-import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../oauth/client-kinds.js';
-import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../oauth/scopes.js';
-import type { Signer } from '../http/signed.js';
+import { isOperator } from '../platform/accounts.js';
+import { parseForm as form, formBody } from '../http/body.js';
+import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
+import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
+import type { CsrfTokens } from '../http/csrf.js';
 import { HttpError } from '../http/errors.js';
 import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
 import type { Logger } from 'pino';
 import type { AuditTrail } from '../platform/audit.js';
 import type { ConnectedGrants } from '../platform/connected-grants.js';
 
-/** What the interaction pages need: the provider, platform accounts, site choices, the CSRF signer, and the D7 login-limit hooks. */
+/**
+ * Records the site chosen for a grant (DESIGN D5); `SiteChoices` in src/oauth/account.ts keeps it
+ * in the provider's store. Declared here so that the interaction layer needs nothing of `src/oauth`.
+ */
+export interface SiteChoiceRecorder {
+  record(grantId: string, siteId: string): Promise<void>;
+}
+
+/** What the interaction pages need: the provider, platform accounts, site choices, the CSRF tokens, and the D7 login-limit hooks. */
 export interface InteractionDeps {
   provider: Provider;
   accounts: Accounts;
-  siteChoices: SiteChoices;
-  signer: Signer;
+  siteChoices: SiteChoiceRecorder;
+  csrf: CsrfTokens;
   logger: Logger;
   /** DESIGN D10: consents are recorded in the audit trail. */
   audit?: AuditTrail;
@@ -59,13 +66,11 @@ function eligibleSites(memberships: SiteMembership[], clientOrg: string | undefi
   return clientOrg ? memberships.filter((m) => m.site.id === clientOrg) : memberships;
 }
 
-const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
 
 /** Builds the router of the interaction pages. */
 export function interactionRouter(deps: InteractionDeps): Router {
-  const { provider, accounts, signer, logger } = deps;
+  const { provider, accounts, csrf, logger } = deps;
   const router = new Router();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
 
   /**
    * The interaction of this browser's `_interaction` cookie, when it is the one the URL names.
@@ -97,7 +102,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
   }
 
   function checkCsrf(ctx: Context, uid: string): boolean {
-    if (!signer.verifyCsrf(uid, formBody(ctx).csrf)) {
+    if (!csrf.verify(uid, formBody(ctx).csrf)) {
       renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Go back and try again.', 403);
       return false;
     }
@@ -124,7 +129,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
 
   /** DESIGN D2: operator scopes need an operator role at the chosen site. */
   const operatorRoleMissing = (d: Details, site: SiteMembership): boolean =>
-    requestedScopes(d).some((s) => OPERATOR_SCOPES.has(s)) && !site.roles.some((r) => OPERATOR_ROLES.has(r));
+    requestedScopes(d).some((s) => OPERATOR_SCOPES.has(s)) && !isOperator(site.roles);
 
   async function showConsent(ctx: Context, d: Details, site: SiteMembership): Promise<void> {
     if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
@@ -133,7 +138,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     ctx.type = 'html';
     ctx.body = consentPage({
       action: `/interaction/${d.uid}/consent`,
-      csrf: signer.csrfToken(d.uid),
+      csrf: csrf.issue(d.uid),
       orgId: site.site.id,
       clientName: name,
       clientKind: CLIENT_KINDS[kind].label,
@@ -150,7 +155,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const { name } = await clientOf(d);
     if (d.prompt.name === 'login') {
       ctx.type = 'html';
-      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: signer.csrfToken(d.uid), clientName: name });
+      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: csrf.issue(d.uid), clientName: name });
       return;
     }
     if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', `Unsupported step: ${d.prompt.name}`, 400);
@@ -160,7 +165,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     ctx.type = 'html';
     ctx.body = sitePickerPage({
       action: `/interaction/${d.uid}/site`,
-      csrf: signer.csrfToken(d.uid),
+      csrf: csrf.issue(d.uid),
       clientName: name,
       sites: sites.map((m) => ({ id: m.site.id, name: m.site.name, roles: m.roles })),
     });
@@ -177,7 +182,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const showLogin = (error: string, status: number) => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: signer.csrfToken(d.uid), clientName: name, email, error });
+      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: csrf.issue(d.uid), clientName: name, email, error });
     };
     if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
     try {

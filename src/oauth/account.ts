@@ -4,45 +4,10 @@
  * oidc-provider's `accountId` is the user id (= `sub`). The site a client acts at is chosen per
  * authorization (site picker) and recorded per grant (`SiteChoice`, stored through the provider's
  * adapter so it lives in whichever store holds the grant); access tokens carry it as the extra
- * claim `org_id`, so the resource servers need no second lookup.
+ * claim `org_id`, so the resource servers need no second lookup. The claims themselves are
+ * `src/domain/claims.ts` (shared with UserInfo).
  */
 import type { Adapter } from 'oidc-provider';
-import type { Accounts } from '../platform/accounts.js';
-import { parseScope } from './scopes.js';
-
-/** The claims of SPEC §2.3 (UserInfo) and §2.2 (id_token). */
-export interface MemberClaims {
-  sub: string;
-  email?: string;
-  email_verified?: boolean;
-  name?: string;
-  org_id: string;
-  roles: string[];
-}
-
-/** Scope → claims it releases (oidc-provider `claims` configuration). */
-export const CLAIMS_BY_SCOPE: Readonly<Record<string, readonly string[]>> = {
-  openid: ['sub', 'org_id', 'roles'],
-  email: ['email', 'email_verified'],
-  profile: ['name'],
-};
-
-/**
- * Loads the claims of a user at a site, filtered by granted scope (space-delimited).
- * @returns undefined when the user no longer exists or holds no role at the site
- */
-export async function loadClaims(accounts: Accounts, userId: string, siteId: string, scope: string): Promise<MemberClaims | undefined> {
-  const [user, roles] = await Promise.all([accounts.findUser(userId), accounts.rolesAt(userId, siteId)]);
-  if (!user || roles.length === 0) return undefined;
-  const scopes = parseScope(scope);
-  const claims: MemberClaims = { sub: user.id, org_id: siteId, roles };
-  if (scopes.has('email')) {
-    claims.email = user.email;
-    claims.email_verified = true;
-  }
-  if (scopes.has('profile')) claims.name = user.name;
-  return claims;
-}
 
 /** Most grant → site answers `SiteChoices` keeps in memory (the map is emptied when it is full). */
 const KEPT_SITE_CHOICES = 10_000;

@@ -11,7 +11,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { AuditInput, AuditTrail } from '../platform/audit.js';
 import type { SiteChoices } from './account.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 
 type Entities = Record<string, { accountId?: string; grantId?: string; scope?: string; extra?: Record<string, unknown> } | undefined>;
 

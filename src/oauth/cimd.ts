@@ -21,9 +21,9 @@ import { Readable } from 'node:stream';
 import { errors, type Configuration, type ClientMetadata } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { CimdConfig } from '../config.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY } from '../domain/client-kinds.js';
 import { assertPublicHost, guardedLookup, isForbiddenAddress, ForbiddenTargetError } from './ssrf.js';
-import { isLoopbackRedirectUri } from './loopback.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
 import { withDocs } from '../http/docs-links.js';
 
 type CimdFeature = NonNullable<NonNullable<Configuration['features']>['clientIdMetadataDocument']>;

@@ -4,7 +4,8 @@
  * with `x_client_kind: member` and `x_org_id`.
  */
 import type { Adapter } from 'oidc-provider';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY } from '../domain/client-kinds.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
 
 /** What an operator picks for a member client. */
 export interface MemberClientInput {
@@ -24,7 +25,7 @@ export interface MemberClientInput {
 
 /** The stored client metadata of a member client: public (`none`) or confidential (`client_secret_post`); native when every redirect is loopback (RFC 8252). */
 export function memberClientMetadata(input: MemberClientInput): Record<string, unknown> {
-  const loopback = input.redirect_uris.every((u) => /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?\//.test(u));
+  const loopback = input.redirect_uris.every(isLoopbackRedirectUri);
   return {
     client_id: input.client_id,
     client_name: input.client_name,

@@ -9,19 +9,14 @@
 import type Provider from 'oidc-provider';
 import type { AuditTrail } from '../platform/audit.js';
 import type { ConnectedGrant, ConnectedGrants } from '../platform/connected-grants.js';
-import { CLIENT_KINDS, kindOf } from './client-kinds.js';
+import { CLIENT_KINDS, kindOf } from '../domain/client-kinds.js';
+import type { Connection, ConnectionService } from '../domain/applications.js';
 
-/** A grant with what people need to recognise its client. */
-export interface Connection extends ConnectedGrant {
-  clientName: string;
-  /** Label of the client kind (CLIENT_KINDS), e.g. "Application on your computer". */
-  kindLabel: string;
-}
 
 type GrantModel = { revokeByGrantId(grantId: string): Promise<void> };
 
 /** Lists and revokes connected apps. */
-export class Connections {
+export class Connections implements ConnectionService {
   constructor(
     private readonly provider: Provider,
     private readonly grants: ConnectedGrants,

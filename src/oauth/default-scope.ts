@@ -4,37 +4,25 @@
  * sometimes send none).
  *
  * The default set: the client's registered `scope` (or, without one, every scope its kind may
- * have, DESIGN D2), keeping identity scopes and `…:read` scopes only. Runs as a Koa middleware in
- * front of oidc-provider on `GET /oauth/authorize`; it only adds the parameter, and the provider
- * then validates the request as usual.
+ * have, DESIGN D2), keeping identity scopes and `…:read` scopes only. Runs as the `fillDefaultScope`
+ * step of the authorization pipeline (src/pipelines/oauth.ts), in front of oidc-provider on
+ * `GET /oauth/authorize`; it only adds the parameter, and the provider then validates the request
+ * as usual.
  */
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
-import { matchesProviderRoute } from '../http/route-path.js';
-import { CLIENT_KINDS, DEFAULT_SCOPE_PROPERTY, kindOf } from './client-kinds.js';
-import { ALL_SCOPES, IDENTITY_SCOPES, isReadScope, parseScope } from './scopes.js';
+import { defaultScopeOf } from '../domain/client-kinds.js';
+// The set itself (`defaultScopeOf`) is domain vocabulary shared with the bearer step.
 
 /**
- * The default scope of a client (DESIGN D3).
- * @param metadata the client's metadata (`scope` or `x_default_scope`, `x_client_kind`)
- * @returns a space-delimited scope string (possibly empty)
- */
-export function defaultScopeOf(metadata: Record<string, unknown>): string {
-  const kind = CLIENT_KINDS[kindOf(metadata)];
-  // Loopback and CIMD clients keep their registered scope as `x_default_scope` (DESIGN D2).
-  const stored = metadata[DEFAULT_SCOPE_PROPERTY] ?? metadata.scope;
-  const registered = typeof stored === 'string' ? [...parseScope(stored)] : ALL_SCOPES;
-  return registered.filter((s) => kind.allows(s) && (IDENTITY_SCOPES.has(s) || isReadScope(s))).join(' ');
-}
-
-/**
- * Fills a missing `scope` on `GET {authorizationPath}`.
+ * Fills a missing `scope` on `GET /oauth/authorize` (route-table row `authorization`, read from
+ * `ctx.state.route`; other requests pass through).
  * @param provider used to look the client up (unknown client or lookup error: request left as is,
  *   the provider answers it)
  */
-export function defaultScopeMiddleware(provider: Provider, authorizationPath: string): Middleware {
+export function defaultScopeMiddleware(provider: Provider): Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' || !matchesProviderRoute(ctx.path, authorizationPath)) return next();
+    if (ctx.method !== 'GET' || ctx.state.route?.spec.name !== 'authorization') return next();
     const { scope, client_id: clientId } = ctx.query;
     if ((typeof scope === 'string' && scope.trim() !== '') || Array.isArray(scope) || typeof clientId !== 'string') return next();
     let metadata: Record<string, unknown> | undefined;

@@ -5,7 +5,7 @@
  * both surfaces share one resource identifier, BASE_URL.
  */
 import type { Config } from '../config.js';
-import { RESOURCE_SCOPES, IDENTITY_SCOPES } from './scopes.js';
+import { RESOURCE_SCOPES, IDENTITY_SCOPES } from '../domain/scopes.js';
 
 /** The metadata document (RFC 9728 §2). */
 export function protectedResourceMetadata(config: Config): Record<string, unknown> {

@@ -10,35 +10,17 @@
  * Each integration becomes a static oidc-provider client (`x_client_kind: vendor`, `scope` =
  * identity + the listed scopes), so the engine itself enforces its redirect URIs and scope
  * allowlist at the authorization and token endpoints, and no registration can overwrite it.
+ *
+ * The file's schema, every key described, is `INTEGRATIONS_FILE_SCHEMA` in the configuration
+ * catalogue (src/config-settings.ts); docs/operator-integrations.md shows the table generated from it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
 import type { ClientMetadata } from 'oidc-provider';
 import { ConfigError, type Config } from '../config.js';
-import { IDENTITY_SCOPES, OPERATOR_SCOPES } from './scopes.js';
-import { CLIENT_KIND_PROPERTY } from './client-kinds.js';
-
-const httpsUri = z
-  .string()
-  .url()
-  .refine((u) => u.startsWith('https://') && !u.includes('#'), 'must be an https URI without fragment');
-
-const integrationSchema = z
-  .object({
-    name: z.string().min(1).max(200),
-    client_id: z
-      .string()
-      .regex(/^[A-Za-z0-9._~-]{3,128}$/, 'letters, digits and . _ ~ - only (a URL would clash with Client ID Metadata Documents)'),
-    redirect_uris: z.array(httpsUri).min(1),
-    // DESIGN D2: identity scopes are implied; operator scopes only, never account:* (SPEC §2.5 rule 1).
-    scopes: z.array(z.string().refine((s) => OPERATOR_SCOPES.has(s), 'not an operator scope of SPEC §2.5 (account:* is never allowed)')),
-    client_secret_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
-    example: z.boolean().optional(),
-  })
-  .strict();
-
-const fileSchema = z.object({ integrations: z.array(integrationSchema).default([]) }).strict();
+import { INTEGRATIONS_FILE_SCHEMA } from '../config-settings.js';
+import { IDENTITY_SCOPES } from '../domain/scopes.js';
+import { CLIENT_KIND_PROPERTY } from '../domain/client-kinds.js';
 
 /** One vendor platform, validated. */
 export interface Integration {
@@ -68,7 +50,7 @@ export function loadIntegrations(file: string, env: NodeJS.ProcessEnv, mode: Con
   } catch (err) {
     throw new ConfigError(`${file}: not valid YAML: ${(err as Error).message}`);
   }
-  const parsed = fileSchema.safeParse(raw);
+  const parsed = INTEGRATIONS_FILE_SCHEMA.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`${file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);

@@ -13,29 +13,15 @@ import type { Adapter } from 'oidc-provider';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { saveMemberClient } from './clients.js';
 import { PlatformError, notFound } from '../platform/errors.js';
-import { IDENTITY_SCOPES, MEMBER_SCOPES } from './scopes.js';
+import type { MemberClientService, OAuthApplication } from '../domain/applications.js';
 
-/** An OAuth application as the admin API shows it. */
-export interface OAuthApplication {
-  clientId: string;
-  clientName: string;
-  redirectUris: string[];
-  /** Space-delimited. */
-  scope: string;
-  /** ISO 8601 UTC. */
-  createdAt: string;
-  /** True: authenticates at the token endpoint with its secret (`client_secret_post`). */
-  confidential: boolean;
-}
 
 /** A confidential client's secret: 32 random bytes, base64url (43 characters). */
 const newSecret = (): string => randomBytes(32).toString('base64url');
 
-/** Scopes a member client may be given (DESIGN D2, row `member`). */
-export const MEMBER_CLIENT_SCOPES: readonly string[] = [...IDENTITY_SCOPES, ...MEMBER_SCOPES];
 
 /** Creates, lists and deletes a site's member clients (SPEC §5.4); the client metadata goes through the OIDC adapter. */
-export class MemberClients {
+export class MemberClients implements MemberClientService {
   private readonly clients: Adapter;
   constructor(
     private readonly db: Kysely<PlatformDatabase>,

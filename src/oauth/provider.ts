@@ -6,22 +6,25 @@
  * authorization response (RFC 9207), introspection (RFC 7662), revocation (RFC 7009), dynamic
  * registration (RFC 7591), discovery (RFC 8414 / OIDC Discovery), JWKS and ES256 id_tokens.
  *
- * What wraps it (see `provider-hooks.ts`): id_token suppression on refresh and in the
- * "JWKS published, signing not started" state, the `sub` of introspection responses.
+ * What wraps it: id_token suppression on refresh and in the "JWKS published, signing not started"
+ * state (`id-token-policy.ts`, the one place of that rule); the provider's hooks and the steps
+ * around its endpoints are declared in `provider-hooks.ts` and `src/pipelines/oauth.ts`.
  */
 import Provider, { errors, type ExternalSigningKey, type Configuration, type KoaContextWithOIDC, type ClientMetadata } from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Accounts } from '../platform/accounts.js';
-import { CLAIMS_BY_SCOPE, loadClaims, type SiteChoices } from './account.js';
-import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from './scopes.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from './client-kinds.js';
+import type { SiteChoices } from './account.js';
+import { CLAIMS_BY_SCOPE, loadClaims } from '../domain/claims.js';
+import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from '../domain/scopes.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from '../domain/client-kinds.js';
 import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
 import { renderErrorPage } from '../interaction/templates.js';
 import { refuseSuspendedGrant, type Suspensions } from './suspension.js';
 import { PROVIDER_ROUTES } from '../http/route-table.js';
 import { logoutPage, signedOutPage } from '../interaction/logout-pages.js';
+import { isRefreshGrant, withholdIdTokens } from './id-token-policy.js';
 
 /** What the provider needs from the rest of the process. */
 export interface ProviderDeps {
@@ -62,11 +65,6 @@ function sameUrl(a: string, b: string): boolean {
   }
 }
 
-/** True inside a refresh_token grant request. */
-function isRefresh(ctx: KoaContextWithOIDC | undefined): boolean {
-  return ctx?.oidc?.route === 'token' && ctx.oidc.params?.grant_type === 'refresh_token';
-}
-
 function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boolean {
   return !!client && kindOf(client.metadata()) === 'member';
 }
@@ -104,8 +102,8 @@ export function createProvider(deps: ProviderDeps): Provider {
         accountId,
         async claims(use, scope) {
           // SPEC §2.2: a refresh response carries no id_token, so its claims are never read
-          // (see suppressIdTokenOnRefresh): skip the queries.
-          if (use === 'id_token' && isRefresh(ctx)) return { sub: accountId };
+          // (src/oauth/id-token-policy.ts): skip the queries.
+          if (use === 'id_token' && isRefreshGrant(ctx)) return { sub: accountId };
           const claims = siteId ? await loadClaims(accounts, accountId, siteId, scope) : undefined;
           return (claims ?? { sub: accountId }) as unknown as { sub: string };
         },
@@ -199,7 +197,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       // The key ring's signer follows the store's active key (DESIGN D6, src/oauth/key-ring.ts).
       ...(deps.signingKeys.some((k) => !('d' in k)) ? { externalSigningSupport: { enabled: true, ack: 'experimental-01' } } : {}),
       devInteractions: { enabled: false },
-      // Replaced by our own handler that accepts resource-bound tokens (src/oauth/userinfo.ts).
+      // Replaced by our own handler that accepts resource-bound tokens (src/resource/userinfo.ts).
       userinfo: { enabled: false },
       // RFC 7662 / RFC 7009: a client may introspect and revoke only the tokens issued to it.
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -255,21 +253,6 @@ export function createProvider(deps: ProviderDeps): Provider {
 
   const provider = new Provider(base, configuration);
   provider.proxy = config.trustProxy > 0;
-  suppressIdTokenSigning(provider, deps.signingActive ?? (() => config.idTokenSigning === 'active'));
+  withholdIdTokens(provider, deps.signingActive ?? (() => config.idTokenSigning === 'active'));
   return provider;
-}
-
-/**
- * SPEC §2.2: refresh responses carry no id_token, and none is issued while signing has not started
- * (DESIGN D6). oidc-provider has no switch for either and signs one on every refresh of an
- * `openid` grant; this wraps its IdToken model so that such a token is never signed (an ES256
- * signature is ~20 % of a refresh). `provider-hooks.ts` still strips the field as a second line.
- */
-function suppressIdTokenSigning(provider: Provider, signingActive: () => boolean): void {
-  const IdToken = provider.IdToken as unknown as { prototype: { issue(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]): Promise<string | undefined> } };
-  const issue = IdToken.prototype.issue;
-  IdToken.prototype.issue = async function suppressed(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]) {
-    if (this.ctx?.oidc?.route === 'token' && (!signingActive() || isRefresh(this.ctx))) return undefined;
-    return issue.apply(this, args);
-  };
 }

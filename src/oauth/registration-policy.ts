@@ -2,8 +2,8 @@
  * The registration policy: SPEC §5.4 (registration paths), SPEC §2.5 rules 1–3, DESIGN D1 and D2,
  * in one place.
  *
- * `POST /api/oauth/register` (RFC 7591) runs `registrationEndpoint`, an outer Koa middleware in
- * front of oidc-provider. It parses the JSON itself and walks the D1 table (`D1`, below) top to
+ * `POST /api/oauth/register` (RFC 7591) runs `registrationEndpoint`, the `decideRegistration` step
+ * of the registration pipeline (src/pipelines/oauth.ts), in front of oidc-provider. It parses the JSON itself and walks the D1 table (`D1`, below) top to
  * bottom; the first row that matches decides:
  *
  * | # | request                                                        | result                                   |
@@ -28,18 +28,16 @@
 import type { Context, Middleware } from 'koa';
 import { errors, type Adapter, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
-import { sendOAuthError } from '../http/errors.js';
+import { HttpError, sendOAuthError } from '../http/errors.js';
+import { readText } from '../http/body.js';
 import { withDocs } from '../http/docs-links.js';
-import { matchesProviderRoute } from '../http/route-path.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from './client-kinds.js';
+import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from '../domain/client-kinds.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
-import { isLoopbackRedirectUri } from './loopback.js';
-import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from './scopes.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
+import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from '../domain/scopes.js';
 
 /** RFC 7591 registration path (SPEC §4.2). */
 export const REGISTRATION_PATH = '/api/oauth/register';
-/** DESIGN D7: request bodies over 64 KiB → 413. */
-export const MAX_BODY_BYTES = 64 * 1024;
 /** Seconds a loopback client lives without ever obtaining a token. */
 export const LOOPBACK_UNUSED_TTL = 24 * 3600;
 
@@ -51,7 +49,7 @@ export interface RegistrationRequest {
 }
 
 /** What a D1 row decides. */
-export type Decision =
+export type RegistrationDecision =
   | { row: number; outcome: 'create_loopback' }
   | { row: number; outcome: 'vendor'; integration: Integration }
   | { row: number; outcome: 'reject'; error: 'invalid_client_metadata' | 'invalid_redirect_uri'; description: string };
@@ -60,7 +58,7 @@ interface Row {
   row: number;
   /** What the row matches, in words (logged and documented). */
   when: string;
-  decide(req: RegistrationRequest, integrations: readonly Integration[]): Decision | undefined;
+  decide(req: RegistrationRequest, integrations: readonly Integration[]): RegistrationDecision | undefined;
 }
 
 const httpsHost = (uri: string): string | undefined => {
@@ -128,7 +126,7 @@ export const FETCHED_METADATA = ['sector_identifier_uri', 'jwks_uri', 'request_u
 
 /**
  * Bounds of registration metadata (docs/security.md "Limits"): string lengths in characters,
- * list sizes in entries. The whole body is also bounded (`MAX_BODY_BYTES`).
+ * list sizes in entries. The whole body is also bounded (the registration row's limit, DESIGN D7).
  */
 export const METADATA_LIMITS = {
   client_name: 200,
@@ -141,7 +139,7 @@ export const METADATA_LIMITS = {
   other_list: 20,
 } as const;
 
-type Reject = Extract<Decision, { outcome: 'reject' }>;
+type Reject = Extract<RegistrationDecision, { outcome: 'reject' }>;
 const reject = (error: Reject['error'], description: string): Reject => ({ row: 1, outcome: 'reject', error, description });
 
 /** The first metadata field over `METADATA_LIMITS`, as a rejection; undefined when all fit. */
@@ -205,7 +203,7 @@ export function parseRegistration(body: unknown): RegistrationRequest | Reject {
  * @param body the parsed JSON body (anything)
  * @param integrations vendor platforms from config/integrations.yaml
  */
-export function decideRegistration(body: unknown, integrations: readonly Integration[]): Decision {
+export function decideRegistration(body: unknown, integrations: readonly Integration[]): RegistrationDecision {
   const req = parseRegistration(body);
   if ('outcome' in req) return req;
   for (const row of D1) {
@@ -245,20 +243,6 @@ export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata:
   metadata.scope = (requested.length > 0 ? requested : LOOPBACK_SCOPES).join(' ');
 }
 
-/** Reads a request body of at most `MAX_BODY_BYTES`; undefined when over the limit. */
-async function readBody(ctx: Context): Promise<Buffer | undefined> {
-  const declared = Number(ctx.get('content-length') || 0);
-  if (declared > MAX_BODY_BYTES) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The non-secret facts of a request worth logging: `client_name` (cut to 100) and the redirect hosts. */
 function logSummary(body: unknown): { client_name?: string; redirect_hosts?: string[] } {
   if (typeof body !== 'object' || body === null) return {};
@@ -279,26 +263,32 @@ export interface RegistrationDeps {
 }
 
 /**
- * The outer Koa middleware of `POST /api/oauth/register` (DESIGN D1). Other requests pass through.
- * Answers: 201 vendor record (row 3); 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 413 over 64 KiB;
+ * The `decideRegistration` step of `POST /api/oauth/register` (DESIGN D1; route-table row
+ * `registration`, read from `ctx.state.route`). Other requests pass through.
+ * Answers: 201 vendor record (row 3); 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 413 over the
+ * route's body limit (`readText`, DESIGN D7);
  * row 2 is handed to oidc-provider with `ctx.request.body` set.
  */
 export function registrationEndpoint(deps: RegistrationDeps): Middleware {
   const { integrations, logger } = deps;
   return async (ctx, next) => {
-    if (ctx.method !== 'POST' || !matchesProviderRoute(ctx.path, REGISTRATION_PATH)) return next();
-    const log = (decision: Decision, extra: Record<string, unknown> = {}) =>
+    if (ctx.method !== 'POST' || ctx.state.route?.spec.name !== 'registration') return next();
+    const log = (decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
       logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
 
-    const raw = await readBody(ctx);
-    if (!raw) {
-      logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
-      return sendOAuthError(ctx, 413, 'invalid_request', `request body too large (limit ${MAX_BODY_BYTES / 1024} KiB)`);
+    let raw: string;
+    try {
+      raw = await readText(ctx);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 413) {
+        logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
+      }
+      throw err;
     }
     let body: unknown;
     try {
       if (!ctx.is('application/json')) throw new Error('not JSON');
-      body = JSON.parse(raw.toString('utf8'));
+      body = JSON.parse(raw);
     } catch {
       body = undefined;
     }
@@ -322,7 +312,9 @@ export function registrationEndpoint(deps: RegistrationDeps): Middleware {
         // secret before applying our default: a client that names no method is public (issue #13).
         const record = body as Record<string, unknown>;
         if (record.token_endpoint_auth_method === undefined) record.token_endpoint_auth_method = 'none';
+        // oidc-provider reads `req.body` before `request.body`: both carry the amended record.
         ctx.request.body = record;
+        (ctx.req as unknown as { body?: unknown }).body = record;
         await next();
         const created = ctx.status === 201 ? (ctx.body as { client_id?: string } | undefined)?.client_id : undefined;
         if (created) {

@@ -1,20 +1,20 @@
 /**
- * Wires the client-registration paths of SPEC §5.4 into the provider and the Koa app: vendor
- * integrations (static clients), open loopback registration, Client ID Metadata Documents, the
- * DESIGN D3 default scope and the 24 h expiry of unused loopback clients. The policy itself is in
- * `registration-policy.ts`; this file only connects it.
+ * Wires the client-registration paths of SPEC §5.4 into the provider and the request path: vendor
+ * integrations (static clients), open loopback registration, Client ID Metadata Documents and the
+ * 24 h expiry of unused loopback clients. The policy itself is in `registration-policy.ts`; this
+ * file only connects it. Its steps are named by the pipelines of `src/pipelines/oauth.ts`
+ * (`decideRegistration` on `registration`, `explainMetadataFailure` on every provider endpoint),
+ * its provider hook by `declareProviderHooks` (src/oauth/provider-hooks.ts).
  */
-import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Adapter, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ProviderDeps } from './provider.js';
-import { ROUTES } from './provider.js';
 import { loadIntegrations, vendorClientMetadata, type Integration } from './integrations.js';
 import { keepUsedLoopbackClient, registrationEndpoint, validateLoopbackRegistration } from './registration-policy.js';
 import { CimdFailures, cimdFeature, classifyCimdClient, documentFetch, explainCimdFailure } from './cimd.js';
-import { defaultScopeMiddleware } from './default-scope.js';
 
 type RegistrationProviderDeps = Pick<ProviderDeps, 'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch' | 'explainError'>;
 
@@ -23,8 +23,15 @@ export interface RegistrationSetup {
   integrations: Integration[];
   /** Spread into `createProvider`'s deps. */
   providerDeps: RegistrationProviderDeps;
-  /** Mounts the outer middlewares (before the provider) and the provider event listener. */
-  install(app: Koa, provider: Provider, adapter: new (name: string) => Adapter): void;
+  /**
+   * Step of `POST /api/oauth/register` (DESIGN D1, `registrationEndpoint`): reads the JSON body,
+   * decides the row, answers vendor records and refusals, hands loopback creations to the provider.
+   */
+  decideRegistration(adapter: new (name: string) => Adapter): Middleware;
+  /** Step of every provider endpoint: JSON error bodies name why a metadata document failed to load. */
+  explainMetadataFailure: Middleware;
+  /** Provider hook: a loopback client that obtained a grant is kept past its 24 h expiry. */
+  keepUsedLoopbackClients(provider: Provider, adapter: new (name: string) => Adapter): void;
 }
 
 /**
@@ -46,17 +53,15 @@ export function registrationSetup(config: Config, logger: Logger, env: Readonly<
       fetch: documentFetch(config.cimd, failures),
       explainError: (ctx, out) => explainCimdFailure(failures, ctx.oidc?.params?.client_id, out),
     },
-    install(app, provider, adapter) {
-      app.use(registrationEndpoint({ integrations, adapter, logger, docsUrl: config.docsUrl }));
-      app.use(defaultScopeMiddleware(provider, ROUTES.authorization));
-      // JSON error bodies of the provider's endpoints name why a metadata document failed to load.
-      provider.use(async (ctx, next) => {
-        await next();
-        const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
-        if (body && typeof body === 'object' && !Buffer.isBuffer(body) && 'error' in body) {
-          explainCimdFailure(failures, (ctx as unknown as KoaContextWithOIDC).oidc?.params?.client_id, body);
-        }
-      });
+    decideRegistration: (adapter) => registrationEndpoint({ integrations, adapter, logger, docsUrl: config.docsUrl }),
+    explainMetadataFailure: async (ctx, next) => {
+      await next();
+      const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
+      if (body && typeof body === 'object' && !Buffer.isBuffer(body) && 'error' in body) {
+        explainCimdFailure(failures, (ctx as unknown as Partial<KoaContextWithOIDC>).oidc?.params?.client_id, body);
+      }
+    },
+    keepUsedLoopbackClients(provider, adapter) {
       provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
         keepUsedLoopbackClient(adapter, ctx).catch((err: unknown) =>
           logger.error({ event: 'loopback_keep_failed', err: { message: (err as Error).message } }, 'could not keep loopback client'),

@@ -80,10 +80,14 @@ export class Suspensions {
 export const suspendedMessage = (s: Suspension): string =>
   `this application is suspended: ${s.siteName} has switched its "MCP connections" beta feature off. Ask the site's operator to switch it on again.`;
 
-/** Refuses authorization requests of suspended clients with a page (GET with `client_id` in the query). */
-export function authorizationGuard(path: string, suspensions: Suspensions): Middleware {
+/**
+ * The `refuseSuspendedClient` step of the authorization pipeline (src/pipelines/oauth.ts): refuses
+ * authorization requests of suspended clients with a page (GET with `client_id` in the query, on
+ * route-table row `authorization`).
+ */
+export function authorizationGuard(suspensions: Suspensions): Middleware {
   return async (ctx: Context, next) => {
-    if (ctx.path === path && ctx.method === 'GET' && typeof ctx.query.client_id === 'string') {
+    if (ctx.method === 'GET' && ctx.state.route?.spec.name === 'authorization' && typeof ctx.query.client_id === 'string') {
       const suspended = await suspensions.of(ctx.query.client_id);
       if (suspended) return renderErrorPage(ctx, 'access_denied', `Sign-in refused: ${suspendedMessage(suspended)}`, 403);
     }

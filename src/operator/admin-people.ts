@@ -17,9 +17,11 @@ import { ROLES } from '../platform/operator/people.js';
 import { INVITABLE_ROLES, type Invitations } from '../platform/invitations.js';
 import type { AuditTrail } from '../platform/audit.js';
 import { PlatformError } from '../platform/errors.js';
+import { DOMAIN_STATUS } from '../errors/catalogue.js';
 import type { WebSessions } from './session.js';
 import type { Operator } from './admin-routes.js';
-import { checkCsrf, form, formBody } from './web-routes.js';
+import { checkCsrf } from './web-routes.js';
+import { parseForm as form, formBody } from '../http/body.js';
 import { button, e, notice, table, when } from './views.js';
 
 /** What the people pages need from the admin router. */
@@ -39,8 +41,6 @@ export interface PeopleHelpers {
   back(ctx: Context, path: string): void;
 }
 
-/** HTTP status of a platform refusal shown on the page. */
-const STATUS: Record<PlatformError['code'], number> = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409 };
 
 const str = (v: unknown): string => (typeof v === 'string' && v.length <= 254 ? v.trim() : '');
 const options = (values: readonly string[]) => values.map((r) => `<option value="${e(r)}">${e(r)}</option>`).join('');
@@ -99,7 +99,7 @@ ${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Actio
       return true;
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
-      await peoplePage(ctx, op, notice(`Not done: ${err.message}`, 'alert'), STATUS[err.code] ?? 400);
+      await peoplePage(ctx, op, notice(`Not done: ${err.message}`, 'alert'), DOMAIN_STATUS[err.code] ?? 400);
       return false;
     }
   }

@@ -20,20 +20,21 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Kysely } from 'kysely';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
-import { OPERATOR_ROLES } from '../platform/accounts.js';
+import { isOperator } from '../platform/accounts.js';
 import type { PlatformDatabase } from '../platform/schema.js';
 import type { SiteSettings } from '../platform/sites.js';
 import { AUDIT_KINDS, usageDays, type AuditKind, type AuditTrail } from '../platform/audit.js';
 import { AnalyticsAdmin } from '../platform/operator/analytics.js';
 import type { MemberClients } from '../oauth/member-clients.js';
-import { MEMBER_CLIENT_SCOPES } from '../oauth/member-clients.js';
+import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
 import type { Connections } from '../oauth/connections.js';
-import { SCOPES } from '../oauth/scopes.js';
+import { SCOPES } from '../domain/scopes.js';
 import { z } from 'zod';
 import { NEW_APPLICATION_BODY } from '../resource/admin-api/operations/site.js';
-import { HttpError } from '../http/errors.js';
+import { AccessDenied, Conflict, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { WebSession, WebSessions } from './session.js';
-import { checkCsrf, form, formBody, requireSession, sendPage } from './web-routes.js';
+import { checkCsrf, requireSession, sendPage } from './web-routes.js';
+import { parseForm as form, formBody } from '../http/body.js';
 import { button, e, header, notice, page, table, when, type NavLink } from './views.js';
 import { barChart, stackedDailyChart } from './charts.js';
 import { mountPeople } from './admin-people.js';
@@ -74,7 +75,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const newApplication = z.object(NEW_APPLICATION_BODY).strict();
 
   /** Sites where the person holds an operator role. */
-  const operatorSites = async (userId: string) => (await accounts.membershipsOf(userId)).filter((m) => m.roles.some((r) => OPERATOR_ROLES.has(r)));
+  const operatorSites = async (userId: string) => (await accounts.membershipsOf(userId)).filter((m) => isOperator(m.roles));
 
   /** Resolves the signed-in operator of `:site`, or answers (redirect / 403) and returns undefined. */
   async function operator(ctx: Context): Promise<Operator | undefined> {
@@ -89,7 +90,7 @@ export function adminRouter(deps: AdminDeps): Router {
     const sites = await operatorSites(user.id);
     const mine = sites.find((m) => m.site.id === ctx.params.site);
     // The same answer for "no such site" and "not yours": nothing about other sites leaks.
-    if (!mine) throw new HttpError(403, 'access_denied', 'You need an owner or admin role at this site to open its admin area.');
+    if (!mine) throw new AccessDenied('You need an owner or admin role at this site to open its admin area.');
     return { session, email: user.email, site: mine.site, sites, csrf: sessions.csrf(session.sid) };
   }
 
@@ -123,7 +124,7 @@ export function adminRouter(deps: AdminDeps): Router {
     const session = requireSession(sessions, ctx);
     if (!session) return;
     const sites = await operatorSites(session.userId);
-    if (sites.length === 0) throw new HttpError(403, 'access_denied', 'The admin area is for owners and admins of a site; you have neither role anywhere.');
+    if (sites.length === 0) throw new AccessDenied('The admin area is for owners and admins of a site; you have neither role anywhere.');
     ctx.redirect(`/admin/${sites[0]!.site.id}`);
   });
 
@@ -181,7 +182,7 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const value = formBody(ctx).mcp_connections;
-    if (value !== 'on' && value !== 'off') throw new HttpError(400, 'invalid_request', 'Choose On or Off.');
+    if (value !== 'on' && value !== 'off') throw new InvalidRequest('Choose On or Off.');
     await deps.siteSettings.update(op.site.id, { mcpConnectionsEnabled: value === 'on' });
     await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, userId: op.session.userId, detail: `MCP connections switched ${value} (admin area)` });
     back(ctx, `/admin/${op.site.id}/settings?saved=1`);
@@ -229,7 +230,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
   router.get('/:site/apps', async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
-    if (!op.site.mcpConnectionsEnabled) throw new HttpError(404, 'not_found', 'Developers appears once the "MCP connections" beta feature is on (Site settings).');
+    if (!op.site.mcpConnectionsEnabled) throw new NotFound('Developers appears once the "MCP connections" beta feature is on (Site settings).');
     await appsPage(ctx, op, ctx.query.deleted === '1' ? notice('Application deleted; its grants and tokens were revoked.') : ctx.query.updated === '1' ? notice('Application saved.') : '');
   });
 
@@ -237,7 +238,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
-    if (!op.site.mcpConnectionsEnabled) throw new HttpError(409, 'feature_disabled', 'Switch the "MCP connections" beta feature on first (Site settings).');
+    if (!op.site.mcpConnectionsEnabled) throw new Conflict('Switch the "MCP connections" beta feature on first (Site settings).', 'feature_disabled');
     const body = formBody(ctx);
     const scopes = Array.isArray(body.scopes) ? body.scopes : body.scopes === undefined ? [] : [body.scopes];
     const parsed = newApplication.safeParse({
@@ -259,7 +260,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
   /** The application of `:client` at the operator's site, or 404. */
   const ownApp = async (op: Operator, clientId: string) => {
     const app = (await deps.memberClients.list(op.site.id)).find((a) => a.clientId === clientId);
-    if (!app) throw new HttpError(404, 'not_found', 'No such application at this site.');
+    if (!app) throw new NotFound('No such application at this site.');
     return app;
   };
   const editPage = (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200) => {
@@ -316,7 +317,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const app = await ownApp(op, ctx.params.client!);
-    if (!app.confidential) throw new HttpError(409, 'public_client', 'This application is public (PKCE only): it has no secret to rotate.');
+    if (!app.confidential) throw new Conflict('This application is public (PKCE only): it has no secret to rotate.', 'public_client');
     const { clientSecret } = await deps.memberClients.rotateSecret(op.site.id, app.clientId);
     await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId: app.clientId, userId: op.session.userId, detail: 'OAuth application secret rotated (admin area)' });
     await appsPage(ctx, op, `<p class="notice" role="status">New secret of <strong>${e(app.clientName)}</strong>, shown only now (the old one no longer works): <output class="secret" id="new-client-secret">${e(clientSecret)}</output></p>`);
@@ -327,7 +328,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const clientId = ctx.params.client!;
-    if (!(await deps.memberClients.list(op.site.id)).some((a) => a.clientId === clientId)) throw new HttpError(404, 'not_found', 'No such application at this site.');
+    if (!(await deps.memberClients.list(op.site.id)).some((a) => a.clientId === clientId)) throw new NotFound('No such application at this site.');
     await deps.connections.revoke({ siteId: op.site.id }, { clientId }, { userId: op.session.userId });
     await deps.memberClients.delete(op.site.id, clientId);
     await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId, userId: op.session.userId, detail: 'OAuth application deleted (every grant revoked)' });
@@ -365,7 +366,7 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     const body = formBody(ctx);
     const which = { grantId: typeof body.grant_id === 'string' ? body.grant_id : undefined, clientId: typeof body.client_id === 'string' ? body.client_id : undefined };
     const n = await deps.connections.revoke({ siteId: op.site.id }, which, { userId: op.session.userId });
-    if (n === 0) throw new HttpError(404, 'not_found', 'No such grant at this site (it may have been revoked already).');
+    if (n === 0) throw new NotFound('No such grant at this site (it may have been revoked already).');
     back(ctx, `/admin/${op.site.id}/connections?revoked=${n}`);
   });
 

@@ -2,11 +2,11 @@
  * The browser session of the operator area, `/account/connections` and `/` (issue 11): a signed
  * cookie (Koa's `ctx.cookies` with the cookie keys, HttpOnly, SameSite=Lax, Secure on https)
  * holding the user id, a random session id and an expiry. Forms carry a CSRF token that is an
- * HMAC of the session id (the interaction pages' Signer), checked in constant time.
+ * HMAC of the session id (the interaction pages' CsrfTokens), checked in constant time.
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Signer } from '../http/signed.js';
+import type { CsrfTokens } from '../http/csrf.js';
 
 export const SESSION_COOKIE = 'cg_web';
 /** Lifetime of a signed-in session: 8 hours. */
@@ -20,7 +20,7 @@ export interface WebSession {
 
 /** Reads, starts and ends sessions; issues and checks their CSRF tokens. */
 export class WebSessions {
-  constructor(private readonly signer: Signer) {}
+  constructor(private readonly tokens: CsrfTokens) {}
 
   /** The session of the request, when its cookie is present, signed by us and unexpired. */
   read(ctx: Context): WebSession | undefined {
@@ -44,11 +44,11 @@ export class WebSessions {
 
   /** CSRF token of a session (or, before sign-in, of the sign-in form's nonce). */
   csrf(subject: string): string {
-    return this.signer.csrfToken(`web:${subject}`);
+    return this.tokens.issue(`web:${subject}`);
   }
 
   verifyCsrf(subject: string, token: unknown): boolean {
-    return this.signer.verifyCsrf(`web:${subject}`, token);
+    return this.tokens.verify(`web:${subject}`, token);
   }
 }
 

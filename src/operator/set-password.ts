@@ -4,16 +4,17 @@
  * GET  /set-password?token=…   form: `password`, `confirm` (plain HTML, works without JavaScript)
  * POST /set-password           `token`, `csrf`, `password`, `confirm` → password set, link used up
  *
- * The CSRF token is an HMAC of the link token (same Signer as the interaction pages); the page is
+ * The CSRF token is an HMAC of the link token (same CsrfTokens as the interaction pages); the page is
  * `no-store` and sends no referrer, so the link leaves no trace in caches or other sites' logs.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseForm as form, formBody } from '../http/body.js';
 import escape from 'escape-html';
 import type { Context } from 'koa';
-import type { Signer } from '../http/signed.js';
+import type { CsrfTokens } from '../http/csrf.js';
 import { layout, renderErrorPage } from '../interaction/templates.js';
-import { MIN_PASSWORD_LENGTH, OneTimeLinkError, type OneTimeLinks } from '../platform/one-time-links.js';
+import { MIN_PASSWORD_LENGTH, type OneTimeLinks } from '../platform/one-time-links.js';
+import { PlatformError } from '../platform/errors.js';
 import { SET_PASSWORD_PATH } from './links.js';
 
 const e = (v: unknown): string => escape(String(v ?? ''));
@@ -48,9 +49,8 @@ const donePage = (email: string): string =>
   );
 
 /** Builds the router of the set-password page. */
-export function setPasswordRouter(deps: { links: OneTimeLinks; signer: Signer }): Router {
+export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens }): Router {
   const router = new Router();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' });
 
   router.get(SET_PASSWORD_PATH, async (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
@@ -58,14 +58,14 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; signer: Signer })
     const live = token ? await deps.links.peek(token) : undefined;
     if (!live) return renderErrorPage(ctx, 'invalid_request', EXPIRED, 400);
     ctx.type = 'html';
-    ctx.body = formPage(token, deps.signer.csrfToken(csrfSubject(token)), live.email);
+    ctx.body = formPage(token, deps.csrf.issue(csrfSubject(token)), live.email);
   });
 
   router.post(SET_PASSWORD_PATH, form, async (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
-    const body = ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
+    const body = formBody(ctx);
     const token = typeof body.token === 'string' ? body.token : '';
-    if (!token || !deps.signer.verifyCsrf(csrfSubject(token), body.csrf)) {
+    if (!token || !deps.csrf.verify(csrfSubject(token), body.csrf)) {
       return renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Open the link again.', 403);
     }
     const live = await deps.links.peek(token);
@@ -74,7 +74,7 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; signer: Signer })
     const again = (error: string) => {
       ctx.status = 400;
       ctx.type = 'html';
-      ctx.body = formPage(token, deps.signer.csrfToken(csrfSubject(token)), live.email, error);
+      ctx.body = formPage(token, deps.csrf.issue(csrfSubject(token)), live.email, error);
     };
     if (password !== body.confirm) return again('The two passwords differ.');
     try {
@@ -82,7 +82,7 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; signer: Signer })
       ctx.type = 'html';
       ctx.body = donePage(email);
     } catch (err) {
-      if (!(err instanceof OneTimeLinkError)) throw err;
+      if (!(err instanceof PlatformError)) throw err;
       if (err.reason === 'weak_password') return again(err.message);
       renderErrorPage(ctx, 'invalid_request', EXPIRED, 400);
     }

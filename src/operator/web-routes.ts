@@ -10,13 +10,14 @@
  * Failed sign-ins go through the same DESIGN D7 limits as the login page.
  */
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseForm as form, formBody } from '../http/body.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Accounts } from '../platform/accounts.js';
-import { OPERATOR_ROLES } from '../platform/accounts.js';
+import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
 import { HttpError } from '../http/errors.js';
+import { NotFound } from '../errors/catalogue.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
 import { button, e, header, notice, page, signInPage, table, when } from './views.js';
 
@@ -33,8 +34,6 @@ export interface WebDeps {
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
-export const formBody = (ctx: Context): Record<string, unknown> => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
-export const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', encoding: 'utf-8' });
 
 /** Sends a signed-in HTML page (no-store). */
 export function sendPage(ctx: Context, html: string, status = 200): void {
@@ -75,7 +74,7 @@ export function webRouter(deps: WebDeps): Router {
     const session = sessions.read(ctx);
     const user = session ? await accounts.findUser(session.userId) : undefined;
     const memberships = user ? await accounts.membershipsOf(user.id) : [];
-    const operator = memberships.some((m) => m.roles.some((r) => OPERATOR_ROLES.has(r)));
+    const operator = memberships.some((m) => isOperator(m.roles));
     const links = [
       user ? `<li><a href="/account/connections">Your connected apps</a></li>` : `<li><a href="/signin">Sign in</a></li>`,
       operator ? `<li><a href="/admin">Admin area</a> (sites you run)</li>` : '',
@@ -166,7 +165,7 @@ ${table('Connected apps', ['Application', 'Site', 'Scopes', 'Allowed', 'Last use
     checkCsrf(sessions, session, ctx);
     const grantId = formBody(ctx).grant_id;
     const n = typeof grantId === 'string' ? await deps.connections.revoke({ userId: session.userId }, { grantId }, { userId: session.userId }) : 0;
-    if (n === 0) throw new HttpError(404, 'not_found', 'No such connected app of yours (it may have been revoked already).');
+    if (n === 0) throw new NotFound('No such connected app of yours (it may have been revoked already).');
     ctx.status = 303;
     ctx.redirect('/account/connections?revoked=1');
   });

@@ -1,78 +1,58 @@
 /**
  * A store outage (Redis or PostgreSQL unreachable) is the server's problem, not the client's, and
- * it is temporary: answer `503 Service Unavailable` with `Retry-After` and the RFC 6749 §5.2-shaped
- * body `{"error":"temporarily_unavailable"}` instead of a generic 500, inside and outside
- * oidc-provider. Other errors are left alone.
+ * it is temporary: answer `503 Service Unavailable` with `Retry-After` (issue #14) instead of a
+ * generic 500, inside and outside oidc-provider, in the shape of the request's surface
+ * (`ctx.state.route.spec.surface`) through the one error renderer (src/errors/render.ts):
+ * problem+json on `/api/v1`, JSON-RPC on `/mcp`, an HTML page for people, RFC 6749 §5.2 JSON
+ * `{"error":"temporarily_unavailable"}` on the OAuth endpoints. Other errors are left alone.
  */
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
-import { sendOAuthError } from '../http/errors.js';
-import { renderErrorPage } from '../interaction/templates.js';
+import { TemporarilyUnavailable } from '../errors/catalogue.js';
+import { isStoreOutage } from '../errors/outage.js';
+import type { ErrorRenderer } from '../errors/render.js';
 
-/** Seconds a client should wait before retrying during an outage. */
-export const OUTAGE_RETRY_AFTER = 5;
+export { isStoreOutage } from '../errors/outage.js';
+export { OUTAGE_DESCRIPTION, OUTAGE_RETRY_AFTER } from '../errors/catalogue.js';
 
-const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError', 'ConnectionTimeoutError']);
-const OUTAGE_MESSAGE =
-  /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Stream isn't writeable|Command timed out|Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|the database system is (starting up|shutting down|in recovery mode)|terminating connection/i;
-/**
- * Error codes of an unreachable store: Node socket errors and PostgreSQL SQLSTATEs of class 08
- * (connection exception), 57P01–57P03 (admin shutdown, crash shutdown, cannot connect now) and
- * 57014 (statement timeout: the store did not answer in time).
- */
-const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006']);
-
-/** True when `err` (or its `cause`) says a store could not be reached (ioredis / pg connection errors). */
-export function isStoreOutage(err: unknown, depth = 0): boolean {
-  if (!err || typeof err !== 'object' || depth > 3) return false;
-  const e = err as { name?: string; message?: string; code?: string; cause?: unknown; originalError?: unknown };
-  if (OUTAGE_NAMES.has(e.name ?? '') || OUTAGE_MESSAGE.test(e.message ?? '') || OUTAGE_CODES.has(String(e.code ?? ''))) return true;
-  return isStoreOutage(e.cause, depth + 1) || isStoreOutage(e.originalError, depth + 1);
-}
-
-/** The error_description / detail of every outage answer. */
-export const OUTAGE_DESCRIPTION = 'a backing store is unreachable; retry shortly';
+/** Marks a request whose provider `server_error` was a store outage (read by `answerOutageAs503`). */
+const OUTAGE = Symbol('storeOutage');
 
 /**
- * The outage answer in the shape of the request's surface (issue #14): RFC 9457 problem+json on
- * `/api/v1`, an HTML page for people (interaction, operator and account pages), RFC 6749 §5.2
- * JSON everywhere else (OAuth endpoints, `/account/graphql`; `/mcp` renders its own JSON-RPC).
+ * Provider hook (declared by `declareProviderHooks`, src/oauth/provider-hooks.ts): remembers that a
+ * request's `server_error` inside oidc-provider was a store outage.
  */
-function answer503(ctx: Koa.Context): void {
-  ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER));
-  ctx.set('Cache-Control', 'no-store');
-  if (ctx.path.startsWith('/api/v1')) {
-    ctx.status = 503;
-    ctx.type = 'application/problem+json';
-    ctx.body = JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: OUTAGE_DESCRIPTION, code: 'temporarily_unavailable' });
-    return;
-  }
-  const page = /^\/(interaction|admin)(\/|$)|^\/account\/connections/.test(ctx.path);
-  if (page || (ctx.method === 'GET' && ctx.accepts('json', 'html') === 'html' && !ctx.path.startsWith('/api/'))) {
-    renderErrorPage(ctx, 'temporarily_unavailable', 'The service is briefly unavailable. Please try again in a few seconds.', 503);
-    return;
-  }
-  sendOAuthError(ctx, 503, 'temporarily_unavailable', OUTAGE_DESCRIPTION);
-}
-
-/** Inside oidc-provider: its error handler has already rendered 500 `server_error`; rewrite it. */
-export function installOutageHandling(provider: Provider): void {
-  const OUTAGE = Symbol('storeOutage');
+export function rememberOutages(provider: Provider): void {
   provider.on('server_error', (ctx, err) => {
     if (isStoreOutage(err)) (ctx as unknown as Record<symbol, boolean>)[OUTAGE] = true;
   });
-  provider.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) answer503(ctx as unknown as Koa.Context);
-  });
 }
 
-/** Outside oidc-provider (our routes): errors from a store outage become 503. */
-export const outageMiddleware: Koa.Middleware = async (ctx, next) => {
-  try {
+/**
+ * Step of every provider endpoint, around `handToProvider` (src/pipelines/oauth.ts): oidc-provider's
+ * error handler has already rendered 500 `server_error` for a store outage; answer 503 +
+ * Retry-After in the surface's shape instead.
+ * @param render the app's error renderer (`errorRenderer`)
+ */
+export function answerOutageAs503(render: ErrorRenderer): Koa.Middleware {
+  return async function answerOutageAs503(ctx, next) {
     await next();
-  } catch (err) {
-    if (!isStoreOutage(err)) throw err;
-    answer503(ctx);
-  }
-};
+    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) render(ctx, new TemporarilyUnavailable());
+  };
+}
+
+/**
+ * Outside oidc-provider (our routes): errors from a store outage become 503, rendered here so the
+ * steps around (metrics) see the answer, not an exception.
+ * @param render the app's error renderer (`errorRenderer`)
+ */
+export function outageMiddleware(render: ErrorRenderer): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (!isStoreOutage(err)) throw err;
+      render(ctx, new TemporarilyUnavailable());
+    }
+  };
+}

@@ -7,7 +7,18 @@ import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** Roles a member can hold at a site. `owner` and `admin` are operator roles (DESIGN D2). */
 export type Role = 'owner' | 'admin' | 'instructor' | 'student';
-export const OPERATOR_ROLES: ReadonlySet<string> = new Set(['owner', 'admin']);
+/** The operator roles (DESIGN D2, D5): what {@link isOperator} looks for. */
+export const OPERATOR_ROLES: readonly Role[] = ['owner', 'admin'];
+
+/**
+ * The one operator-role check (DESIGN D2 "operator scopes need an owner or admin role at the
+ * site", D5 roles, D11 operator area; issue #9): true when `roles` (a person's roles at one site,
+ * read at request time) hold `owner` or `admin`. Used by the admin API, the MCP operator tools,
+ * the consent step for operator scopes, the `/admin` pages and the home page.
+ */
+export function isOperator(roles: readonly string[]): boolean {
+  return roles.some((r) => (OPERATOR_ROLES as readonly string[]).includes(r));
+}
 
 export interface Site {
   id: string;
@@ -25,6 +36,11 @@ export interface User {
 export interface SiteMembership {
   site: Site;
   roles: string[];
+}
+
+/** A member as the bearer step reads it (`Accounts.liveMemberAt`): user, site and roles at this request. */
+export interface LiveMember extends SiteMembership {
+  user: User;
 }
 
 /** Read access to sites, users and memberships, plus credential checks. */
@@ -90,12 +106,33 @@ export class Accounts {
   }
 
   /**
-   * The one home of "the user still has a role at this site" (issue #9): the user's roles at the
-   * site, read now, or undefined when there is none. Checked by the shared bearer step of every
-   * resource surface (`/account/graphql`, `/mcp`, UserInfo, `/api/v1`) and by the refresh grant.
+   * The one home of "the user still has a role at this site" (issue #9): the member read now, in one
+   * query (issue #15: the bearer step of every request runs it), or undefined when the user holds no
+   * role at the site (or either is gone). Checked by the shared bearer step of every resource surface
+   * (`/account/graphql`, `/mcp`, UserInfo, `/api/v1`) and, through `liveRolesAt`, by the refresh grant.
+   * @returns the user, the site and the user's roles there (sorted, never empty)
    */
+  async liveMemberAt(userId: string, siteId: string): Promise<LiveMember | undefined> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .innerJoin('sites', 'sites.id', 'memberships.site_id')
+      .select(['users.email as email', 'users.name as name', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp', 'memberships.role as role'])
+      .where('memberships.user_id', '=', userId)
+      .where('memberships.site_id', '=', siteId)
+      .orderBy('memberships.role')
+      .execute();
+    const first = rows[0];
+    if (!first) return undefined;
+    return {
+      user: { id: userId, email: first.email, name: first.name },
+      site: { id: siteId, name: first.site_name, mcpConnectionsEnabled: first.mcp === 1 },
+      roles: rows.map((r) => r.role),
+    };
+  }
+
+  /** The user's roles at the site, read now, or undefined when there is none (`liveMemberAt`'s rule). */
   async liveRolesAt(userId: string, siteId: string): Promise<string[] | undefined> {
-    const roles = await this.rolesAt(userId, siteId);
-    return roles.length > 0 ? roles : undefined;
+    return (await this.liveMemberAt(userId, siteId))?.roles;
   }
 }

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import { MAX_PAGE_SIZE } from './paging.js';
+import { clampPageSize, MAX_PAGE_SIZE } from './paging.js';
 
 /** Kinds of audit events, with the label people read in the operator area. */
 export const AUDIT_KINDS = {
@@ -101,7 +101,7 @@ export class AuditTrail {
     if (filter.to) q = q.where('at', '<', filter.to);
     const after = filter.after;
     if (after) q = q.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
-    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(Math.min(Math.max(Math.trunc(filter.limit ?? MAX_PAGE_SIZE), 1), MAX_PAGE_SIZE)).execute();
+    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(clampPageSize(filter.limit, MAX_PAGE_SIZE)).execute();
     return rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind as AuditKind, siteId: r.site_id, clientId: r.client_id, userId: r.user_id, detail: r.detail }));
   }
 

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { notFound } from './errors.js';
+import { clampPageSize } from './paging.js';
 
 /** A course as the public sees it. Durations in seconds. */
 export interface PublicCourse {
@@ -49,7 +50,7 @@ export class Catalog {
       .where('courses.is_public', '=', 1)
       .groupBy(['courses.id', 'courses.slug', 'courses.title', 'courses.description'])
       .orderBy('courses.title')
-      .limit(Math.min(Math.max(1, Math.trunc(limit)), MAX_CATALOGUE_PAGE));
+      .limit(clampPageSize(limit, MAX_CATALOGUE_PAGE));
     const needle = query?.trim().toLowerCase();
     if (needle) {
       const like = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,7 +1,16 @@
 /**
- * Domain errors of the platform services. They carry a stable `code` and a message safe to show
- * to the caller; the protocol layers (MCP tools, admin API) map them to their own error shapes.
- * `platform/` knows nothing of HTTP: no status codes here.
+ * The one domain error of the platform services (issue #9: one domain error type, one code set).
+ * A refusal carries a stable `code`, an optional finer `reason` and a message safe to show to the
+ * caller; each surface maps it to its own shape (src/errors/: problem+json `error`, GraphQL
+ * `extensions.code`, MCP tool error text, HTML page). `platform/` knows nothing of HTTP: no
+ * status codes here (they are in src/errors/catalogue.ts, `DOMAIN_STATUS`).
+ *
+ * | code | means | finer reasons in use |
+ * |---|---|---|
+ * | `invalid` | an input value breaks a documented rule (range, format, length) | `idempotency_key_reused`, `unsupported_media_type`, `weak_password` |
+ * | `not_found` | the thing does not exist for this caller at this site (no difference is made with "not yours") | `unknown_or_used` (one-time link) |
+ * | `conflict` | the change clashes with the current state | `last_owner`, `feature_disabled`, `public_client`, `already_accepted`, `invitation_accepted`, `idempotency_key_in_use` |
+ * | `forbidden` | the caller may not do this | `access_expired` (a course's `expireDate` passed), `role_hierarchy`, `wrong_account` |
  */
 
 /** Why a domain operation was refused. */
@@ -27,3 +36,9 @@ export class PlatformError extends Error {
 
 /** Shorthand for a `not_found` error, e.g. `notFound('course', 'sql-basics')`. */
 export const notFound = (what: string, key: string): PlatformError => new PlatformError('not_found', `no ${what} "${key}"`);
+
+/** Shorthand for an `invalid` error naming its field, e.g. `invalid('name must not be empty', 'name')`. */
+export const invalid = (message: string, field?: string): PlatformError => new PlatformError('invalid', message, field === undefined ? {} : { field });
+
+/** The member's access to a course has expired (`forbidden`, reason `access_expired`; GraphQL `ACCESS_EXPIRED`). */
+export const accessExpired = (message: string): PlatformError => new PlatformError('forbidden', message, { reason: 'access_expired' });

@@ -7,14 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { OneTimeLinks } from './one-time-links.js';
+import { PlatformError } from './errors.js';
+import { OPERATOR_ROLES } from './accounts.js';
 
 /** A site id: lower-case letters, digits and dashes (it is the `org_id` claim, SPEC §2.3). */
 export const SITE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** A password hash that matches no password (the owner sets one through the link). */
 const NO_PASSWORD = '!';
-
-export class FirstRunError extends Error {}
 
 /** A site as `sites list` prints it. */
 export interface SiteSummary {
@@ -39,17 +39,18 @@ export class FirstRun {
   /**
    * Creates a site and makes `ownerEmail` its owner (creating the user when new).
    * @returns a one-time set-password token for the owner (24 h) and its expiry
-   * @throws FirstRunError for an invalid site id / e-mail, or a site id already taken
+   * @throws PlatformError `invalid` for an invalid site id / name / e-mail (with its `field`),
+   *   `conflict` for a site id already taken
    */
   async createSite(input: { id: string; name: string; ownerEmail: string; ownerName?: string }): Promise<{ userId: string; token: string; expiresAt: string }> {
     const email = input.ownerEmail.trim().toLowerCase();
-    if (!SITE_ID.test(input.id)) throw new FirstRunError(`site id "${input.id}": use lower-case letters, digits and dashes (max 63)`);
-    if (!input.name.trim()) throw new FirstRunError('site name: required');
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new FirstRunError(`owner e-mail "${input.ownerEmail}": not an e-mail address`);
+    if (!SITE_ID.test(input.id)) throw new PlatformError('invalid', `site id "${input.id}": use lower-case letters, digits and dashes (max 63)`, { field: 'id' });
+    if (!input.name.trim()) throw new PlatformError('invalid', 'site name: required', { field: 'name' });
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new PlatformError('invalid', `owner e-mail "${input.ownerEmail}": not an e-mail address`, { field: 'ownerEmail' });
     const now = new Date().toISOString();
     const userId = await this.db.transaction().execute(async (trx) => {
       if (await trx.selectFrom('sites').select('id').where('id', '=', input.id).executeTakeFirst()) {
-        throw new FirstRunError(`site id "${input.id}" is already taken`);
+        throw new PlatformError('conflict', `site id "${input.id}" is already taken`, { field: 'id' });
       }
       await trx.insertInto('sites').values({ id: input.id, name: input.name.trim(), mcp_connections_enabled: 0, created_at: now }).execute();
       let user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
@@ -79,7 +80,7 @@ export class FirstRun {
 
   /**
    * A new set-password link for an owner or admin of some site (lost or expired link).
-   * @throws FirstRunError when no user with an owner/admin role has that e-mail
+   * @throws PlatformError `not_found` when no user with an owner/admin role has that e-mail
    */
   async resetLink(ownerEmail: string): Promise<{ token: string; expiresAt: string }> {
     const row = await this.db
@@ -87,9 +88,9 @@ export class FirstRun {
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
       .select('users.id as id')
       .where('users.email', '=', ownerEmail.trim().toLowerCase())
-      .where('memberships.role', 'in', ['owner', 'admin'])
+      .where('memberships.role', 'in', OPERATOR_ROLES)
       .executeTakeFirst();
-    if (!row) throw new FirstRunError(`no owner or admin with e-mail ${ownerEmail}`);
+    if (!row) throw new PlatformError('not_found', `no owner or admin with e-mail ${ownerEmail}`, { field: 'email' });
     return this.links.issue(row.id);
   }
 }

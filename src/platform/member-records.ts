@@ -2,12 +2,11 @@
  * The "continue watching" view of a member at one site (SPEC §1 last-watched lecture), for the MCP
  * tool of that name. Orders, event registrations and progress writes are the Account API's
  * services (`orders.ts`, `events.ts`, `progress.ts`), shared by both surfaces. Scoped by
- * (site id, user id), like `learning.ts`.
+ * (site id, user id), like `enrollments.ts`.
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import type { MemberRef } from './learning.js';
-import { PlatformError, notFound } from './errors.js';
+import type { MemberRef } from './enrollments.js';
 
 /** Where to pick up a course: its most recently watched lecture. */
 export interface ContinueWatching {
@@ -69,9 +68,4 @@ export class MemberRecords {
     }
     return result;
   }
-
-}
-
-function clamp(n: number, min: number, max: number): number {
-  return Math.min(Math.max(min, Math.trunc(n)), max);
 }

@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { hashPassword } from './passwords.js';
+import { PlatformError } from './errors.js';
 
 /** DESIGN D11: a one-time link is valid 24 h. */
 export const ONE_TIME_LINK_TTL_SECONDS = 24 * 3600;
@@ -16,15 +17,6 @@ export const ONE_TIME_LINK_TTL_SECONDS = 24 * 3600;
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-/** Why a link or a password was refused; `message` is worded for the person using the link. */
-export class OneTimeLinkError extends Error {
-  constructor(
-    readonly reason: 'unknown_or_used' | 'weak_password',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
@@ -62,12 +54,13 @@ export class OneTimeLinks {
 
   /**
    * Uses a link: sets the user's password and marks the link used, in one transaction.
-   * @throws OneTimeLinkError `weak_password` (length outside 12–1024) or `unknown_or_used`
+   * @throws PlatformError `invalid` reason `weak_password` (length outside 12–1024), or `not_found`
+   *   reason `unknown_or_used`; messages are worded for the person using the link
    * @returns the user's e-mail
    */
   async setPassword(token: string, password: string, now = new Date()): Promise<{ email: string }> {
     if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-      throw new OneTimeLinkError('weak_password', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`);
+      throw new PlatformError('invalid', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, { reason: 'weak_password', field: 'password' });
     }
     const hash = await hashPassword(password);
     return this.db.transaction().execute(async (trx) => {
@@ -79,7 +72,7 @@ export class OneTimeLinks {
         .where('expires_at', '>', now.toISOString())
         .returning('user_id')
         .executeTakeFirst();
-      if (!row) throw new OneTimeLinkError('unknown_or_used', 'This link has expired or was already used. Ask the site owner (or run `npm run admin -- owner reset-link`) for a new one.');
+      if (!row) throw new PlatformError('not_found', 'This link has expired or was already used. Ask the site owner (or run `npm run admin -- owner reset-link`) for a new one.', { reason: 'unknown_or_used' });
       const user = await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', row.user_id).returning('email').executeTakeFirstOrThrow();
       return { email: user.email };
     });

@@ -5,9 +5,33 @@
  * stable across inserts elsewhere in the list, because it names a row, not an offset. The API layer
  * wraps keys into opaque cursors; this module only parses what it produced.
  */
+import { PlatformError } from './errors.js';
 
 /** Largest page a caller may ask for (`first`). */
 export const MAX_PAGE_SIZE = 100;
+
+/** Largest page of the operator lists (`/api/v1` `limit`, docs/admin-api.md "Pagination"). */
+export const MAX_ADMIN_PAGE_SIZE = 200;
+
+/**
+ * Most rows an operator list reads at once (students, orders): the admin API pages them in memory
+ * with opaque row-key cursors (src/resource/admin-api/paging.ts), so this bounds a site's list,
+ * not a page.
+ */
+export const MAX_ADMIN_LIST_ROWS = 10_000;
+
+/**
+ * The one page-size clamp (issue #9): the number of rows a list query reads when the caller's
+ * size is a request, not a contract — `requested` truncated to an integer and clamped to 1…`max`;
+ * `max` when it is missing or not a finite number. Sizes that come straight from a client are
+ * validated (refused, not clamped) by {@link checkPageSize} or the surface's schema (SPEC §2.4
+ * connections, DESIGN D9 `limit`); this is what the platform services apply underneath.
+ * @param max the list's ceiling (MAX_PAGE_SIZE, MAX_ADMIN_PAGE_SIZE, the catalogue's…), ≥ 1
+ */
+export function clampPageSize(requested: number | undefined, max: number = MAX_PAGE_SIZE): number {
+  if (requested === undefined || !Number.isFinite(requested)) return max;
+  return Math.min(Math.max(1, Math.trunc(requested)), max);
+}
 
 /** A page request: at most `first` rows after the row whose key is `after`. */
 export interface PageRequest {
@@ -17,9 +41,15 @@ export interface PageRequest {
   after?: string;
 }
 
-/** Thrown for a page request outside the rules (size out of range, key not from this list). */
-export class InvalidPageRequestError extends RangeError {
+/**
+ * A page request outside the rules (size out of range, key not from this list): the domain error
+ * `invalid` (src/platform/errors.ts) naming the field `first` or `after`.
+ */
+export class InvalidPageRequestError extends PlatformError {
   override name = 'InvalidPageRequestError';
+  constructor(message: string, field: 'first' | 'after') {
+    super('invalid', message, { field });
+  }
 }
 
 /**
@@ -28,7 +58,7 @@ export class InvalidPageRequestError extends RangeError {
  */
 export function checkPageSize(first: number): number {
   if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-    throw new InvalidPageRequestError(`first must be an integer between 0 and ${MAX_PAGE_SIZE}`);
+    throw new InvalidPageRequestError(`first must be an integer between 0 and ${MAX_PAGE_SIZE}`, 'first');
   }
   return first;
 }
@@ -45,10 +75,10 @@ export function parsePairKey(key: string): [string, string] {
   try {
     parsed = JSON.parse(key);
   } catch {
-    throw new InvalidPageRequestError('after: not a cursor of this list');
+    throw new InvalidPageRequestError('after: not a cursor of this list', 'after');
   }
   if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((v) => typeof v === 'string')) {
-    throw new InvalidPageRequestError('after: not a cursor of this list');
+    throw new InvalidPageRequestError('after: not a cursor of this list', 'after');
   }
   return [parsed[0] as string, parsed[1] as string];
 }

@@ -5,22 +5,22 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import type { User } from './accounts.js';
-import { MemberDataError } from './member-errors.js';
+import { PlatformError, invalid } from './errors.js';
 
 /** Longest display name, in characters (code points) after trimming. */
 export const MAX_DISPLAY_NAME_LENGTH = 80;
 
 /**
  * Normalises a display name: trimmed, inner whitespace runs collapsed, NFC.
- * @throws MemberDataError BAD_USER_INPUT when empty, longer than 80 characters or holding control characters
+ * @throws PlatformError `invalid` when empty, longer than 80 characters or holding control characters
  */
 export function normaliseDisplayName(input: string): string {
   if (/\p{Cc}|\p{Cf}/u.test(input.replace(/[\t\n\r]/g, ' '))) {
-    throw new MemberDataError('BAD_USER_INPUT', 'name must not contain control or format characters');
+    throw invalid('name must not contain control or format characters');
   }
   const name = input.normalize('NFC').replace(/\s+/g, ' ').trim();
-  if (name.length === 0) throw new MemberDataError('BAD_USER_INPUT', 'name must not be empty');
-  if ([...name].length > MAX_DISPLAY_NAME_LENGTH) throw new MemberDataError('BAD_USER_INPUT', `name must be at most ${MAX_DISPLAY_NAME_LENGTH} characters`);
+  if (name.length === 0) throw invalid('name must not be empty');
+  if ([...name].length > MAX_DISPLAY_NAME_LENGTH) throw invalid(`name must be at most ${MAX_DISPLAY_NAME_LENGTH} characters`);
   return name;
 }
 
@@ -30,12 +30,12 @@ export class Profiles {
 
   /**
    * Sets the user's display name.
-   * @throws MemberDataError BAD_USER_INPUT (see `normaliseDisplayName`), NOT_FOUND when the user is gone
+   * @throws PlatformError `invalid` (see `normaliseDisplayName`), `not_found` when the user is gone
    */
   async setDisplayName(userId: string, input: string): Promise<User> {
     const name = normaliseDisplayName(input);
     const updated = await this.db.updateTable('users').set({ name }).where('id', '=', userId).returning(['id', 'email', 'name']).executeTakeFirst();
-    if (!updated) throw new MemberDataError('NOT_FOUND', 'member not found');
+    if (!updated) throw new PlatformError('not_found', 'member not found');
     return updated;
   }
 }

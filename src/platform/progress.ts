@@ -9,8 +9,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import type { LastWatched, MemberRef } from './learning.js';
-import { MemberDataError } from './member-errors.js';
+import { rowAccessActive, type LastWatched, type MemberRef } from './enrollments.js';
+import { PlatformError, accessExpired, invalid } from './errors.js';
 
 export const COMPLETION_THRESHOLD = 0.9;
 
@@ -78,18 +78,18 @@ export class Progress {
    * Records a playback position, monotonically: the write is stored only when its `recordedAt` is
    * later than the stored one, so an older client write never overwrites a newer one (retries of
    * the same write are no-ops). Atomic: one `INSERT … ON CONFLICT DO UPDATE … WHERE`.
-   * @throws MemberDataError NOT_FOUND when the lecture is not in a course the member is enrolled in
+   * @throws PlatformError `not_found` when the lecture is not in a course the member is enrolled in
    *   at this site; ACCESS_EXPIRED when that enrollment has expired; BAD_USER_INPUT when the
    *   position is negative, fractional or beyond the lecture's duration, or `recordedAt` is more
    *   than MAX_CLOCK_SKEW_MS ahead
    */
   async record(member: MemberRef, write: ProgressWrite): Promise<ProgressWriteResult> {
     if (!Number.isInteger(write.positionSeconds) || write.positionSeconds < 0) {
-      throw new MemberDataError('BAD_USER_INPUT', 'positionSeconds must be an integer ≥ 0');
+      throw invalid('positionSeconds must be an integer ≥ 0');
     }
     // A timestamp from the future would pin the position (monotonic rule): allow clock skew only.
     if (Date.parse(write.recordedAt) > this.now().getTime() + MAX_CLOCK_SKEW_MS) {
-      throw new MemberDataError('BAD_USER_INPUT', 'recordedAt must not be more than 5 minutes in the future');
+      throw invalid('recordedAt must not be more than 5 minutes in the future');
     }
     const lecture = await this.db
       .selectFrom('lectures')
@@ -102,13 +102,14 @@ export class Progress {
       .where('enrollments.user_id', '=', member.userId)
       .executeTakeFirst();
     // Same answer for "no such lecture" and "not yours": a member cannot probe other courses.
-    if (!lecture) throw new MemberDataError('NOT_FOUND', `no lecture ${write.lectureId} in a course you are enrolled in`);
-    const nowIso = this.now().toISOString();
-    if (lecture.lifetime !== 1 && lecture.expires_at !== null && lecture.expires_at <= nowIso) {
-      throw new MemberDataError('ACCESS_EXPIRED', `your access to ${lecture.course_slug} expired at ${lecture.expires_at}`);
+    if (!lecture) throw new PlatformError('not_found', `no lecture ${write.lectureId} in a course you are enrolled in`);
+    const now = this.now();
+    const nowIso = now.toISOString();
+    if (!rowAccessActive({ expires_at: lecture.expires_at, lifetime_access: lecture.lifetime }, now)) {
+      throw accessExpired(`your access to ${lecture.course_slug} expired at ${lecture.expires_at}`);
     }
     if (write.positionSeconds > lecture.duration) {
-      throw new MemberDataError('BAD_USER_INPUT', `positionSeconds must be between 0 and ${lecture.duration} for this lecture`);
+      throw invalid(`positionSeconds must be between 0 and ${lecture.duration} for this lecture`);
     }
     const row = {
       user_id: member.userId,

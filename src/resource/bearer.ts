@@ -1,6 +1,6 @@
 /**
  * The shared bearer middleware of the protected resources (SPEC §5.6, §5.7; DESIGN D4; RFC 6750,
- * RFC 9728). One function, `challenge`, builds every `WWW-Authenticate` header.
+ * RFC 9728). One function, `challenge` (src/http/challenge.ts), builds every `WWW-Authenticate` header.
  *
  * - no token: anonymous where the resource allows it (`/mcp`), else 401 `invalid_token`;
  * - unknown, expired, revoked or malformed token, or a token whose audience is not BASE_URL:
@@ -13,13 +13,17 @@
  */
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
-import { parseScope } from '../oauth/scopes.js';
-import { defaultScopeOf } from '../oauth/default-scope.js';
-import { bearerChallenge, HttpError } from '../http/errors.js';
-import type { Accounts } from '../platform/accounts.js';
+import { parseScope } from '../domain/scopes.js';
+import { defaultScopeOf } from '../domain/client-kinds.js';
+import { challenge } from '../http/challenge.js';
+import type { Accounts, Site, User } from '../platform/accounts.js';
 
-/** The live membership rule the bearer step applies (`Accounts.liveRolesAt`). */
-export type Members = Pick<Accounts, 'liveRolesAt'>;
+// `challenge()` and the RFC 9728 metadata URL live in the HTTP layer (src/http/challenge.ts), so
+// that every surface's error mapper can build a challenge without importing a resource server.
+export { challenge, resourceMetadataUrl } from '../http/challenge.js';
+
+/** The live membership rule the bearer step applies (`Accounts.liveMemberAt`). */
+export type Members = Pick<Accounts, 'liveMemberAt'>;
 
 /** Who a request acts for, from a valid access token. */
 export interface Principal {
@@ -35,6 +39,12 @@ export interface Principal {
   expiresAt: number;
   /** The user's roles at `siteId`, read at this request by `authenticate` (never empty there). */
   roles?: readonly string[];
+  /**
+   * The user (id, e-mail, display name) and the site, read by `authenticate` in the same query as
+   * `roles` (issue #15: surfaces answer from them instead of reading them again).
+   */
+  user?: User;
+  site?: Site;
 }
 
 /** Koa state set by the middleware: `principal` is undefined for anonymous requests. */
@@ -42,8 +52,6 @@ export interface BearerState {
   principal?: Principal;
 }
 
-/** The RFC 9728 metadata URL of the protected resource. */
-export const resourceMetadataUrl = (baseUrl: string): string => `${baseUrl}/.well-known/oauth-protected-resource`;
 
 /**
  * What a surface names in `scope` when a token is refused before the operation's scope is known
@@ -67,32 +75,6 @@ export interface ScopeHint {
  */
 export const ANY_KIND_SCOPE = 'openid';
 
-/**
- * Builds the 401/403 error of SPEC §5.7 with its `WWW-Authenticate` challenge; the one place
- * challenges are made.
- * Every 401/403 of every resource surface is built here (issue #9), so each carries the challenge.
- * @param status 401 (`invalid_token`) or 403 (`insufficient_scope`; `access_denied` when the scopes
- *   are there but the user's live role at the site is not, e.g. the admin API's operator check)
- * @param scope the scope to ask for next (space-delimited; DESIGN D4: on every 401 and 403)
- * @param errorUri a developer-docs page about the error (RFC 6750 §3 `error_uri`)
- */
-export function challenge(
-  baseUrl: string,
-  status: 401 | 403,
-  error: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | 'access_denied',
-  description: string,
-  scope: string,
-  errorUri?: string,
-): HttpError {
-  const header = bearerChallenge({
-    error,
-    error_description: description,
-    scope,
-    error_uri: errorUri,
-    resource_metadata: resourceMetadataUrl(baseUrl),
-  });
-  return new HttpError(status, error, description, { 'WWW-Authenticate': header });
-}
 
 /**
  * Extracts the token of an `Authorization: Bearer` header (RFC 6750 §2.1); undefined when absent.
@@ -115,7 +97,8 @@ async function clientDefaultScope(provider: Provider, clientId: string | undefin
 
 /**
  * Resolves an access token to a principal, with the live role check of issue #9: a member whose
- * every role at the token's site was removed is refused at once, on every resource surface.
+ * every role at the token's site was removed is refused at once, on every resource surface. The
+ * principal carries what that one query read (roles, user, site).
  * @param members the live role check (`Accounts`)
  * @param hint the `scope` to name when the token is refused (see `ScopeHint`)
  * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens, a foreign audience, or a
@@ -139,10 +122,12 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
   if (!at.accountId || !at.grantId || typeof siteId !== 'string') {
     throw await refuse('the access token acts for no member of a site: sign in as a person');
   }
-  const roles = await members.liveRolesAt(at.accountId, siteId);
-  if (!roles) throw await refuse('the access token acts for no member of its site');
+  const member = await members.liveMemberAt(at.accountId, siteId);
+  if (!member) throw await refuse('the access token acts for no member of its site');
   return {
-    roles,
+    roles: member.roles,
+    user: member.user,
+    site: member.site,
     userId: at.accountId,
     siteId,
     clientId: at.clientId ?? '',

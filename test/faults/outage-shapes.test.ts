@@ -74,7 +74,7 @@ d('issue #14: a platform-store outage answers 503 in the shape of each surface',
       expect(admin.status).toBe(503);
       expect(admin.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(admin.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await admin.json()).toMatchObject({ status: 503, error: 'temporarily_unavailable' });
+      expect(await admin.json()).toMatchObject({ status: 503, error: 'temporarily_unavailable', detail: 'a backing store is unreachable; retry shortly' });
 
       const graphql = await fetch(`${base}/account/graphql`, {
         method: 'POST',
@@ -91,10 +91,11 @@ d('issue #14: a platform-store outage answers 503 in the shape of each surface',
       });
       expect(mcp.status).toBe(503);
       expect(mcp.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: 'a backing store is unreachable; retry shortly' }, id: null });
 
       const refused = await refresh(base, refreshToken);
       expect(refused.status).toBe(503);
-      expect(refused.body).toMatchObject({ error: 'temporarily_unavailable' });
+      expect(refused.body).toMatchObject({ error: 'temporarily_unavailable', error_description: 'a backing store is unreachable; retry shortly' });
 
       const fields = new URLSearchParams(loginForm.hidden);
       fields.set('email', 'student@demo.test');

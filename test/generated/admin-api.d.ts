@@ -1671,7 +1671,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1700,6 +1700,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1742,7 +1751,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1796,6 +1805,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listOAuthApplications: {
@@ -1829,7 +1847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1858,6 +1876,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1910,7 +1937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1948,6 +1975,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1986,7 +2022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2022,6 +2058,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteOAuthApplication: {
@@ -2042,7 +2087,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2080,6 +2125,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2129,7 +2183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2183,6 +2237,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     rotateOAuthApplicationSecret: {
@@ -2208,7 +2271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2246,6 +2309,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2297,7 +2369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2326,6 +2398,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2353,7 +2434,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2391,6 +2472,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2418,7 +2508,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2456,6 +2546,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2508,7 +2607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2537,6 +2636,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2584,7 +2692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2613,6 +2721,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2666,7 +2783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2711,6 +2828,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getCourse: {
@@ -2742,7 +2868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2771,6 +2897,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2821,7 +2956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2875,6 +3010,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     publishCourse: {
@@ -2905,7 +3049,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2950,6 +3094,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getCurriculum: {
@@ -2981,7 +3134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3010,6 +3163,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3060,7 +3222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3105,6 +3267,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listSections: {
@@ -3137,7 +3308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3166,6 +3337,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3215,7 +3395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3253,6 +3433,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3287,7 +3476,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3325,6 +3514,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3352,7 +3550,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3390,6 +3588,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3438,7 +3645,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3467,6 +3674,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3514,7 +3730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3552,6 +3768,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3580,7 +3805,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3618,6 +3843,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3660,7 +3894,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3689,6 +3923,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3723,7 +3966,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3761,6 +4004,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3789,7 +4041,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3827,6 +4079,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3874,7 +4135,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3903,6 +4164,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3955,7 +4225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3993,6 +4263,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4032,7 +4311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,6 +4347,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     revokeInvitation: {
@@ -4088,7 +4376,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4126,6 +4414,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4172,7 +4469,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4201,6 +4498,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4264,7 +4570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4293,6 +4599,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4338,7 +4653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4367,6 +4682,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4417,7 +4741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4455,6 +4779,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4492,7 +4825,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4528,6 +4861,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     cancelEvent: {
@@ -4548,7 +4890,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4586,6 +4928,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4631,7 +4982,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4660,6 +5011,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4709,7 +5069,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4747,6 +5107,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4784,7 +5153,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4813,6 +5182,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4849,7 +5227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4894,6 +5272,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getAppearance: {
@@ -4923,7 +5310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4952,6 +5339,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5003,7 +5399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5057,6 +5453,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listPages: {
@@ -5097,7 +5502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5126,6 +5531,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5176,7 +5590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5214,6 +5628,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5253,7 +5676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5289,6 +5712,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deletePage: {
@@ -5309,7 +5741,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5347,6 +5779,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5396,7 +5837,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5450,6 +5891,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     publishPage: {
@@ -5481,7 +5931,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5519,6 +5969,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5566,7 +6025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,6 +6054,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5645,7 +6113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5683,6 +6151,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5722,7 +6199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5758,6 +6235,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deletePost: {
@@ -5778,7 +6264,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5816,6 +6302,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5865,7 +6360,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5919,6 +6414,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     publishPost: {
@@ -5950,7 +6454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5988,6 +6492,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6038,7 +6551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6067,6 +6580,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6122,7 +6644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6160,6 +6682,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6201,7 +6732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6237,6 +6768,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteLecturer: {
@@ -6257,7 +6797,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6295,6 +6835,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6351,7 +6900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6405,6 +6954,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     assignLecturer: {
@@ -6439,7 +6997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6477,6 +7035,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6518,7 +7085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6556,6 +7123,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6618,7 +7194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6647,6 +7223,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6696,7 +7281,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6725,6 +7310,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6769,7 +7363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6798,6 +7392,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6843,7 +7446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6872,6 +7475,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6920,7 +7532,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6949,6 +7561,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7003,7 +7624,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7066,6 +7687,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getFile: {
@@ -7101,7 +7731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7137,6 +7767,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteFile: {
@@ -7157,7 +7796,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7195,6 +7834,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7245,7 +7893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7274,6 +7922,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7332,7 +7989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7377,6 +8034,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getMembershipPlan: {
@@ -7412,7 +8078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7441,6 +8107,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7498,7 +8173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7552,6 +8227,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listSubscriptions: {
@@ -7595,7 +8279,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,6 +8308,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7675,7 +8368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7713,6 +8406,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7754,7 +8456,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7783,6 +8485,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7823,7 +8534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7861,6 +8572,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7902,7 +8622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7940,6 +8660,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7987,7 +8716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8016,6 +8745,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8069,7 +8807,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8114,6 +8852,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getDigitalProduct: {
@@ -8146,7 +8893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8175,6 +8922,15 @@ export interface operations {
             };
             /** @description not_found: no such row at your site (rows of other sites are never revealed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8229,7 +8985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8283,6 +9039,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     publishDigitalProduct: {
@@ -8314,7 +9079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8352,6 +9117,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8390,7 +9164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: a field failed validation (`errors[].pointer` names it) */
+            /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8428,6 +9202,15 @@ export interface operations {
             };
             /** @description conflict with the current state (e.g. a slug or code already taken) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

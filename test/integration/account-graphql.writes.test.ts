@@ -4,7 +4,7 @@
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { graphql, memberToken } from '../helpers/member-token.js';
-import { challenge } from '../../src/resource/bearer.js';
+import { challenge } from '../../src/http/challenge.js';
 
 let server: TestServer;
 let writer: string;

@@ -8,7 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { memberToken } from '../helpers/member-token.js';
 import { OPERATIONS } from '../../src/resource/admin-api/index.js';
-import { OPERATOR_SCOPES } from '../../src/oauth/scopes.js';
+import { OPERATOR_SCOPES } from '../../src/domain/scopes.js';
 
 let server: TestServer;
 let base: string;

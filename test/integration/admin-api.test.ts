@@ -158,7 +158,7 @@ describe('SPEC 2.5 lecturers:write, comments:read over HTTP (issue 10)', () => {
       const res = await call('POST', '/api/v1/lecturers', token, { name: 'Nope', userId });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(await res.json()).toMatchObject({ status: 400, error: 'invalid', errors: [{ in: 'body', pointer: '/userId' }] });
+      expect(await res.json()).toMatchObject({ status: 400, error: 'invalid_request', errors: [{ in: 'body', pointer: '/userId' }] });
     }
     const read = await call('GET', '/api/v1/lecturers/lct_grace', token);
     const etag = read.headers.get('etag')!;

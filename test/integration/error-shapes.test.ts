@@ -4,14 +4,27 @@
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizeMember, redeemCode } from '../helpers/flows.js';
+import { memberToken } from '../helpers/member-token.js';
 
-type Shape = 'oauth' | 'graphql' | 'jsonrpc' | 'problem-or-oauth' | 'html';
+/** `graphql-transport`: an error met before GraphQL execution (RFC 6749 members and `errors[]`). */
+type Shape = 'oauth' | 'graphql' | 'graphql-transport' | 'jsonrpc' | 'problem' | 'html';
+
+interface Tokens {
+  openidOnly: string;
+  member: string;
+  /** owner@demo.test at site demo with `courses:read school:read`. */
+  operator: string;
+}
 
 interface Row {
   surface: string;
   status: number;
   shape: Shape;
-  request: (origin: string, tokens: { openidOnly: string; member: string }) => Promise<Response>;
+  /** The error code the body names (`error`, or the error page's code), when the row pins it. */
+  code?: string;
+  /** Response headers the row expects (name → pattern). */
+  headers?: Record<string, RegExp>;
+  request: (origin: string, tokens: Tokens) => Promise<Response>;
 }
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
@@ -41,20 +54,35 @@ const ROWS: Row[] = [
   { surface: 'graphql (/account/graphql, GET with malformed variables)', status: 400, shape: 'graphql', request: (o, t) => fetch(`${o}/account/graphql?query=%7B__typename%7D&variables=not-json`, { headers: bearer(t.member) }) },
   { surface: 'jsonrpc (/mcp)', status: 400, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { ...json({}), body: '{not json' }) },
   { surface: 'jsonrpc (/mcp, bearer step)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer('not-a-token'))) },
-  { surface: 'problem (/api/v1)', status: 401, shape: 'problem-or-oauth', request: (o) => fetch(`${o}/api/v1/site`) },
-  { surface: 'problem (/api/v1)', status: 403, shape: 'problem-or-oauth', request: (o, t) => fetch(`${o}/api/v1/site`, { headers: bearer(t.openidOnly) }) },
+  { surface: 'jsonrpc (/mcp, GET)', status: 405, shape: 'jsonrpc', headers: { allow: /^POST$/ }, request: (o) => fetch(`${o}/mcp`, { headers: { accept: 'application/json, text/event-stream' } }) },
+  { surface: 'jsonrpc (/mcp, not JSON)', status: 415, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }) },
+  { surface: 'problem (/api/v1)', status: 401, shape: 'problem', code: 'invalid_token', request: (o) => fetch(`${o}/api/v1/site`) },
+  { surface: 'problem (/api/v1)', status: 403, shape: 'problem', code: 'insufficient_scope', request: (o, t) => fetch(`${o}/api/v1/site`, { headers: bearer(t.openidOnly) }) },
+  // One code for every 400 of the admin API, schema (limit 1–200) or domain rule (a cursor of no list).
+  { surface: 'problem (/api/v1, schema)', status: 400, shape: 'problem', code: 'invalid_request', request: (o, t) => fetch(`${o}/api/v1/courses?limit=0`, { headers: bearer(t.operator) }) },
+  { surface: 'problem (/api/v1, domain rule)', status: 400, shape: 'problem', code: 'invalid_request', request: (o, t) => fetch(`${o}/api/v1/courses?cursor=not-a-cursor`, { headers: bearer(t.operator) }) },
+  { surface: 'problem (/api/v1, no operation)', status: 404, shape: 'problem', code: 'not_found', request: (o, t) => fetch(`${o}/api/v1/no-such-thing`, { headers: bearer(t.operator) }) },
+  { surface: 'problem (/api/v1, method)', status: 405, shape: 'problem', code: 'method_not_allowed', headers: { allow: /GET/ }, request: (o, t) => fetch(`${o}/api/v1/courses`, { method: 'DELETE', headers: bearer(t.operator) }) },
+  { surface: 'problem (/api/v1, body limit)', status: 413, shape: 'problem', code: 'invalid_request', request: (o, t) => fetch(`${o}/api/v1/courses`, json({ pad: 'x'.repeat(70 * 1024) }, bearer(t.operator))) },
+  { surface: 'graphql (/account/graphql, body limit)', status: 413, shape: 'graphql-transport', code: 'invalid_request', request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }', pad: 'x'.repeat(70 * 1024) }, bearer(t.member))) },
   { surface: 'html (interaction page)', status: 400, shape: 'html', request: (o) => fetch(`${o}/interaction/no-such-interaction`) },
+  { surface: 'html (invitation page)', status: 404, shape: 'html', code: 'invalid_request', request: (o) => fetch(`${o}/invitations/not-a-token`) },
+  { surface: 'html (operator area, body limit)', status: 413, shape: 'html', code: 'invalid_request', request: (o) => fetch(`${o}/admin/demo/courses`, form({ pad: 'x'.repeat(70 * 1024) })) },
+  // A browser navigation to a public OAuth route gets the page, not JSON.
+  { surface: 'oauth (browser GET of a public route)', status: 404, shape: 'html', code: 'not_found', request: (o) => fetch(`${o}/files/no-such-file`, { headers: { accept: 'text/html,application/xhtml+xml' } }) },
 ];
 
-function assertShape(shape: Shape, type: string, text: string): void {
+function assertShape(shape: Shape, type: string, text: string, code?: string): void {
   if (shape === 'html') {
     expect(type).toMatch(/^text\/html/);
     expect(text).toMatch(/<html/i);
     expect(text).not.toMatch(/\bat .+\.(ts|js):\d+/); // no stack trace
+    if (code) expect(text).toContain(`<code>${code}</code>`);
     return;
   }
-  expect(type).toMatch(/json/);
+  expect(type).toMatch(shape === 'problem' ? /^application\/problem\+json/ : /^application\/json/);
   const body = JSON.parse(text) as Record<string, unknown>;
+  if (code) expect(body.error).toBe(code);
   expect(JSON.stringify(body)).not.toMatch(/\bat .+\.(ts|js):\d+/);
   switch (shape) {
     case 'oauth':
@@ -70,22 +98,31 @@ function assertShape(shape: Shape, type: string, text: string): void {
       expect(typeof (body.error as { code?: unknown }).code).toBe('number');
       expect(typeof (body.error as { message?: unknown }).message).toBe('string');
       break;
-    case 'problem-or-oauth':
-      // RFC 9457 problem+json (DESIGN D9) or, before the admin API adopts it, the RFC 6749 shape.
-      expect(typeof (body.title ?? body.error)).toBe('string');
+    case 'graphql-transport':
+      expect(typeof body.error).toBe('string');
+      expect(typeof body.error_description).toBe('string');
+      expect(body.errors).toEqual([{ message: body.error_description, extensions: { code: String(body.error).toUpperCase() } }]);
+      break;
+    case 'problem':
+      // RFC 9457 (DESIGN D9) with the RFC 6749 vocabulary.
+      expect(body).toMatchObject({ type: expect.stringMatching(/\/admin-api#/), title: expect.any(String), status: expect.any(Number), detail: expect.any(String), error: expect.any(String) });
+      expect(body.error_description).toBe(body.detail);
       break;
   }
 }
 
 describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () => {
   let server: TestServer;
-  const tokens = { openidOnly: '', member: '' };
+  const tokens: Tokens = { openidOnly: '', member: '', operator: '' };
   beforeAll(async () => {
     server = await startTestServer();
     const issued = await authorizeMember(server.baseUrl, server.baseUrl, 'openid');
     tokens.openidOnly = (await redeemCode(server.baseUrl, server.baseUrl, issued)).body.access_token as string;
     const member = await authorizeMember(server.baseUrl, server.baseUrl, 'openid account:read');
     tokens.member = (await redeemCode(server.baseUrl, server.baseUrl, member)).body.access_token as string;
+    const reg = await fetch(`${server.baseUrl}/api/oauth/register`, json({ client_name: 'error shapes', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }));
+    const clientId = ((await reg.json()) as { client_id: string }).client_id;
+    tokens.operator = await memberToken({ baseUrl: server.baseUrl, email: 'owner@demo.test', clientId, scope: 'openid courses:read school:read', site: 'demo' });
     expect(tokens.openidOnly).toBeTruthy();
     expect(tokens.member).toBeTruthy();
   });
@@ -95,7 +132,8 @@ describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () 
     const res = await row.request(server.baseUrl, tokens);
     const text = await res.text();
     expect(res.status).toBe(status);
-    assertShape(row.shape, res.headers.get('content-type') ?? '', text);
+    assertShape(row.shape, res.headers.get('content-type') ?? '', text, row.code);
+    for (const [name, pattern] of Object.entries(row.headers ?? {})) expect(res.headers.get(name) ?? '').toMatch(pattern);
     if (status === 401 || status === 403) {
       // SPEC §5.7: every 401/403 of a protected resource names the scheme and the resource metadata.
       const challenge = res.headers.get('www-authenticate') ?? '';

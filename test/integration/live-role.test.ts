@@ -1,8 +1,8 @@
 /**
  * Issue #9 / DESIGN D2: "the user still has a role at this site" is checked live, by one rule
  * (`Accounts.liveRolesAt`) in the shared bearer step and the refresh grant. A member whose role was
- * removed is refused at once on `/account/graphql`, `/mcp`, UserInfo and refresh, with the same
- * SPEC §5.7 challenge on every resource surface.
+ * removed is refused at once on `/account/graphql`, `/mcp`, UserInfo, `/api/v1` and refresh, with
+ * the same SPEC §5.7 challenge on every resource surface.
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizeMember, redeemCode, refresh } from '../helpers/flows.js';
@@ -36,6 +36,7 @@ describe('SPEC 5.7 / issue #9: a member whose role was removed is refused at onc
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
   const userinfo = () => fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const adminApi = () => fetch(`${server.baseUrl}/api/v1/site`, { headers: { authorization: `Bearer ${accessToken}` } });
 
   test('while the member holds a role, every surface serves the token', async () => {
     for (const call of [graphql, mcp, userinfo]) {
@@ -43,12 +44,17 @@ describe('SPEC 5.7 / issue #9: a member whose role was removed is refused at onc
       await res.arrayBuffer();
       expect(res.status).toBe(200);
     }
+    // The admin API passes the same bearer step: the token is accepted, then lacks the operator scope.
+    const admin = await adminApi();
+    await admin.arrayBuffer();
+    expect(admin.status).toBe(403);
+    expect(admin.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
   });
 
-  test('after the role is removed: 401 invalid_token on /account/graphql, /mcp and UserInfo; invalid_grant on refresh', async () => {
+  test('after the role is removed: 401 invalid_token on /account/graphql, /mcp, UserInfo and /api/v1; invalid_grant on refresh', async () => {
     await server.store.db.deleteFrom('memberships').where('user_id', '=', 'usr_student').where('site_id', '=', 'demo').execute();
     const challenges: string[] = [];
-    for (const call of [graphql, mcp, userinfo]) {
+    for (const call of [graphql, mcp, userinfo, adminApi]) {
       const res = await call();
       await res.arrayBuffer();
       expect(res.status).toBe(401);

@@ -12,7 +12,7 @@ import { openPostgresStore } from '../../src/store/postgres.js';
 import { migratePlatform } from '../../src/platform/migrations.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { Accounts } from '../../src/platform/accounts.js';
-import { Learning } from '../../src/platform/learning.js';
+import { Enrollments } from '../../src/platform/enrollments.js';
 import { loadCookieKeys, loadSigningKeys } from '../../src/oauth/keys.js';
 import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
 
@@ -85,19 +85,40 @@ for (const [name, open] of Object.entries(backends)) {
       expect((await accounts.findSite('demo'))?.name).toBe('Demo Academy');
     });
 
-    test('learning: paginated enrollments with last watched lecture', async () => {
-      const learning = new Learning(s.db);
+    test('accounts: the live member check reads user, site and roles in one query (issue #15)', async () => {
+      const accounts = new Accounts(s.db);
+      expect(await accounts.liveMemberAt('usr_student', 'demo')).toEqual({
+        user: { id: 'usr_student', email: 'student@demo.test', name: expect.any(String) },
+        site: { id: 'demo', name: 'Demo Academy', mcpConnectionsEnabled: expect.any(Boolean) },
+        roles: ['student'],
+      });
+      expect(await accounts.liveRolesAt('usr_student', 'demo')).toEqual(['student']);
+      expect(await accounts.liveMemberAt('usr_student', 'no-such-site')).toBeUndefined();
+      expect(await accounts.liveMemberAt('no-such-user', 'demo')).toBeUndefined();
+      const owner = await accounts.liveMemberAt('usr_owner', 'demo');
+      expect(owner?.roles).toEqual([...(owner?.roles ?? [])].sort());
+    });
+
+    test('enrollments: paginated list with last watched lecture', async () => {
+      const enrollments = new Enrollments(s.db);
       const member = { siteId: 'demo', userId: 'usr_student' };
-      const page = await learning.enrollments(member, 1);
+      const page = await enrollments.list(member, 1);
       expect(page.items).toHaveLength(1);
       expect(page.totalCount).toBeGreaterThanOrEqual(2);
       expect(page.hasNextPage).toBe(true);
-      const next = await learning.enrollments(member, 10, page.items[0]!.cursor);
+      const next = await enrollments.list(member, 10, page.items[0]!.cursor);
       expect(next.items.length).toBe(page.totalCount - 1);
       const all = [page.items[0]!.node, ...next.items.map((i) => i.node)];
       expect(all.some((e) => e.hasLifetimeAccess)).toBe(true);
       expect(all.some((e) => e.expireDate !== null)).toBe(true);
       expect(all.some((e) => e.lastWatchedLecture !== null)).toBe(true);
+      // totalCount rides on the page query; an empty page after a cursor still counts every row.
+      const past = await enrollments.list(member, 10, 'zzzz');
+      expect(past).toEqual({ items: [], hasNextPage: false, totalCount: page.totalCount });
+      expect((await enrollments.list({ siteId: 'demo', userId: 'no-such-user' }, 10)).totalCount).toBe(0);
+      const lean = await enrollments.list(member, 10, undefined, { lastWatched: false });
+      expect(lean.totalCount).toBe(page.totalCount);
+      expect(lean.items.every((i) => i.node.lastWatchedLecture === null)).toBe(true);
     });
 
     test('signing keys and cookie secrets: two processes starting together agree', async () => {

@@ -13,7 +13,7 @@ import { Orders } from '../../src/platform/orders.js';
 import { EventRegistrations } from '../../src/platform/events.js';
 import { Progress } from '../../src/platform/progress.js';
 import { normaliseDisplayName } from '../../src/platform/profiles.js';
-import { MemberDataError } from '../../src/platform/member-errors.js';
+import { PlatformError } from '../../src/platform/errors.js';
 import { InvalidPageRequestError } from '../../src/platform/paging.js';
 import { parseDateTime } from '../../src/resource/account-graphql/scalars.js';
 import { pageBudgetRule } from '../../src/resource/account-graphql/page-budget.js';
@@ -106,15 +106,20 @@ describe('progress', () => {
   test('another member or another site cannot write to the course', async () => {
     const p = at('2026-01-02T00:00:00.000Z');
     for (const member of [{ siteId: 's1', userId: 'u2' }, { siteId: 's2', userId: 'u1' }]) {
-      await expect(p.record(member, { lectureId: 'l1', positionSeconds: 1, recordedAt: '2026-01-01T12:00:00.000Z' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(p.record(member, { lectureId: 'l1', positionSeconds: 1, recordedAt: '2026-01-01T12:00:00.000Z' })).rejects.toMatchObject({ code: 'not_found' });
     }
   });
 
-  test('after the enrollment expires: ACCESS_EXPIRED', async () => {
+  test('one millisecond before the expiry instant the write is still accepted (accessActive)', async () => {
+    const p = at('2026-05-31T23:59:59.999Z');
+    await expect(p.record(me, { lectureId: 'l1', positionSeconds: 1, recordedAt: '2026-05-31T12:00:00.000Z' })).resolves.toMatchObject({ lecture: { lectureId: 'l1' } });
+  });
+
+  test('at the expiry instant: forbidden, reason access_expired (GraphQL ACCESS_EXPIRED)', async () => {
     const p = at('2026-06-01T00:00:00.000Z');
     const err = await p.record(me, { lectureId: 'l1', positionSeconds: 1, recordedAt: '2026-05-31T12:00:00.000Z' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MemberDataError);
-    expect((err as MemberDataError).code).toBe('ACCESS_EXPIRED');
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err).toMatchObject({ code: 'forbidden', reason: 'access_expired' });
   });
 });
 
@@ -125,7 +130,7 @@ describe('display names', () => {
     ['Zoë', 'Zoë'],
   ])('%j → %j', (input, expected) => expect(normaliseDisplayName(input)).toBe(expected));
   test.each([[''], [' \t '], ['a'.repeat(81)], ['a\u0007b'], ['a\u202eb']])('%j is refused', (input) => {
-    expect(() => normaliseDisplayName(input)).toThrow(MemberDataError);
+    expect(() => normaliseDisplayName(input)).toThrow(PlatformError);
   });
 });
 

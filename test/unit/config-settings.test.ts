@@ -1,12 +1,26 @@
 /**
- * Issue #9: one catalogue of settings (src/config-settings.ts, zod ENV_SCHEMA, each entry
- * described) covers every environment variable the configuration reads; the operator guide's
- * settings table is generated from it; no module but src/config.ts reads `process.env`.
+ * Issue #9: one configuration schema (src/config-settings.ts, zod, each entry described) covers
+ * every environment variable the configuration reads and every key of the YAML files
+ * (config/default.yaml, config/integrations.yaml); the operator guide's tables and the editors'
+ * JSON Schemas are generated from it; no module but src/config.ts reads `process.env`.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { ENV_SCHEMA, SETTINGS, TABLE_MARKERS, settingsTable } from '../../src/config-settings.js';
-import { loadConfig } from '../../src/config.js';
+import { parse as parseYaml } from 'yaml';
+import {
+  CONFIG_SCHEMA,
+  DEFAULTS_FILE_SCHEMA,
+  ENV_SCHEMA,
+  FILES,
+  GENERATED_TABLES,
+  INTEGRATIONS_FILE_SCHEMA,
+  SETTINGS,
+  fileJsonSchema,
+  fileKeys,
+  type ConfigFile,
+} from '../../src/config-settings.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 
 const root = process.cwd();
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -39,12 +53,14 @@ describe('configuration catalogue (issue #9)', () => {
     }
   });
 
-  test('docs/operator-guide.md holds the table generated from the catalogue', () => {
-    const doc = read('docs/operator-guide.md');
-    const [begin, end] = TABLE_MARKERS;
-    const inDoc = doc.slice(doc.indexOf(begin) + begin.length, doc.indexOf(end)).trim();
-    // To fix: `npx tsx scripts/settings-table.ts --write`.
-    expect(inDoc).toBe(settingsTable());
+  test.each(GENERATED_TABLES.map((t) => [t.markers[0], t] as const))('the docs hold the generated table %s', (_name, table) => {
+    const doc = read(table.doc);
+    const [begin, end] = table.markers;
+    const a = doc.indexOf(begin);
+    expect(a).toBeGreaterThanOrEqual(0);
+    const inDoc = doc.slice(a + begin.length, doc.indexOf(end, a + begin.length)).trim();
+    // To fix: `node scripts/on-lts.mjs tsx scripts/settings-table.ts --write`.
+    expect(inDoc).toBe(table.render());
   });
 
   test('no module but src/config.ts reads process.env', () => {
@@ -55,5 +71,82 @@ describe('configuration catalogue (issue #9)', () => {
   test('SQLITE_SYNCHRONOUS is read through the configuration', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).sqliteSynchronous).toBe('NORMAL');
     expect(loadConfig({ NODE_ENV: 'test', SQLITE_SYNCHRONOUS: 'FULL' }).sqliteSynchronous).toBe('FULL');
+  });
+});
+
+describe('configuration files in the same catalogue (issue #9)', () => {
+  const files = Object.keys(FILES) as ConfigFile[];
+
+  test('the catalogue holds the environment and both files', () => {
+    expect(Object.keys(CONFIG_SCHEMA.shape)).toEqual(['environment', ...files]);
+    expect(CONFIG_SCHEMA.shape.environment).toBe(ENV_SCHEMA);
+  });
+
+  test.each(files)('every key of %s is described', (file) => {
+    const keys = fileKeys(file);
+    expect(keys.length).toBeGreaterThan(3);
+    const undescribed = keys.filter((k) => !k.node.description || k.node.description.length < 5).map((k) => k.path);
+    expect(undescribed).toEqual([]);
+  });
+
+  test('every `yaml` key an environment entry names is a key of config/default.yaml', () => {
+    const keys = new Set(fileKeys('config/default.yaml').map((k) => k.path));
+    const unknown = SETTINGS.filter((s) => s.yaml && !keys.has(s.yaml)).map((s) => `${s.env} -> ${s.yaml}`);
+    expect(unknown).toEqual([]);
+  });
+
+  test.each(files)('%s: the committed JSON Schema for editors is the generated one', (file) => {
+    // To fix: `node scripts/on-lts.mjs tsx scripts/settings-table.ts --write`.
+    expect(JSON.parse(read(FILES[file].jsonSchema))).toEqual(fileJsonSchema(file));
+  });
+
+  test('the shipped files validate, and config/default.yaml states exactly the built-in defaults', () => {
+    const shipped = DEFAULTS_FILE_SCHEMA.parse(parseYaml(read('config/default.yaml')));
+    expect(shipped).toEqual(DEFAULTS_FILE_SCHEMA.parse({}));
+    const integrations = INTEGRATIONS_FILE_SCHEMA.parse(parseYaml(read('config/integrations.yaml')));
+    expect(integrations.integrations.length).toBeGreaterThan(0);
+  });
+
+  describe('loadConfig reads the defaults file through the schema', () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-cfg-'));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const withFile = (yaml: string, env: Record<string, string> = {}) => {
+      const file = path.join(dir, `${Math.random().toString(36).slice(2)}.yaml`);
+      writeFileSync(file, yaml);
+      return loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, CONFIG_FILE: file, ...env });
+    };
+
+    test('a missing file means the built-in defaults', () => {
+      const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, CONFIG_FILE: path.join(dir, 'absent.yaml') });
+      expect(config.port).toBe(3000);
+      expect(config.ttl).toEqual({ accessToken: 3600, refreshToken: 2592000, authorizationCode: 60, idToken: 600, session: 1209600, refreshGrace: 30, refreshTombstone: 604800 });
+      expect(config.rateLimits.loginFailures).toEqual({ points: 5, duration: 900 });
+      expect(config.cimd).toMatchObject({ allowedHosts: [], reviewed: [], open: false, negativeCacheSeconds: 30 });
+    });
+
+    test('a key of the file is used; its environment variable wins over it', () => {
+      const yaml = 'port: 4100\ntoken_ttl: { access_token: 900 }\nrate_limits: { registration: { points: 7, duration: 70 } }\n';
+      const fromFile = withFile(yaml);
+      expect(fromFile.port).toBe(4100);
+      expect(fromFile.ttl.accessToken).toBe(900);
+      expect(fromFile.ttl.idToken).toBe(600);
+      expect(fromFile.rateLimits.registration).toEqual({ points: 7, duration: 70 });
+      const fromEnv = withFile(yaml, { PORT: '4200', RATE_LIMIT_REGISTRATION: '8/80' });
+      expect(fromEnv.port).toBe(4200);
+      expect(fromEnv.rateLimits.registration).toEqual({ points: 8, duration: 80 });
+    });
+
+    test.each([
+      ['an unknown key', 'prot: 3000\n', /prot/],
+      ['a value out of bounds', 'token_ttl: { refresh_grace: 400 }\n', /token_ttl\.refresh_grace/],
+      ['a value of another type', 'cimd: { open: "yes" }\n', /cimd\.open/],
+      ['text that is not YAML', 'port: [3000\n', /not valid YAML/],
+    ])('refused with a message naming the key: %s', (_name, yaml, message) => {
+      expect(() => withFile(yaml)).toThrow(ConfigError);
+      expect(() => withFile(yaml)).toThrow(message);
+    });
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadIntegrations, vendorClientMetadata, vendorRegistrationResponse } from '../../src/oauth/integrations.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { decideRegistration } from '../../src/oauth/registration-policy.js';
-import { defaultScopeOf } from '../../src/oauth/default-scope.js';
+import { defaultScopeOf } from '../../src/domain/client-kinds.js';
 import { isForbiddenAddress } from '../../src/oauth/ssrf.js';
 
 let dir: string;

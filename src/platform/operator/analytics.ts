@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
+import { rowAccessActive } from '../enrollments.js';
 
 export interface SiteAnalytics {
   /** ISO 8601 UTC: when the figures were computed. */
@@ -43,7 +44,7 @@ export class AnalyticsAdmin {
       this.db.selectFrom('lecture_progress').select('user_id').distinct().where('site_id', '=', siteId).where('recorded_at', '>=', since).execute(),
     ]);
     const lifetime = enrollments.filter((e) => e.lifetime_access === 1 || e.expires_at === null).length;
-    const active = enrollments.filter((e) => e.lifetime_access === 1 || e.expires_at === null || e.expires_at >= nowIso).length;
+    const active = enrollments.filter((e) => rowAccessActive(e, now)).length;
     return {
       asOf: nowIso,
       courses: { total: courses.length, public: courses.filter((c) => c.is_public === 1).length },

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
+import { clampPageSize, MAX_ADMIN_LIST_ROWS } from '../paging.js';
 
 export interface AdminOrder {
   number: string;
@@ -42,8 +43,8 @@ const COUPON_CODE = /^[A-Z0-9_-]{3,32}$/;
 export class CommerceAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 
-  /** Orders of the site, newest first, optionally of one status, `limit` at most (1…200). */
-  async orders(siteId: string, options: { status?: string; limit: number }): Promise<AdminOrder[]> {
+  /** Orders of the site, newest first, optionally of one status, `limit` at most (default and ceiling MAX_ADMIN_LIST_ROWS). */
+  async orders(siteId: string, options: { status?: string; limit?: number } = {}): Promise<AdminOrder[]> {
     let q = this.db
       .selectFrom('orders')
       .innerJoin('users', 'users.id', 'orders.user_id')
@@ -58,7 +59,7 @@ export class CommerceAdmin {
       ])
       .where('orders.site_id', '=', siteId)
       .orderBy('orders.created_at', 'desc')
-      .limit(Math.min(Math.max(1, Math.trunc(options.limit)), 200));
+      .limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
     if (options.status) q = q.where('orders.status', '=', options.status);
     const rows = await q.execute();
     return rows.map((r) => ({ number: r.number, email: r.email, status: r.status, totalMinor: r.total, currency: r.currency, createdAt: r.created_at, itemCount: Number(r.items ?? 0) }));

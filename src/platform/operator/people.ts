@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
 import { CourseAdmin } from './courses.js';
+import { rowAccessActive } from '../enrollments.js';
+import { clampPageSize, MAX_ADMIN_LIST_ROWS } from '../paging.js';
 
 export const ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
 export type SiteRole = (typeof ROLES)[number];
@@ -44,8 +46,11 @@ export class PeopleAdmin {
     this.courses = new CourseAdmin(db);
   }
 
-  /** Enrollments at the site, optionally of one course, by e-mail, `limit` at most (1…200). */
-  async students(siteId: string, options: { courseSlug?: string; limit: number }, now = new Date()): Promise<StudentEnrollment[]> {
+  /**
+   * Enrollments at the site, optionally of one course and/or one user id, by e-mail then course,
+   * `limit` at most (default and ceiling MAX_ADMIN_LIST_ROWS). `status` is `accessActive` at `now`.
+   */
+  async students(siteId: string, options: { courseSlug?: string; userId?: string; limit?: number } = {}, now = new Date()): Promise<StudentEnrollment[]> {
     let q = this.db
       .selectFrom('enrollments')
       .innerJoin('users', 'users.id', 'enrollments.user_id')
@@ -54,8 +59,9 @@ export class PeopleAdmin {
       .where('enrollments.site_id', '=', siteId)
       .orderBy('users.email')
       .orderBy('courses.slug')
-      .limit(Math.min(Math.max(1, Math.trunc(options.limit)), 200));
+      .limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
     if (options.courseSlug) q = q.where('courses.slug', '=', options.courseSlug);
+    if (options.userId) q = q.where('enrollments.user_id', '=', options.userId);
     const rows = await q.execute();
     return rows.map((r) => ({
       email: r.email,
@@ -63,7 +69,7 @@ export class PeopleAdmin {
       courseSlug: r.slug,
       expireDate: r.expires_at,
       hasLifetimeAccess: r.lifetime === 1,
-      status: r.lifetime === 1 || r.expires_at === null || Date.parse(r.expires_at) >= now.getTime() ? 'active' : 'expired',
+      status: rowAccessActive({ expires_at: r.expires_at, lifetime_access: r.lifetime }, now) ? 'active' : 'expired',
       enrolledAt: r.created_at,
     }));
   }
@@ -93,7 +99,7 @@ export class PeopleAdmin {
         .onConflict((oc) => oc.columns(['site_id', 'user_id', 'course_id']).doUpdateSet({ expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0 }))
         .execute();
     });
-    const [row] = (await this.students(siteId, { courseSlug: input.courseSlug, limit: 200 }, now)).filter((s) => s.email === user.email);
+    const [row] = await this.students(siteId, { courseSlug: input.courseSlug, userId: user.id, limit: 1 }, now);
     return row!;
   }
 

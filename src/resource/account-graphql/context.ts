@@ -3,7 +3,7 @@
  * acts for (SPEC §1: the token's user at the token's site) and the platform services.
  */
 import type { Accounts } from '../../platform/accounts.js';
-import type { Learning, MemberRef } from '../../platform/learning.js';
+import type { Enrollments, MemberRef } from '../../platform/enrollments.js';
 import type { Orders } from '../../platform/orders.js';
 import type { EventRegistrations } from '../../platform/events.js';
 import type { Progress } from '../../platform/progress.js';
@@ -13,7 +13,7 @@ import type { Principal } from '../bearer.js';
 /** The platform services behind the Account API. */
 export interface AccountServices {
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   orders: Orders;
   eventRegistrations: EventRegistrations;
   progress: Progress;

@@ -7,16 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Context, Middleware } from 'koa';
-import type { Kysely } from 'kysely';
 import { GraphQLError, lexicographicSortSchema, printSchema } from 'graphql';
 import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
-import type { Accounts } from '../../platform/accounts.js';
-import type { Learning } from '../../platform/learning.js';
-import type { PlatformDatabase } from '../../platform/schema.js';
-import { Orders } from '../../platform/orders.js';
-import { EventRegistrations } from '../../platform/events.js';
-import { Progress } from '../../platform/progress.js';
-import { Profiles } from '../../platform/profiles.js';
 import type { Principal } from '../bearer.js';
 import type { AccountContext, AccountServices } from './context.js';
 import { resolvers } from './resolvers.js';
@@ -24,6 +16,7 @@ import { limitPlugins } from './limits.js';
 import { writeScopePlugin } from './write-scope.js';
 import { errorCodesPlugin } from './error-codes.js';
 import { isStoreOutage } from '../../ops/store-outage.js';
+import { readText } from '../../http/body.js';
 
 export type { AccountContext, AccountServices } from './context.js';
 
@@ -36,11 +29,6 @@ const schema = createSchema<KoaServerContext & AccountContext>({ typeDefs, resol
  * the three equal).
  */
 export const ACCOUNT_SCHEMA_SDL = `${printSchema(lexicographicSortSchema(schema))}\n`;
-
-/** The platform services of the Account API over one database. */
-export function accountServices(db: Kysely<PlatformDatabase>, accounts: Accounts, learning: Learning): AccountServices {
-  return { accounts, learning, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
-}
 
 /** Where unexpected resolver errors are reported (type and message only: no request data, no tokens). */
 export interface ErrorLog {
@@ -102,6 +90,8 @@ export function createAccountYoga(deps: AccountApiDeps) {
   return createYoga<KoaServerContext, AccountContext>({
     schema,
     graphqlEndpoint: '/account/graphql',
+    // The handler reads the body within the route's limit (64 KiB) before yoga sees it.
+    maxRequestBodySize: false,
     graphiql: false,
     landingPage: false,
     logging: yogaLogger(deps.log),
@@ -141,7 +131,10 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
         return;
       }
     }
-    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
+    // The body is read here, within the route's 64 KiB (src/http/body.ts), and handed to yoga
+    // as text (issue #15: yoga's own Node-stream reading and abort wiring cost more than the query).
+    const text = ctx.method === 'POST' ? await readText(ctx) : undefined;
+    const response = await yoga.fetch(ctx.href, { method: ctx.method, headers: ctx.req.headers as Record<string, string>, body: text }, { koa: ctx });
     // Rendered as 503 + Retry-After by the outage middleware (the same answer on every surface).
     if (ctx.state[OUTAGE]) throw ctx.state[OUTAGE];
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;

@@ -2,7 +2,7 @@
  * Resolvers of the Account API (schema.graphql). Every resolver reads `ctx.member` (the token's
  * user at the token's site, SPEC §1) and nothing from the arguments can widen it.
  */
-import type { Enrollment, Page } from '../../platform/learning.js';
+import type { Enrollment, LastWatched, Page } from '../../platform/enrollments.js';
 import { checkPageSize } from '../../platform/paging.js';
 import type { User } from '../../platform/accounts.js';
 import type { CourseProgress } from '../../platform/progress.js';
@@ -10,7 +10,7 @@ import type { AccountContext } from './context.js';
 import { decodeCursor, encodeCursor, type CursorList } from './cursors.js';
 import { DateTimeScalar } from './scalars.js';
 import { badUserInput, guarded } from './errors.js';
-import { MemberDataError } from '../../platform/member-errors.js';
+import { PlatformError } from '../../platform/errors.js';
 
 interface PageArgs {
   first: number;
@@ -28,20 +28,43 @@ function connection<T>(list: CursorList, page: Page<T>) {
   };
 }
 
-type EnrolledCourseNode = Enrollment & { progress: CourseProgress };
+const NO_PROGRESS: CourseProgress = { completedLectures: 0, totalLectures: 0, fraction: 0 };
+
+/**
+ * The reads an enrollments page shares among its nodes (issue #15: one query per connection page,
+ * not one per node): completion and last-watched lecture, each read at most once for the whole
+ * page, and only when a selected field needs it (a document without `progress` reads no progress).
+ */
+class EnrollmentPageReads {
+  private progress?: Promise<Map<string, CourseProgress>>;
+  private last?: Promise<Map<string, LastWatched>>;
+
+  constructor(
+    private readonly ctx: AccountContext,
+    private readonly courseIds: string[],
+  ) {}
+
+  /** Completion of one course of the page (zero for a course without lectures). */
+  async progressOf(courseId: string): Promise<CourseProgress> {
+    this.progress ??= this.ctx.services.progress.ofCourses(this.ctx.member, this.courseIds);
+    return (await guarded(() => this.progress!)).get(courseId) ?? NO_PROGRESS;
+  }
+
+  /** The member's last watched lecture of one course of the page, or null. */
+  async lastWatchedOf(courseId: string): Promise<LastWatched | null> {
+    this.last ??= this.ctx.services.enrollments.lastWatched(this.ctx.member, this.courseIds);
+    return (await guarded(() => this.last!)).get(courseId) ?? null;
+  }
+}
+
+type EnrolledCourseNode = Enrollment & { reads: EnrollmentPageReads };
 
 async function enrolledCourses(args: PageArgs, ctx: AccountContext) {
   const after = decodeCursor('enrollments', args.after);
-  const page = await ctx.services.learning.enrollments(ctx.member, checkPageSize(args.first), after);
-  const progress = await ctx.services.progress.ofCourses(ctx.member, page.items.map((i) => i.node.courseId));
-  const withProgress: Page<EnrolledCourseNode> = {
-    ...page,
-    items: page.items.map((i) => ({
-      cursor: i.cursor,
-      node: { ...i.node, progress: progress.get(i.node.courseId) ?? { completedLectures: 0, totalLectures: 0, fraction: 0 } },
-    })),
-  };
-  return connection('enrollments', withProgress);
+  const page = await ctx.services.enrollments.list(ctx.member, checkPageSize(args.first), after, { lastWatched: false });
+  const reads = new EnrollmentPageReads(ctx, page.items.map((i) => i.node.courseId));
+  const withReads: Page<EnrolledCourseNode> = { ...page, items: page.items.map((i) => ({ cursor: i.cursor, node: { ...i.node, reads } })) };
+  return connection('enrollments', withReads);
 }
 
 function viewerOf(user: User) {
@@ -55,17 +78,18 @@ export const resolvers = {
   Query: {
     viewer: (_: unknown, __: unknown, ctx: AccountContext) =>
       guarded(async () => {
-        const user = await ctx.services.accounts.findUser(ctx.member.userId);
-        if (!user) throw new MemberDataError('NOT_FOUND', 'member not found'); // the token outlived its user
+        // The bearer step read the user with the live role check (one query, issue #15).
+        const user = ctx.principal.user ?? (await ctx.services.accounts.findUser(ctx.member.userId));
+        if (!user) throw new PlatformError('not_found', 'member not found'); // the token outlived its user
         return viewerOf(user);
       }),
   },
   Viewer: {
     site: async (_: unknown, __: unknown, ctx: AccountContext) => {
-      const site = await ctx.services.accounts.findSite(ctx.member.siteId);
+      const site = ctx.principal.site ?? (await ctx.services.accounts.findSite(ctx.member.siteId));
       return { id: ctx.member.siteId, name: site?.name ?? ctx.member.siteId };
     },
-    roles: (_: unknown, __: unknown, ctx: AccountContext) => ctx.services.accounts.rolesAt(ctx.member.userId, ctx.member.siteId),
+    roles: (_: unknown, __: unknown, ctx: AccountContext) => ctx.principal.roles ?? ctx.services.accounts.rolesAt(ctx.member.userId, ctx.member.siteId),
     enrolledCourses: (_: unknown, args: PageArgs, ctx: AccountContext) => guarded(() => enrolledCourses(args, ctx)),
     orders: (_: unknown, args: PageArgs, ctx: AccountContext) =>
       guarded(async () =>
@@ -80,9 +104,10 @@ export const resolvers = {
       ),
   },
   EnrolledCourse: {
-    progress: (c: EnrolledCourseNode) => c.progress.fraction,
-    completedLectureCount: (c: EnrolledCourseNode) => c.progress.completedLectures,
-    lectureCount: (c: EnrolledCourseNode) => c.progress.totalLectures,
+    progress: async (c: EnrolledCourseNode) => (await c.reads.progressOf(c.courseId)).fraction,
+    completedLectureCount: async (c: EnrolledCourseNode) => (await c.reads.progressOf(c.courseId)).completedLectures,
+    lectureCount: async (c: EnrolledCourseNode) => (await c.reads.progressOf(c.courseId)).totalLectures,
+    lastWatchedLecture: (c: EnrolledCourseNode) => c.reads.lastWatchedOf(c.courseId),
   },
   Mutation: {
     recordLectureProgress: (

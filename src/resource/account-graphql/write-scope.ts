@@ -7,7 +7,7 @@
  */
 import { GraphQLError, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { challenge } from '../bearer.js';
+import { challenge } from '../../http/challenge.js';
 import type { AccountContext } from './context.js';
 
 export const WRITE_SCOPE = 'account:write';

@@ -51,10 +51,11 @@ function responses(op: Operation): Json {
         };
   const out: Json = {
     [status]: success,
-    '400': problemRef('invalid_request: a field failed validation (`errors[].pointer` names it)'),
+    '400': problemRef('invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it)'),
     '401': problemRef('invalid_token (WWW-Authenticate carries resource_metadata)'),
     '403': problemRef('insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site)'),
     '404': problemRef('not_found: no such row at your site (rows of other sites are never revealed)'),
+    '503': problemRef('temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry)'),
   };
   if (op.method !== 'get') out['409'] = problemRef('conflict with the current state (e.g. a slug or code already taken)');
   if (op.upload) {

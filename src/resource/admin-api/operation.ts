@@ -11,14 +11,13 @@ import type { z } from 'zod';
 import type { Accounts } from '../../platform/accounts.js';
 import type { SiteSettings } from '../../platform/sites.js';
 import type { OperatorServices } from '../../platform/operator/index.js';
-import type { MemberClients } from '../../oauth/member-clients.js';
+import type { ConnectionService, MemberClientService } from '../../domain/applications.js';
 import type { Invitations } from '../../platform/invitations.js';
 import type { SiteContent } from '../../platform/content.js';
 import type { Lecturers } from '../../platform/lecturers.js';
 import type { Comments } from '../../platform/comments.js';
 import type { Forms } from '../../platform/forms.js';
 import type { AuditTrail } from '../../platform/audit.js';
-import type { Connections } from '../../oauth/connections.js';
 import type { SiteFiles } from '../../platform/files.js';
 import type { UploadedPart } from './upload.js';
 import type { Memberships } from '../../platform/memberships.js';
@@ -33,14 +32,14 @@ export interface AdminServices {
   accounts: Accounts;
   operator: OperatorServices;
   siteSettings: SiteSettings;
-  memberClients: MemberClients;
+  memberClients: MemberClientService;
   invitations: Invitations;
   content: SiteContent;
   lecturers: Lecturers;
   comments: Comments;
   forms: Forms;
   /** Connected apps: the grants given at a site, and their revocation (issue 11). */
-  connections: Connections;
+  connections: ConnectionService;
   /** The audit trail (DESIGN D10). */
   audit: AuditTrail;
   /** Uploaded files (`storage:write`). */

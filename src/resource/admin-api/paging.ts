@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { PlatformError } from '../../platform/errors.js';
+import { MAX_ADMIN_PAGE_SIZE } from '../../platform/paging.js';
 
-/** Query parameters of every list: `limit` 1…200 (default 50), `cursor` from an earlier page. */
+/** Query parameters of every list: `limit` 1…MAX_ADMIN_PAGE_SIZE (default 50), `cursor` from an earlier page. */
 export const pageQuery = {
-  limit: z.number().int().min(1).max(200).default(50).describe('Rows per page, 1–200.'),
+  limit: z.number().int().min(1).max(MAX_ADMIN_PAGE_SIZE).default(50).describe(`Rows per page, 1–${MAX_ADMIN_PAGE_SIZE}.`),
   cursor: z.string().max(512).optional().describe('`nextCursor` of the previous page.'),
 };
 

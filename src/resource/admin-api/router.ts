@@ -11,16 +11,18 @@
  */
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
+import { parseJson } from '../../http/body.js';
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { OPERATOR_ROLES } from '../../platform/accounts.js';
+import { isOperator } from '../../platform/accounts.js';
 import type { IdempotencyKeys } from '../../platform/idempotency.js';
-import { bearer, challenge, requireScopes, type Principal } from '../bearer.js';
+import { bearer, requireScopes, type Principal } from '../bearer.js';
+import { challenge } from '../../http/challenge.js';
 import type { AdminServices, Operation, OperationContext } from './operation.js';
 import { inputSchemas, parseInput } from './input.js';
-import { InputError, ProblemError, renderProblems } from './problem.js';
+import { renderProblems } from './problem.js';
+import { InputError, MethodNotAllowed, NotFound, PreconditionFailed } from '../../errors/catalogue.js';
 import { OPERATIONS } from './operations/index.js';
 import type { AuditTrail } from '../../platform/audit.js';
 import { readUpload, type UploadedPart } from './upload.js';
@@ -78,7 +80,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   const byId = new Map(operations.map((o) => [o.id, o]));
   const problems = renderProblems(deps.docsUrl, deps.logger);
   const authenticate = bearer(deps.provider, deps.baseUrl, deps.services.accounts);
-  const json = bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/merge-patch+json'] } });
+  const json = parseJson(['application/json', 'application/merge-patch+json']);
   const contextOf = (ctx: Context): OperationContext => ({ siteId: state(ctx).principal.siteId, userId: state(ctx).principal.userId, services: deps.services });
 
   /**
@@ -88,9 +90,9 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   const requireOperatorRole =
     (scope: string): Middleware =>
     async (ctx, next) => {
-      const principal = (ctx.state as { principal: Principal }).principal;
-      const roles = await deps.services.accounts.rolesAt(principal.userId, principal.siteId);
-      if (!roles.some((r) => OPERATOR_ROLES.has(r))) throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
+      // The roles the shared bearer step read at this request (`Accounts.liveMemberAt`).
+      const { roles } = (ctx.state as { principal: Principal }).principal;
+      if (!isOperator(roles ?? [])) throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
       await next();
     };
 
@@ -111,7 +113,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
       if (wanted && reader) {
         const current = etagOf(await reader.run({ params: state(ctx).input.params, query: {}, body: {} }, contextOf(ctx)));
         const tags = wanted.split(',').map((t) => t.trim());
-        if (!tags.includes('*') && !tags.includes(current)) throw new ProblemError(412, 'precondition_failed', 'the resource changed since you read it (If-Match does not match its ETag); read it again and retry');
+        if (!tags.includes('*') && !tags.includes(current)) throw new PreconditionFailed('the resource changed since you read it (If-Match does not match its ETag); read it again and retry');
       }
       await next();
     };
@@ -176,10 +178,9 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   router.all(CATCH_ALL, problems, (ctx) => {
     const allowed = [...new Set((ctx.matched ?? []).filter((l) => l.path !== CATCH_ALL).flatMap((l) => l.methods))];
     if (allowed.length > 0) {
-      ctx.set('Allow', allowed.join(', '));
-      throw new ProblemError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path} (allowed: ${allowed.join(', ')})`);
+      throw new MethodNotAllowed(`${ctx.method} is not allowed on ${ctx.path} (allowed: ${allowed.join(', ')})`, allowed);
     }
-    throw new ProblemError(404, 'not_found', `no admin operation at ${ctx.method} ${ctx.path}; see /openapi.json`);
+    throw new NotFound(`no admin operation at ${ctx.method} ${ctx.path}; see /openapi.json`);
   });
   return router;
 }

@@ -1,13 +1,14 @@
 /**
  * The multipart/form-data reader of upload operations (issue #10 `storage:write`): one file part
- * named by the operation (`upload.field`), read with busboy under the configured size limit
- * (`UPLOAD_MAX_BYTES`). Refusals are problem+json through `renderProblems`: 415 for another
+ * named by the operation (`upload.field`), streamed through busboy (not buffered by the one body
+ * reader, src/http/body.ts) under the configured size limit (`UPLOAD_MAX_BYTES`) and the body limit
+ * of the route's row (`ctx.state.route.spec.body.limit`, src/http/route-table.ts). Refusals are problem+json through `renderProblems`: 415 for another
  * content type, 413 over the limit, 400 for a missing file part or extra parts.
  */
 import busboy from 'busboy';
 import type { Middleware } from 'koa';
-import { HttpError } from '../../http/errors.js';
-import { InputError, ProblemError } from './problem.js';
+import { InputError, InvalidRequest, UnsupportedMediaType } from '../../errors/catalogue.js';
+import { bodyLimitOf, bodyTooLarge } from '../../http/body.js';
 
 /** The file part of an upload request. */
 export interface UploadedPart {
@@ -28,24 +29,27 @@ declare module 'koa' {
 /** Room for the multipart framing around the file (boundaries, part headers), in bytes. */
 const FRAMING_BYTES = 16 * 1024;
 
-const tooLarge = (maxBytes: number) => new HttpError(413, 'invalid_request', `the file is larger than the upload limit (${maxBytes} bytes, UPLOAD_MAX_BYTES)`, { Connection: 'close' });
+const tooLarge = (maxBytes: number) => new InvalidRequest(`the file is larger than the upload limit (${maxBytes} bytes, UPLOAD_MAX_BYTES)`, { status: 413, headers: { Connection: 'close' } });
 
 /**
  * Reads the one file part `field` of a multipart/form-data body, at most `maxBytes` bytes, onto
- * `ctx.state.upload`.
- * @throws ProblemError 415 (not multipart/form-data), HttpError 413 (over `maxBytes`),
+ * `ctx.state.upload`; the whole body is also held to the route's body limit.
+ * @throws UnsupportedMediaType 415 (not multipart/form-data), InvalidRequest 413 (over `maxBytes`
+ *   or the route's limit),
  *   InputError 400 (no `field` part, or other parts)
  */
 export function readUpload(field: string, maxBytes: number): Middleware {
   return async (ctx, next) => {
-    if (!ctx.is('multipart/form-data')) throw new ProblemError(415, 'unsupported_media_type', `send the file as multipart/form-data with one part named "${field}"`);
-    if (Number(ctx.get('content-length') || 0) > maxBytes + FRAMING_BYTES) throw tooLarge(maxBytes);
+    if (!ctx.is('multipart/form-data')) throw new UnsupportedMediaType(`send the file as multipart/form-data with one part named "${field}"`);
+    const declared = Number(ctx.get('content-length') || 0);
+    if (declared > bodyLimitOf(ctx)) throw bodyTooLarge(bodyLimitOf(ctx));
+    if (declared > maxBytes + FRAMING_BYTES) throw tooLarge(maxBytes);
     ctx.state.upload = await new Promise<UploadedPart>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
         parser = busboy({ headers: ctx.req.headers, limits: { fileSize: maxBytes, files: 1, fields: 0 } });
       } catch {
-        reject(new ProblemError(415, 'unsupported_media_type', 'the multipart/form-data Content-Type needs a boundary'));
+        reject(new UnsupportedMediaType('the multipart/form-data Content-Type needs a boundary'));
         return;
       }
       let part: UploadedPart | undefined;
@@ -72,13 +76,13 @@ export function readUpload(field: string, maxBytes: number): Middleware {
       const onePart = () => fail(new InputError([{ in: 'body', pointer: '', detail: `send exactly one part, the file "${field}"` }]));
       parser.on('fieldsLimit', onePart);
       parser.on('filesLimit', onePart);
-      parser.on('error', () => fail(new ProblemError(400, 'invalid_request', 'malformed multipart/form-data body')));
+      parser.on('error', () => fail(new InvalidRequest('malformed multipart/form-data body')));
       parser.on('close', () => {
         if (failed) return;
         if (!part) fail(new InputError([{ in: 'body', pointer: `/${field}`, detail: `missing the file part "${field}"` }]));
         else resolve(part);
       });
-      ctx.req.on('error', () => fail(new ProblemError(400, 'invalid_request', 'the request body could not be read')));
+      ctx.req.on('error', () => fail(new InvalidRequest('the request body could not be read')));
       ctx.req.pipe(parser);
     });
     await next();

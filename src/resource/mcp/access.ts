@@ -3,12 +3,12 @@
  * `tools/list` and to answer `tools/call` with the HTTP challenge the MCP authorization spec
  * expects (401 starts OAuth, 403 `insufficient_scope` asks for step-up).
  */
-import { OPERATOR_ROLES } from '../../platform/accounts.js';
-import { MEMBER_SCOPES } from '../../oauth/scopes.js';
+import { isOperator } from '../../platform/accounts.js';
+import { MEMBER_SCOPES } from '../../domain/scopes.js';
 import type { AnyTool, Caller } from './tools/types.js';
 
 /** The outcome for one tool and one caller. `scope` is what the client should ask for next. */
-export type Decision =
+export type ToolAccess =
   | { allowed: true }
   | {
       allowed: false;
@@ -29,7 +29,7 @@ export type Decision =
  * - operator tools also need an `owner` or `admin` role at the token's site, read now (a role
  *   taken away after the token was issued ends access at once): 403 otherwise.
  */
-export function decide(tool: AnyTool, caller: Caller): Decision {
+export function decide(tool: AnyTool, caller: Caller): ToolAccess {
   if (tool.audience === 'public') return { allowed: true };
   const needed = tool.scopes.join(' ');
   const { principal } = caller;
@@ -45,7 +45,7 @@ export function decide(tool: AnyTool, caller: Caller): Decision {
     const wanted = [...new Set([...principal.scopes, ...tool.scopes])].join(' ');
     return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs the scope ${missing.join(' ')}: authorize again for the scopes named in this challenge${how}`, scope: wanted, memberData };
   }
-  if (tool.audience === 'operator' && !caller.roles.some((r) => OPERATOR_ROLES.has(r))) {
+  if (tool.audience === 'operator' && !isOperator(caller.roles)) {
     return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs an owner or admin role at the site ${principal.siteId}`, scope: needed, memberData: false };
   }
   return { allowed: true };

@@ -5,7 +5,7 @@
  * the tool's scopes in `WWW-Authenticate`. A call of a tool that does not exist gets the JSON-RPC
  * error `-32602` (MCP 2025-11-25 tools, "Error Handling").
  */
-import { challenge } from '../bearer.js';
+import { challenge } from '../../http/challenge.js';
 import { docsLink, withDocs } from '../../http/docs-links.js';
 import { decide } from './access.js';
 import { findTool } from './tools/registry.js';

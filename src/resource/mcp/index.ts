@@ -1,6 +1,7 @@
 /**
  * `/mcp`: the MCP tool interface (SPEC §4.3, §5.7; DESIGN D4) on the MCP SDK's Streamable HTTP
- * transport, stateless. The endpoint is a pipeline of small named steps, read top to bottom:
+ * transport, stateless. The endpoint is a pipeline of small named steps, read top to bottom
+ * (declared as the `mcp` pipeline in src/pipelines/resource.ts):
  *
  *   renderJsonRpcErrors → originGuard → allowPostOnly → readBody → authenticateCaller
  *     → gateToolCalls → serveMcp
@@ -9,18 +10,8 @@
  * protected tool call without its scopes is 401/403 with `WWW-Authenticate` (gate.ts).
  */
 import type { Context, Middleware } from 'koa';
-import type Router from '@koa/router';
-import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import type { Accounts } from '../../platform/accounts.js';
-import type { Learning } from '../../platform/learning.js';
-import type { PlatformDatabase } from '../../platform/schema.js';
-import { Catalog } from '../../platform/catalog.js';
-import { MemberRecords } from '../../platform/member-records.js';
-import { Orders } from '../../platform/orders.js';
-import { EventRegistrations } from '../../platform/events.js';
-import { Progress } from '../../platform/progress.js';
 import { ANY_KIND_SCOPE, authenticate, readBearerToken, type ScopeHint } from '../bearer.js';
 import { docsLink } from '../../http/docs-links.js';
 import { readJsonRpcBody, type JsonRpcBody } from './body.js';
@@ -30,24 +21,18 @@ import { originGuard } from './origin-guard.js';
 import { buildMcpServer } from './server.js';
 import { serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
-import { isStoreOutage, OUTAGE_DESCRIPTION, OUTAGE_RETRY_AFTER } from '../../ops/store-outage.js';
+import { renderError } from '../../errors/render.js';
 import type { Caller, ToolServices } from './tools/types.js';
-import type { AdminServices } from '../admin-api/operation.js';
 
-/** What `/mcp` needs from the composition root. */
+/** What `/mcp` needs from the composition root (src/compose.ts builds the services). */
 export interface McpDeps {
   provider: Provider;
   baseUrl: string;
   /** DOCS_URL: challenges link the developer docs. */
   docsUrl: string;
-  accounts: Accounts;
-  learning: Learning;
-  db: Kysely<PlatformDatabase>;
   logger: Logger;
-  /** The `/openapi.json` document, for the admin operations of the scope map. */
-  openapi: Record<string, unknown>;
-  /** The admin services the operator tools (views of admin operations) run against. */
-  admin: AdminServices;
+  /** The platform services the tools run against (the same instances as the Account API's and the admin API's). */
+  services: ToolServices;
 }
 
 interface McpState {
@@ -57,18 +42,20 @@ interface McpState {
 
 const state = (ctx: Context): McpState => ctx.state as McpState;
 
-/** Turns transport errors into JSON-RPC error bodies; anything else goes on to the app's edge. */
-const renderJsonRpcErrors: Middleware = async (ctx, next) => {
-  try {
-    await next();
-  } catch (err) {
-    // Issue #14: a store outage anywhere in the pipeline (bearer lookup, a tool) → 503 + Retry-After.
-    if (isStoreOutage(err)) err = new JsonRpcHttpError(503, -32000, OUTAGE_DESCRIPTION, { 'Retry-After': String(OUTAGE_RETRY_AFTER) });
-    if (!(err instanceof JsonRpcHttpError)) throw err;
-    for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-    sendJsonRpcError(ctx, err.status, err.code, err.message);
-  }
-};
+/**
+ * Renders every refusal of the pipeline on the JSON-RPC surface (src/errors/surfaces/jsonrpc.ts):
+ * transport errors as JSON-RPC error objects, a store outage anywhere (bearer lookup, a tool) as
+ * 503 + Retry-After (issue #14), bearer challenges as RFC 6749 JSON with `WWW-Authenticate`.
+ */
+function renderJsonRpcErrors(deps: McpDeps): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      renderError(ctx, err, { docsUrl: deps.docsUrl, logger: deps.logger }, 'jsonrpc');
+    }
+  };
+}
 
 /** MCP Streamable HTTP: POST only here; GET (no server-initiated SSE stream) and DELETE (no sessions) → 405. */
 const allowPostOnly: Middleware = async (ctx, next) => {
@@ -97,7 +84,7 @@ function authenticateCaller(deps: McpDeps): Middleware {
     if (token === undefined) {
       state(ctx).caller = { roles: [] };
     } else {
-      const principal = await authenticate(deps.provider, deps.baseUrl, token, deps.accounts, hint);
+      const principal = await authenticate(deps.provider, deps.baseUrl, token, deps.services.accounts, hint);
       state(ctx).caller = { principal, roles: [...(principal.roles ?? [])] };
     }
     await next();
@@ -128,33 +115,38 @@ function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
 /** Path of the published scope map (generated from the tool registry). */
 export const SCOPE_MAP_PATH = '/.well-known/coursegate-scope-map.json';
 
-/** Adds `/mcp` (all methods) and the scope map to the router. */
-export function mountMcp(router: Router, deps: McpDeps): void {
-  const services: ToolServices = {
-    accounts: deps.accounts,
-    learning: deps.learning,
-    catalog: new Catalog(deps.db),
-    records: new MemberRecords(deps.db),
-    orders: new Orders(deps.db),
-    eventRegistrations: new EventRegistrations(deps.db),
-    progress: new Progress(deps.db),
-    operator: deps.admin.operator,
-    admin: deps.admin,
-    baseUrl: deps.baseUrl,
-  };
-  router.all(
-    '/mcp',
-    renderJsonRpcErrors,
-    originGuard(deps.baseUrl),
+/** The named steps of `/mcp`, in order (the `mcp` pipeline of src/pipelines/resource.ts). */
+export interface McpSteps {
+  renderJsonRpcErrors: Middleware;
+  originGuard: Middleware;
+  allowPostOnly: Middleware;
+  readBody: Middleware;
+  authenticateCaller: Middleware;
+  gateToolCalls: Middleware;
+  serveMcp: Middleware;
+}
+
+/** Builds the steps of `/mcp` once. */
+export function mcpSteps(deps: McpDeps): McpSteps {
+  return {
+    renderJsonRpcErrors: renderJsonRpcErrors(deps),
+    originGuard: originGuard(deps.baseUrl),
     allowPostOnly,
     readBody,
-    authenticateCaller(deps),
-    gate(deps.baseUrl, deps.docsUrl),
-    serveMcp(deps, services),
-  );
-  const map = scopeMap(deps.baseUrl, deps.openapi);
-  router.get(SCOPE_MAP_PATH, (ctx) => {
+    authenticateCaller: authenticateCaller(deps),
+    gateToolCalls: gate(deps.baseUrl, deps.docsUrl),
+    serveMcp: serveMcp(deps, deps.services),
+  };
+}
+
+/**
+ * `GET /.well-known/coursegate-scope-map.json`: the scope map generated from the tool registry.
+ * @param openapi the `/openapi.json` document, for the admin operations of the map
+ */
+export function scopeMapHandler(baseUrl: string, openapi: Record<string, unknown>): Middleware {
+  const map = scopeMap(baseUrl, openapi);
+  return (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.body = map;
-  });
+  };
 }

@@ -9,13 +9,12 @@
  */
 import type { Middleware } from 'koa';
 import { JsonRpcHttpError } from './errors.js';
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isLoopbackHost } from '../../http/loopback.js';
 
 /** The middleware for one BASE_URL. */
 export function originGuard(baseUrl: string): Middleware {
   const base = new URL(baseUrl);
-  const checkHost = LOOPBACK.has(base.hostname);
+  const checkHost = isLoopbackHost(base.hostname);
   return async (ctx, next) => {
     const origin = ctx.get('origin');
     if (origin && origin !== base.origin) throw new JsonRpcHttpError(403, -32000, `Forbidden: Origin ${origin.slice(0, 100)} is not allowed`);

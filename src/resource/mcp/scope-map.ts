@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildSchema, isObjectType } from 'graphql';
-import { ALL_SCOPES, IDENTITY_SCOPES, MEMBER_SCOPES, SCOPES } from '../../oauth/scopes.js';
+import { ALL_SCOPES, IDENTITY_SCOPES, MEMBER_SCOPES, SCOPES } from '../../domain/scopes.js';
 import { TOOLS } from './tools/registry.js';
 
 export interface ScopeEntry {

@@ -9,11 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
-import { PlatformError, type PlatformErrorCode } from '../../platform/errors.js';
-import { MemberDataError, type MemberDataErrorCode } from '../../platform/member-errors.js';
-
-/** The Account API's member-data codes in the words MCP tool errors use. */
-const MEMBER_ERROR_CODES: Record<MemberDataErrorCode, PlatformErrorCode> = { NOT_FOUND: 'not_found', ACCESS_EXPIRED: 'forbidden', BAD_USER_INPUT: 'invalid' };
+import { toolError } from '../../errors/surfaces/jsonrpc.js';
 import { visibleTools } from './access.js';
 import { TOOLS } from './tools/registry.js';
 import type { AnyTool, Caller, ToolServices } from './tools/types.js';
@@ -45,10 +41,10 @@ async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Cal
     logger.info({ ...audit, outcome: 'ok' }, 'mcp tool call');
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
-    if (err instanceof PlatformError || err instanceof MemberDataError || err instanceof RangeError) {
-      const code = err instanceof PlatformError ? err.code : err instanceof MemberDataError ? MEMBER_ERROR_CODES[err.code] : 'invalid';
-      logger.info({ ...audit, outcome: code }, 'mcp tool call');
-      return { isError: true, content: [{ type: 'text', text: `${code}: ${err.message}` }] };
+    const refused = toolError(err);
+    if (refused) {
+      logger.info({ ...audit, outcome: refused.code }, 'mcp tool call');
+      return refused.result;
     }
     // Issue #14: a store outage is the whole request's 503 (index.ts), not a tool error in a 200.
     if (onOutage && isStoreOutage(err)) onOutage(err);

@@ -32,7 +32,7 @@ export const listStudents = defineOperation({
   response: z.object({ students: z.array(enrollment), nextCursor }),
   mcp: { name: 'list_students', title: 'List students', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.people.students(ctx.siteId, { courseSlug: query.courseSlug, limit: 10_000 })).filter((s) => !query.status || s.status === query.status);
+    const all = (await ctx.services.operator.people.students(ctx.siteId, { courseSlug: query.courseSlug })).filter((s) => !query.status || s.status === query.status);
     const { items, nextCursor: next } = paginate(all, (s) => `${s.email} ${s.courseSlug}`, query);
     return { students: items, nextCursor: next };
   },

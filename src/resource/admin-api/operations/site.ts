@@ -3,8 +3,9 @@
  * `PATCH /api/v1/site {"mcpConnectionsEnabled": true|false}` switches the "MCP connections" beta).
  */
 import { z } from 'zod';
-import { MEMBER_CLIENT_SCOPES } from '../../../oauth/member-clients.js';
+import { MEMBER_CLIENT_SCOPES } from '../../../domain/applications.js';
 import { PlatformError, notFound } from '../../../platform/errors.js';
+import { isLoopbackRedirectUri } from '../../../http/loopback.js';
 import { defineOperation, READ } from '../operation.js';
 
 const site = z.object({ id: z.string(), name: z.string(), mcpConnectionsEnabled: z.boolean() });
@@ -14,9 +15,7 @@ const loopbackOrHttps = z
   .url()
   .refine((u) => {
     const url = new URL(u);
-    if (url.hash) return false;
-    if (url.protocol === 'https:') return true;
-    return url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+    return url.protocol === 'https:' ? !url.hash : isLoopbackRedirectUri(u);
   }, 'redirect URIs must be https:// or http:// on a loopback address, without fragment');
 
 const application = z.object({

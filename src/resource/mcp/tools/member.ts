@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/paging.js';
+import { accessActive } from '../../../platform/enrollments.js';
 import { defineTool, memberOf, READ, WRITE_IDEMPOTENT } from './types.js';
 
 const iso = z.string().describe('ISO 8601 date-time, UTC');
@@ -36,15 +37,15 @@ export const myEnrollments = defineTool({
   },
   annotations: READ,
   async run(args, ctx) {
-    const page = await ctx.services.learning.enrollments(memberOf(ctx), args.first, args.after);
-    const now = Date.now();
+    const page = await ctx.services.enrollments.list(memberOf(ctx), args.first, args.after);
+    const now = new Date();
     return {
       enrollments: page.items.map(({ node }) => ({
         slug: node.slug,
         title: node.title,
         expireDate: node.expireDate,
         hasLifetimeAccess: node.hasLifetimeAccess,
-        accessActive: node.hasLifetimeAccess || node.expireDate === null || Date.parse(node.expireDate) >= now,
+        accessActive: accessActive(node, now),
         lastWatchedLecture: node.lastWatchedLecture,
       })),
       totalCount: page.totalCount,

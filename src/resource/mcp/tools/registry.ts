@@ -3,8 +3,8 @@
  * the published scope map (`scope-map.ts`) are all derived from this list.
  */
 import { z } from 'zod';
-import { SCOPES } from '../../../oauth/scopes.js';
-import { resourceMetadataUrl } from '../../bearer.js';
+import { SCOPES } from '../../../domain/scopes.js';
+import { resourceMetadataUrl } from '../../../http/challenge.js';
 import { defineTool, READ, type AnyTool } from './types.js';
 import { searchCourses, getCourse } from './public.js';
 import { myEnrollments, continueWatching, myOrders, myEventRegistrations, recordProgress } from './member.js';

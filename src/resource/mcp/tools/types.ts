@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../../bearer.js';
 import type { Accounts } from '../../../platform/accounts.js';
-import type { Learning, MemberRef } from '../../../platform/learning.js';
+import type { Enrollments, MemberRef } from '../../../platform/enrollments.js';
 import type { Catalog } from '../../../platform/catalog.js';
 import type { MemberRecords } from '../../../platform/member-records.js';
 import type { Orders } from '../../../platform/orders.js';
@@ -31,7 +31,7 @@ export interface Caller {
 /** The platform services tools run against. */
 export interface ToolServices {
   accounts: Accounts;
-  learning: Learning;
+  enrollments: Enrollments;
   catalog: Catalog;
   /** Continue-watching view (MCP only). */
   records: MemberRecords;

@@ -8,9 +8,10 @@
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts } from '../platform/accounts.js';
-import { authenticate, challenge, readBearerToken, type ScopeHint } from '../resource/bearer.js';
-import { loadClaims } from './account.js';
-import { parseScope } from './scopes.js';
+import { authenticate, readBearerToken, type ScopeHint } from './bearer.js';
+import { challenge } from '../http/challenge.js';
+import { claimsOf, loadClaims } from '../domain/claims.js';
+import { parseScope } from '../domain/scopes.js';
 
 /** DESIGN D4: UserInfo's 401s name the scope it needs. */
 const OPENID: ScopeHint = { operation: 'openid', fallback: 'openid' };
@@ -29,7 +30,8 @@ export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl:
     if (!parseScope(scope).has('openid')) {
       throw challenge(baseUrl, 403, 'insufficient_scope', 'UserInfo needs a token whose grant includes openid', 'openid');
     }
-    const claims = await loadClaims(accounts, principal.userId, principal.siteId, scope);
+    // The bearer step read the user and their roles at the site (one query, issue #15).
+    const claims = principal.user && principal.roles ? claimsOf(principal.user, principal.siteId, principal.roles, scope) : await loadClaims(accounts, principal.userId, principal.siteId, scope);
     if (!claims) throw challenge(baseUrl, 401, 'invalid_token', 'the account of this access token no longer exists', 'openid');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = claims;

@@ -3,8 +3,8 @@
  * with the admin API. Built as data so tests can compare it with the live routes.
  */
 import type { Config } from '../config.js';
-import { ALL_SCOPES, SCOPES } from '../oauth/scopes.js';
-import { adminPaths, PROBLEM_SCHEMA } from '../resource/admin-api/index.js';
+import { ALL_SCOPES, SCOPES } from '../domain/scopes.js';
+import { adminPaths, PROBLEM_SCHEMA } from './admin-api/index.js';
 
 const oauthError = {
   type: 'object',

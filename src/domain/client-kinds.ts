@@ -4,7 +4,7 @@
  * The kind is stored on the client as the extra metadata `x_client_kind`; member clients also
  * carry `x_org_id`, the one site they belong to.
  */
-import { ALL_SCOPES, IDENTITY_SCOPES, MEMBER_SCOPES, OPERATOR_SCOPES, isReadScope } from './scopes.js';
+import { ALL_SCOPES, IDENTITY_SCOPES, MEMBER_SCOPES, OPERATOR_SCOPES, isReadScope, parseScope } from './scopes.js';
 
 export type ClientKind = 'vendor' | 'loopback' | 'cimd' | 'cimd_reviewed' | 'member';
 
@@ -110,4 +110,17 @@ export function ceilingRefusal(kind: ClientKind, above: readonly string[]): { de
   const memberData = kind !== 'member' && above.some((s) => MEMBER_SCOPES.has(s));
   const why = memberData ? MEMBER_DATA_REFUSAL : CLIENT_KINDS[kind].beyond;
   return { description: `scope ${above.join(' ')} is not allowed for this client: ${why}`, memberData };
+}
+
+/**
+ * The default scope of a client (DESIGN D3).
+ * @param metadata the client's metadata (`scope` or `x_default_scope`, `x_client_kind`)
+ * @returns a space-delimited scope string (possibly empty)
+ */
+export function defaultScopeOf(metadata: Record<string, unknown>): string {
+  const kind = CLIENT_KINDS[kindOf(metadata)];
+  // Loopback and CIMD clients keep their registered scope as `x_default_scope` (DESIGN D2).
+  const stored = metadata[DEFAULT_SCOPE_PROPERTY] ?? metadata.scope;
+  const registered = typeof stored === 'string' ? [...parseScope(stored)] : ALL_SCOPES;
+  return registered.filter((s) => kind.allows(s) && (IDENTITY_SCOPES.has(s) || isReadScope(s))).join(' ');
 }

@@ -1,0 +1,77 @@
+/**
+ * The layer rules of docs/ARCHITECTURE.md "Layers", checked by test/unit/layers.test.ts
+ * (`npm run layers` prints the same verdict).
+ *
+ * Every import counts, type-only ones too (`tsPreCompilationDeps`): a layer that names another
+ * layer's types depends on it. Add a rule here before relaxing one in the docs.
+ */
+const layer = (name) => `^src/${name}/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'the-composition-root-is-on-top',
+      comment: 'src/app.ts, src/compose.ts and src/pipelines/ assemble the layers; no layer below imports them.',
+      severity: 'error',
+      from: { path: '^src/(platform|domain|http|errors|oauth|resource|interaction|operator|ops|store)/' },
+      to: { path: '^src/pipelines/|^src/(app|compose|server|main)\\.ts$' },
+    },
+    {
+      name: 'platform-knows-no-protocol',
+      comment: 'src/platform is the course domain: no HTTP, no OAuth, no pages, no resource servers.',
+      severity: 'error',
+      from: { path: layer('platform') },
+      to: { path: '^src/', pathNot: layer('platform') },
+    },
+    {
+      name: 'domain-is-neutral',
+      comment: 'src/domain is the vocabulary both sides speak (scopes, client kinds, claims, service contracts): it may use src/platform, nothing else.',
+      severity: 'error',
+      from: { path: layer('domain') },
+      to: { path: '^src/(http|oauth|resource|interaction|operator|ops|store|cli)/|^src/(app|server|main|config)\\.ts$' },
+    },
+    {
+      name: 'http-is-below-the-servers',
+      comment: 'src/http is the HTTP toolkit every surface uses (route table, errors, challenge(), limits): it imports no server.',
+      severity: 'error',
+      from: { path: layer('http') },
+      to: { path: '^src/(oauth|resource|interaction|operator)/' },
+    },
+    {
+      name: 'errors-are-below-the-servers',
+      comment: 'src/errors is the error catalogue and the surface mappers every server uses: it imports no server (the HTML page layout of src/interaction/templates.ts aside).',
+      severity: 'error',
+      from: { path: layer('errors') },
+      to: { path: '^src/(oauth|resource|operator)/|^src/interaction/(?!templates\\.ts$)' },
+    },
+    {
+      name: 'resource-servers-do-not-import-the-authorization-server',
+      comment: 'src/resource talks to the authorization server only through tokens and the contracts of src/domain.',
+      severity: 'error',
+      from: { path: layer('resource') },
+      to: { path: '^src/(oauth|interaction|operator)/' },
+    },
+    {
+      name: 'authorization-server-does-not-import-resource-servers',
+      comment: 'src/oauth does not depend on the protected resources (UserInfo is one: src/resource/userinfo.ts).',
+      severity: 'error',
+      from: { path: layer('oauth') },
+      to: { path: '^src/(resource|operator)/' },
+    },
+    {
+      name: 'interaction-pages-do-not-import-the-authorization-server',
+      comment: 'src/interaction gets what it needs from the provider object and the contracts it declares (e.g. SiteChoiceRecorder).',
+      severity: 'error',
+      from: { path: layer('interaction') },
+      to: { path: '^src/(oauth|resource|operator)/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+    reporterOptions: { text: { highlightFocused: false } },
+  },
+};

@@ -1,0 +1,153 @@
+/**
+ * CPU time per request of the resource-server scenarios of issue #15 (UserInfo, the SPEC §2.4
+ * `/account/graphql` viewer, `/mcp` `tools/call my_enrollments`) and of a bare oidc-provider's
+ * `AccessToken.find` over HTTP (bench/targets/bare.ts).
+ *
+ * `npm run bench` reports requests/s, which on a shared 2-core machine moves with whatever else
+ * runs. The CPU time a server process spends per answered request (user + system, from
+ * /proc/<pid>/stat, divided by the requests autocannon counted) moves far less, so a change's
+ * effect shows in one short run. Ratios here are bare µs ÷ coursegate µs, comparable with the
+ * req/s ratios of `npm run bench` on a quiet machine.
+ *
+ * Usage: `npm run build && node scripts/on-lts.mjs node --import tsx bench/cpu-per-request.ts`
+ * (production start, `dist/`; BENCH_DEV=1 runs `src/main.ts` with tsx instead).
+ * env: BENCH_ONLY=userinfo,viewer,mcp (subset), BENCH_DURATION (5) s per scenario after 2 s warm-up,
+ * BENCH_CONNECTIONS (8), BENCH_ENTRY (another build's main.js, e.g. a copy of `dist/` from before a
+ * change, for A/B runs taken in turns).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { freePort } from '../test/helpers/ports.js';
+import { authorizeMember, redeemCode } from '../test/helpers/flows.js';
+import { DEMO_PASSWORD } from '../test/helpers/server.js';
+import { generateSigningKey } from '../src/oauth/keys.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'userinfo,viewer,mcp').split(','));
+const DEV = process.env.BENCH_DEV === '1';
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
+
+/** user + system CPU time of a process, µs. */
+function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+async function waitReady(origin: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${origin}/healthz`);
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server not ready after 60 s');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+type Req = NonNullable<autocannon.Options['requests']>[number];
+
+/** CPU µs per answered request and req/s of one scenario; non-2xx answers fail the run. */
+async function measure(name: string, pid: number, origin: string, request: Req): Promise<{ name: string; us: number; rps: number }> {
+  await autocannon({ url: origin, connections: CONNECTIONS, duration: 2, requests: [request] });
+  const before = cpuUs(pid);
+  const r = await autocannon({ url: origin, connections: CONNECTIONS, duration: DURATION, requests: [request] });
+  const spent = cpuUs(pid) - before;
+  if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} non-2xx answers`);
+  return { name, us: spent / r.requests.total, rps: Math.round(r.requests.average) };
+}
+
+const bearer = (p: string, token: string): Req => ({ method: 'GET', path: p, headers: { authorization: `Bearer ${token}` } });
+const viewer = (token: string): Req => ({
+  method: 'POST',
+  path: '/account/graphql',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+  body: JSON.stringify({ query: '{ viewer { id email enrolledCourses(first: 10) { nodes { slug expireDate hasLifetimeAccess } } } }' }),
+});
+const mcp = (token: string): Req => ({
+  method: 'POST',
+  path: '/mcp',
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: { first: 10 } } }),
+});
+
+async function bare(): Promise<{ name: string; us: number; rps: number }> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bare-cpu-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/targets/bare.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dir, BENCH_TOKENS: '1', BENCH_PREFIX: `cpu-${randomBytes(4).toString('hex')}` },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+  });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`bare.ts exited with ${code}`)));
+    });
+    const { accessToken } = JSON.parse(line) as { accessToken: string };
+    return await measure('bare AccessToken.find', child.pid!, `http://127.0.0.1:${port}`, bearer('/bench/find', accessToken));
+  } finally {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function coursegate(): Promise<Array<{ name: string; us: number; rps: number }>> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-cpu-'));
+  const entry = DEV ? ['--import', 'tsx', 'src/main.ts'] : [process.env.BENCH_ENTRY ?? 'dist/src/main.js'];
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: origin, DATA_DIR: dir, DEMO_PASSWORD };
+  delete env.LOG_LEVEL;
+  const setup = spawn(process.execPath, entry, { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: root });
+  let token = '';
+  try {
+    await waitReady(origin, setup);
+    token = String((await redeemCode(origin, origin, await authorizeMember(origin, origin, 'openid account:read'))).body.access_token);
+  } finally {
+    await stop(setup);
+  }
+  if (!DEV) {
+    const keyFile = path.join(dir, 'signing-key.json');
+    writeFileSync(keyFile, JSON.stringify(await generateSigningKey()), { mode: 0o600 });
+    Object.assign(env, { NODE_ENV: 'production', SIGNING_KEY_FILE: keyFile, COOKIE_SECRETS: randomBytes(32).toString('hex') });
+  }
+  const log = openSync(path.join(dir, 'coursegate.log'), 'a');
+  const child = spawn(process.execPath, entry, { env, stdio: ['ignore', log, 'inherit'], cwd: root });
+  closeSync(log);
+  try {
+    await waitReady(origin, child);
+    const rows = [];
+    if (ONLY.has('userinfo')) rows.push(await measure('UserInfo', child.pid!, origin, bearer('/api/oauth/userinfo', token)));
+    if (ONLY.has('viewer')) rows.push(await measure('/account/graphql viewer', child.pid!, origin, viewer(token)));
+    if (ONLY.has('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', child.pid!, origin, mcp(token)));
+    return rows;
+  } finally {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const floor = await bare();
+const rows = await coursegate();
+const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+process.stdout.write(`\nCPU per request (${DEV ? 'tsx src/main.ts' : 'production start'}; ${CONNECTIONS} connections, ${DURATION} s; load average ${load})\n\n`);
+process.stdout.write('| scenario | CPU µs/request | req/s | bare µs ÷ this |\n|---|---:|---:|---:|\n');
+for (const r of [floor, ...rows]) process.stdout.write(`| ${r.name} | ${r.us.toFixed(0)} | ${r.rps} | ${(floor.us / r.us).toFixed(2)} |\n`);

@@ -1,0 +1,221 @@
+/**
+ * The composition root of the services (issue #9): opens the stores, loads the keys and builds
+ * every platform service, the provider and its declared hooks **once**. The request path
+ * (`src/app.ts` → `src/pipelines/*`) and the resource servers (`/mcp`, `/account/graphql`, the admin
+ * API) receive these instances; none of them builds a service from a raw Kysely handle.
+ *
+ * Order: metrics → stores (platform data, OIDC state behind the D3 refresh-rotation wrapper and
+ * the metrics wrapper) → keys (DESIGN D6) → provider (+ its hooks, `declareProviderHooks`) →
+ * rate limits (DESIGN D7) → platform services → the service bundles each surface receives.
+ */
+import type { Logger } from 'pino';
+import type Provider from 'oidc-provider';
+import type { Adapter } from 'oidc-provider';
+import type { Config } from './config.js';
+import { openStores, type Stores } from './store/stores.js';
+import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
+import { withRefreshRotation } from './oauth/refresh-rotation.js';
+import { Accounts } from './platform/accounts.js';
+import { Enrollments } from './platform/enrollments.js';
+import { Catalog } from './platform/catalog.js';
+import { MemberRecords } from './platform/member-records.js';
+import { Orders } from './platform/orders.js';
+import { EventRegistrations } from './platform/events.js';
+import { Progress } from './platform/progress.js';
+import { Profiles } from './platform/profiles.js';
+import { createProvider } from './oauth/provider.js';
+import { SiteChoices } from './oauth/account.js';
+import { declareProviderHooks } from './oauth/provider-hooks.js';
+import { loadCookieKeys } from './oauth/keys.js';
+import { openSigning, type SigningSetup } from './oauth/key-ring.js';
+import { registrationSetup, type RegistrationSetup } from './oauth/registration-setup.js';
+import { Suspensions } from './oauth/suspension.js';
+import { Connections } from './oauth/connections.js';
+import { MemberClients } from './oauth/member-clients.js';
+import { SiteFiles } from './platform/files.js';
+import { SiteSettings } from './platform/sites.js';
+import { createLinkMailer, type LinkMailer } from './ops/mail.js';
+import { operatorServices } from './platform/operator/index.js';
+import { IdempotencyKeys } from './platform/idempotency.js';
+import { Invitations } from './platform/invitations.js';
+import { Lecturers } from './platform/lecturers.js';
+import { Comments } from './platform/comments.js';
+import { Forms } from './platform/forms.js';
+import { SiteContent } from './platform/content.js';
+import { Memberships } from './platform/memberships.js';
+import { DigitalProducts } from './platform/digital-products.js';
+import { OneTimeLinks } from './platform/one-time-links.js';
+import { AuditTrail } from './platform/audit.js';
+import { ConnectedGrants } from './platform/connected-grants.js';
+import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
+import { CsrfTokens } from './http/csrf.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { createReadiness, type Readiness } from './ops/health.js';
+import { errorRenderer, type ErrorRenderer } from './errors/render.js';
+import { WebSessions } from './operator/session.js';
+import type { AccountServices } from './resource/account-graphql/context.js';
+import type { AdminServices } from './resource/admin-api/operation.js';
+import type { ToolServices } from './resource/mcp/tools/types.js';
+
+/** Every service of one process, built once (the inputs of the pipelines). */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  /** Renders an error in the request's surface (src/errors/render.ts). */
+  renderError: ErrorRenderer;
+  metrics: Metrics;
+  /** The open stores (platform data: `store.db`; OIDC state: `adapter`). */
+  store: Stores;
+  /** The OIDC-state adapter class: refresh rotation (DESIGN D3) inside the metrics wrapper. */
+  adapter: new (name: string) => Adapter;
+  readiness: Readiness;
+  /** DESIGN D6: signing keys (the store's ring, or the operator's keys). */
+  signing: SigningSetup;
+  cookieKeys: string[];
+  /** CSRF fields of our forms (keyed by the cookie keys). */
+  csrf: CsrfTokens;
+  provider: Provider;
+  siteChoices: SiteChoices;
+  /** SPEC §5.4 registration paths (vendor table, loopback, CIMD) and their pipeline steps. */
+  registration: RegistrationSetup;
+  suspensions: Suspensions;
+  /** DESIGN D7 counters (token/revocation/introspection/registration, failed logins). */
+  limits: RateLimiting;
+  accounts: Accounts;
+  enrollments: Enrollments;
+  memberClients: MemberClients;
+  audit: AuditTrail;
+  grants: ConnectedGrants;
+  connections: Connections;
+  invitations: Invitations;
+  siteSettings: SiteSettings;
+  oneTimeLinks: OneTimeLinks;
+  sessions: WebSessions;
+  idempotency: IdempotencyKeys;
+  /** Issue #11: e-mails invitation links when `SMTP_URL` is set. */
+  mailer?: LinkMailer;
+  /** What the Account API (`/account/graphql`) reads. */
+  account: AccountServices;
+  /** What the admin API operations (and the MCP operator tools, their views) run against. */
+  admin: AdminServices;
+  /** What the MCP tools run against (the same instances as `account` and `admin`). */
+  tools: ToolServices;
+}
+
+/**
+ * Opens the stores, loads the keys and builds every service once.
+ * @throws ConfigError / Error when the store cannot be opened or config/integrations.yaml is invalid
+ */
+export async function composeServices(config: Config, logger: Logger): Promise<Services> {
+  const metrics = createMetrics();
+  const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
+  const { db } = store;
+  // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
+  const rotation = { graceSeconds: config.ttl.refreshGrace, tombstoneSeconds: config.ttl.refreshTombstone, keepTombstones: DEFAULT_KEEP_TOMBSTONES };
+  const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
+  const readiness = createReadiness(store.probes);
+  const accounts = new Accounts(db);
+  const enrollments = new Enrollments(db);
+  // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
+  const [signing, cookieKeys] = await Promise.all([
+    openSigning(db, config, (err) => logger.warn({ err: { type: (err as Error).name, message: (err as Error).message } }, 'signing keys: refresh failed; keeping the last keys')),
+    loadCookieKeys(db, config.cookieKeys),
+  ]);
+  const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);
+  const registration = registrationSetup(config, logger);
+  const suspensions = new Suspensions(db);
+  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys: signing.keys, signingActive: signing.signingActive, cookieKeys, suspensions, ...registration.providerDeps });
+  const audit = new AuditTrail(db, config.auditRetentionDays);
+  const grants = new ConnectedGrants(db);
+  declareProviderHooks(provider, { logger, metrics, suspensions, audit, siteChoices, grants, registration, adapter });
+  const connections = new Connections(provider, grants, audit);
+  const limits = rateLimiting({
+    limits: config.rateLimits,
+    redis: store.redis,
+    prefix: config.redisKeyPrefix,
+    onLimited: (limit) => metrics.rateLimited.inc({ limit }),
+  });
+
+  const memberClients = new MemberClients(db, adapter);
+  // Issue #11: with SMTP_URL set, an invitation's one-time link is also e-mailed to the invited
+  // address (API and /admin alike); the answer still shows it. Logs name the domain, never the link.
+  const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl);
+  const invitations = new Invitations(
+    db,
+    mailer &&
+      (async (siteId, inv, token) => {
+        const site = await db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
+        try {
+          await mailer.sendInvitationLink(inv.email, site?.name ?? siteId, inv.role, `${config.baseUrl}/invitations/${token}`, inv.expiresAt);
+        } catch (err) {
+          logger.warn({ domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'invitation e-mail not sent');
+        }
+      }),
+  );
+  // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
+  const siteSettings = new SiteSettings(db, () => suspensions.forget());
+  const admin: AdminServices = {
+    accounts,
+    operator: operatorServices(db),
+    siteSettings,
+    memberClients,
+    invitations,
+    content: new SiteContent(db),
+    memberships: new Memberships(db),
+    digitalProducts: new DigitalProducts(db),
+    lecturers: new Lecturers(db),
+    comments: new Comments(db),
+    forms: new Forms(db),
+    connections,
+    audit,
+    files: new SiteFiles(db as never),
+    baseUrl: config.baseUrl,
+  };
+  // The member-data services: one instance each, shared by the Account API and the MCP tools.
+  const account: AccountServices = { accounts, enrollments, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
+  const tools: ToolServices = {
+    accounts,
+    enrollments,
+    catalog: new Catalog(db),
+    records: new MemberRecords(db),
+    orders: account.orders,
+    eventRegistrations: account.eventRegistrations,
+    progress: account.progress,
+    operator: admin.operator,
+    admin,
+    baseUrl: config.baseUrl,
+  };
+  const csrf = new CsrfTokens(cookieKeys);
+  return {
+    config,
+    logger,
+    renderError: errorRenderer({ docsUrl: config.docsUrl, logger }),
+    metrics,
+    store,
+    adapter,
+    readiness,
+    signing,
+    cookieKeys,
+    csrf,
+    provider,
+    siteChoices,
+    registration,
+    suspensions,
+    limits,
+    accounts,
+    enrollments,
+    memberClients,
+    audit,
+    grants,
+    connections,
+    invitations,
+    siteSettings,
+    oneTimeLinks: new OneTimeLinks(db),
+    sessions: new WebSessions(csrf),
+    idempotency: new IdempotencyKeys(db as never),
+    mailer,
+    account,
+    admin,
+    tools,
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Tells a store outage (Redis or PostgreSQL unreachable) from other errors (issue #14). A store
+ * outage is the server's problem, not the client's, and temporary: `classify` (catalogue.ts)
+ * turns it into 503 `temporarily_unavailable` with `Retry-After`.
+ */
+
+const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError', 'ConnectionTimeoutError']);
+const OUTAGE_MESSAGE =
+  /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Stream isn't writeable|Command timed out|Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|the database system is (starting up|shutting down|in recovery mode)|terminating connection/i;
+/**
+ * Error codes of an unreachable store: Node socket errors and PostgreSQL SQLSTATEs of class 08
+ * (connection exception), 57P01–57P03 (admin shutdown, crash shutdown, cannot connect now) and
+ * 57014 (statement timeout: the store did not answer in time).
+ */
+const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006']);
+
+/** True when `err` (or its `cause`) says a store could not be reached (ioredis / pg connection errors). */
+export function isStoreOutage(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 3) return false;
+  const e = err as { name?: string; message?: string; code?: string; cause?: unknown; originalError?: unknown };
+  if (OUTAGE_NAMES.has(e.name ?? '') || OUTAGE_MESSAGE.test(e.message ?? '') || OUTAGE_CODES.has(String(e.code ?? ''))) return true;
+  return isStoreOutage(e.cause, depth + 1) || isStoreOutage(e.originalError, depth + 1);
+}

@@ -1,0 +1,61 @@
+/**
+ * The one error renderer (issue #9): classifies what was thrown with the catalogue, logs faults
+ * (never a token, secret or stack in a body), and hands the result to the mapper of the request's
+ * surface (`ctx.state.route.spec.surface`, src/http/route-table.ts). Requests with no route are
+ * answered on the OAuth surface; a browser navigation (GET preferring HTML) to a public OAuth-surface
+ * route (`auth: none`, e.g. `/oauth/authorize`) gets the HTML page.
+ */
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import type { Surface } from '../http/route-table.js';
+import { classify, ServerError, type HttpError } from './catalogue.js';
+import { renderOAuth } from './surfaces/oauth.js';
+import { renderHtml } from './surfaces/html.js';
+import { renderProblem } from './surfaces/problem.js';
+import { renderGraphql } from './surfaces/graphql.js';
+import { renderJsonRpc } from './surfaces/jsonrpc.js';
+
+/** What the mappers need from the composition root. */
+export interface RenderEnv {
+  /** DOCS_URL: problem `type` links docs/admin-api.md. */
+  docsUrl: string;
+  logger?: Logger;
+}
+
+/** Renders an error on `ctx`; never throws. */
+export type ErrorRenderer = (ctx: Context, err: unknown) => void;
+
+/** The mapper of each surface. */
+export const SURFACES: Record<Surface, (ctx: Context, err: HttpError, env: RenderEnv) => void> = {
+  oauth: (ctx, err) => renderOAuth(ctx, err),
+  problem: (ctx, err, env) => renderProblem(ctx, err, env.docsUrl),
+  graphql: (ctx, err) => renderGraphql(ctx, err),
+  jsonrpc: (ctx, err) => renderJsonRpc(ctx, err),
+  html: (ctx, err) => renderHtml(ctx, err),
+};
+
+/** The surface whose mapper renders this request's errors. */
+export function surfaceOf(ctx: Context): Surface {
+  const spec = ctx.state.route?.spec;
+  if (!spec) return 'oauth';
+  if (spec.surface === 'oauth' && spec.auth.kind === 'none' && (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html') return 'html';
+  return spec.surface;
+}
+
+/**
+ * Renders `err` on `surface` (default: the request's). Unknown errors are logged (type and message
+ * only) and answered 500 `server_error` with the request id.
+ */
+export function renderError(ctx: Context, err: unknown, env: RenderEnv, surface: Surface = surfaceOf(ctx)): void {
+  let known = classify(err);
+  if (!known) {
+    env.logger?.error({ req_id: ctx.state.requestId, surface, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
+    known = new ServerError();
+  }
+  SURFACES[surface](ctx, known, env);
+}
+
+/** `renderError` bound to the composition root's settings. */
+export function errorRenderer(env: RenderEnv): ErrorRenderer {
+  return (ctx, err) => renderError(ctx, err, env);
+}

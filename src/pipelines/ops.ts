@@ -1,0 +1,49 @@
+/**
+ * Pipelines of the operational and metadata routes: `/healthz`, `/readyz`, `/metrics`,
+ * RFC 9728 protected-resource metadata, `/openapi.json`, the developer docs, the stylesheet.
+ * They take no body and need no step before their handler.
+ */
+import type { Context } from 'koa';
+import { protectedResourceMetadata } from '../oauth/discovery.js';
+import { metricsHandler } from '../ops/metrics-access.js';
+import { docsPagesRouter } from '../http/docs-links.js';
+import { STYLESHEET } from '../interaction/templates.js';
+import { OPERATOR_STYLES } from '../operator/views.js';
+import type { Services } from '../compose.js';
+import { pipeline, routerStep, type Pipelines } from './pipeline.js';
+
+/** The answer of a route that is not served in this configuration (e.g. `/metrics` on its own port). */
+const notServed = pipeline(async () => undefined);
+
+/** The ops family's pipelines. */
+export function opsPipelines(services: Services, openapi: Record<string, unknown>): Pipelines {
+  const { config, metrics, readiness } = services;
+  const stylesheet = STYLESHEET + OPERATOR_STYLES;
+  // One resource, BASE_URL (DESIGN D4): no path-suffixed documents (RFC 9728 §3.3 would make them
+  // name `<base>/mcp`); clients fall back to this one, which every challenge names (docs/mcp.md).
+  const prm = protectedResourceMetadata(config);
+  const docs = routerStep(docsPagesRouter());
+  const metricsHere = config.metrics.openOnMainPort || (config.metrics.token && config.metrics.port === undefined);
+  return {
+    healthz: pipeline(function healthz(ctx: Context) {
+      ctx.body = { status: 'ok' };
+    }),
+    readyz: pipeline(readiness.handler),
+    metrics: metricsHere ? pipeline(metricsHandler(metrics, config.metrics.token)) : notServed,
+    protected_resource_metadata: pipeline(function sendPrm(ctx: Context) {
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.body = prm;
+    }),
+    openapi: pipeline(function sendOpenApi(ctx: Context) {
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.body = openapi;
+    }),
+    docs: pipeline(docs),
+    docs_page: pipeline(docs),
+    stylesheet: pipeline(function sendStylesheet(ctx: Context) {
+      ctx.type = 'text/css';
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.body = stylesheet;
+    }),
+  };
+}
