@@ -1,6 +1,6 @@
 /**
  * The layer rules of docs/ARCHITECTURE.md "Layers", checked by test/unit/layers.test.ts
- * (`npx depcruise --config .dependency-cruiser.cjs src` prints the same verdict).
+ * (`npm run layers` prints the same verdict).
  *
  * Every import counts, type-only ones too (`tsPreCompilationDeps`): a layer that names another
  * layer's types depends on it. Add a rule here before relaxing one in the docs.
@@ -11,11 +11,18 @@ const layer = (name) => `^src/${name}/`;
 module.exports = {
   forbidden: [
     {
+      name: 'the-composition-root-is-on-top',
+      comment: 'src/app.ts, src/compose.ts and src/pipelines/ assemble the layers; no layer below imports them.',
+      severity: 'error',
+      from: { path: '^src/(platform|domain|http|errors|oauth|resource|interaction|operator|ops|store)/' },
+      to: { path: '^src/pipelines/|^src/(app|compose|server|main)\\.ts$' },
+    },
+    {
       name: 'platform-knows-no-protocol',
       comment: 'src/platform is the course domain: no HTTP, no OAuth, no pages, no resource servers.',
       severity: 'error',
       from: { path: layer('platform') },
-      to: { path: '^src/(http|oauth|resource|interaction|operator|ops|domain|store|cli)/|^src/(app|server|main)\\.ts$' },
+      to: { path: '^src/', pathNot: layer('platform') },
     },
     {
       name: 'domain-is-neutral',

@@ -57,6 +57,8 @@ describe('layers (docs/ARCHITECTURE.md "Layers", .dependency-cruiser.cjs)', () =
       put('src/platform/accounts.ts', "import { P } from '../http/route.js';\nexport const A = P;\n");
       put('src/domain/claims.ts', "import { S } from '../oauth/scopes.js';\nexport const C = S;\n");
       put('src/oauth/userinfo.ts', "import { B } from '../resource/bearer.js';\nexport const U = B;\n");
+      put('src/app.ts', 'export const APP = 1;\n');
+      put('src/ops/health.ts', "import { APP } from '../app.js';\nexport const H = APP;\n");
       const found = cruise(dir)
         .map((v) => `${v.from} -> ${v.to}`)
         .sort();
@@ -67,6 +69,7 @@ describe('layers (docs/ARCHITECTURE.md "Layers", .dependency-cruiser.cjs)', () =
           'src/http/route.ts -> src/oauth/scopes.ts',
           'src/interaction/routes.ts -> src/oauth/scopes.ts',
           'src/oauth/userinfo.ts -> src/resource/bearer.ts',
+          'src/ops/health.ts -> src/app.ts',
           'src/platform/accounts.ts -> src/http/route.ts',
           'src/resource/bearer.ts -> src/oauth/scopes.ts',
         ].sort(),
