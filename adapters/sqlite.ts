@@ -38,6 +38,11 @@ export function createOidcTable(sqlite: Database.Database): void {
   // Rotation order of a grant's refresh-token tombstones (DESIGN D3, issue #14); added to older files.
   const columns = sqlite.prepare(`SELECT name FROM pragma_table_info('oidc_models')`).all() as { name: string }[];
   if (!columns.some((c) => c.name === 'rotated_seq')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER');
+  // A grant's tombstones in rotation order (issue #15): each rotation reads the newest sequence
+  // number and the tombstones beyond the newest `keep` from this index alone, instead of visiting
+  // every row of the grant (its access tokens included) in the table.
+  sqlite.exec(`CREATE INDEX IF NOT EXISTS oidc_models_tombstones ON oidc_models (grant_id, rotated_seq)
+    WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL`);
 }
 
 interface Row {
@@ -144,21 +149,30 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
   const read = sqlite.prepare<[string, number], RotatedRow>(
     `SELECT consumed_at, expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
+  // Every query on a grant's tombstones names the partial index's condition (model = 'RefreshToken'
+  // AND consumed_at IS NOT NULL) and the index itself: without table statistics (no ANALYZE)
+  // SQLite's planner would pick oidc_models_grant and visit every row of the grant.
   const entomb = sqlite.prepare(
     `UPDATE oidc_models SET consumed_at = @t, expires_at = @until, rotated_seq = 1 + coalesce(
-       (SELECT max(rotated_seq) FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant), 0)
+       (SELECT max(rotated_seq) FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant), 0)
      WHERE model = 'RefreshToken' AND id = @id`,
   );
-  // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL).
+  // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL): the
+  // sequence number of the (keep + 1)-th newest bounds them (rows of older files have none: NULL
+  // sorts last and they go first). A grant with at most `keep` tombstones has no such row.
   const trim = sqlite.prepare(
-    `DELETE FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND id NOT IN (
-       SELECT id FROM oidc_models WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL
-       ORDER BY rotated_seq DESC LIMIT @keep)`,
+    `DELETE FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant
+       AND (rotated_seq IS NULL OR rotated_seq <= @cutoff)`,
   );
+  const trimCutoff = sqlite
+    .prepare<{ grant: string; keep: number }, { rotated_seq: number | null }>(
+      `SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant
+         ORDER BY rotated_seq DESC LIMIT 1 OFFSET @keep`,
+    );
   // Tombstones past the grace window keep only what reuse detection reads (oidc-provider's
   // refresh_token grant: jti, kind, iat, exp, clientId, accountId, grantId, scope).
   const shrink = sqlite.prepare(
-    `UPDATE oidc_models SET payload = json_object('jti', payload->>'$.jti', 'kind', payload->>'$.kind', 'iat', payload->>'$.iat',
+    `UPDATE oidc_models INDEXED BY oidc_models_tombstones SET payload = json_object('jti', payload->>'$.jti', 'kind', payload->>'$.kind', 'iat', payload->>'$.iat',
        'exp', payload->>'$.exp', 'clientId', payload->>'$.clientId', 'accountId', payload->>'$.accountId',
        'grantId', payload->>'$.grantId', 'scope', payload->>'$.scope', 'tombstone', json('true'))
      WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND consumed_at < @cutoff
@@ -186,7 +200,8 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
       expires_at: expiresIn ? t + expiresIn : null,
     });
     if (payload.grantId) {
-      trim.run({ grant: payload.grantId, keep: policy.keepTombstones });
+      const beyond = trimCutoff.get({ grant: payload.grantId, keep: policy.keepTombstones });
+      if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });
       shrink.run({ grant: payload.grantId, cutoff: t - policy.graceSeconds });
     }
     return result;

@@ -13,16 +13,20 @@
  * start.
  *
  * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load generator
- * (autocannon, closed loop, keep-alive) runs here. BENCH_CONNECTIONS (16) connections, 3 s warm-up,
+ * (autocannon, closed loop, keep-alive) runs here. Besides req/s, each row shows the server's CPU
+ * time per answered request (/proc/<pid>/stat over the measured run), whose ratio holds on a
+ * shared machine where req/s ratios swing with other processes' load. BENCH_CONNECTIONS (16) connections, 3 s warm-up,
  * BENCH_DURATION (10) s measured.
  *
  * env: BENCH_REDIS_URL=redis://… puts both servers' OIDC state on Redis (isolated key prefix,
  * deleted at the end); BENCH_CPU_PROF=<dir> writes a V8 CPU profile per server
  * (bench/profile-summary.ts reads it); BENCH_ONLY=refresh,introspection,userinfo,viewer,mcp runs a
- * subset.
+ * subset; BENCH_HEAP_SNAPSHOT=<dir> writes a V8 heap snapshot of coursegate after start and after
+ * the bench (`--heapsnapshot-signal=SIGUSR2`, taken after the RSS readings; open them in Chrome
+ * DevTools → Memory, or summarise with bench/heap-summary.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -50,11 +54,30 @@ interface Proc {
 }
 
 /** Spawns `node <args>` pinned to CPU 0, stdout to `stdout` (a file descriptor) or a pipe. */
-function spawnNode(args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe'): ChildProcess {
+function spawnNode(args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe', snapshots?: string): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const argv = [...prof, ...args];
+  const heap = snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : [];
+  const argv = [...prof, ...heap, ...args];
   const stdio: ['ignore', number | 'pipe', 'inherit'] = ['ignore', stdout, 'inherit'];
   return pin ? spawn('taskset', ['-c', '0', process.execPath, ...argv], { env, stdio, cwd: root }) : spawn(process.execPath, argv, { env, stdio, cwd: root });
+}
+
+const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOT;
+
+/** BENCH_HEAP_SNAPSHOT: asks the process for a heap snapshot and waits until it is written. */
+async function heapSnapshot(child: ChildProcess): Promise<void> {
+  if (!SNAPSHOTS) return;
+  const count = () => readdirSync(SNAPSHOTS).filter((f) => f.endsWith('.heapsnapshot')).length;
+  const before = count();
+  child.kill('SIGUSR2');
+  // The file appears when writing starts: wait until its size settles.
+  for (let i = 0, size = -1; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (count() === before) continue;
+    const newest = readdirSync(SNAPSHOTS).filter((f) => f.endsWith('.heapsnapshot')).map((f) => statSync(path.join(SNAPSHOTS, f))).sort((a, b) => b.mtimeMs - a.mtimeMs)[0]!;
+    if (newest.size === size && size > 0) return;
+    size = newest.size;
+  }
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -83,6 +106,17 @@ async function waitReady(origin: string, child: ChildProcess): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('server not ready after 60 s');
+}
+
+/**
+ * The production start's node arguments, read from the Dockerfile's `CMD ["node", …]` (the V8
+ * flags chosen for production, docs/deployment.md "Memory"), so the bench measures what ships.
+ */
+function productionCommand(): string[] {
+  const line = readFileSync(path.join(root, 'Dockerfile'), 'utf8').split('\n').find((l) => l.startsWith('CMD '));
+  const cmd = line ? (JSON.parse(line.slice(4)) as string[]) : [];
+  if (cmd[0] !== 'node' || !cmd.includes('dist/src/main.js')) throw new Error(`Dockerfile CMD is not \`node … dist/src/main.js\`: ${line}`);
+  return cmd.slice(1);
 }
 
 /** coursegate's environment: `npm start`'s, plus the bench's port, data directory, D7 limits and stores. */
@@ -119,7 +153,7 @@ async function startCoursegate(): Promise<Coursegate> {
   const origin = `http://127.0.0.1:${port}`;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-bench-'));
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
-  const entry = PROD ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const entry = PROD ? productionCommand() : ['--import', 'tsx', 'src/main.ts'];
   const setupLog = openSync(path.join(dir, 'setup.log'), 'a');
   const setup = spawn(process.execPath, entry, { env: coursegateEnv(port, dir, prefix, false), stdio: ['ignore', setupLog, 'inherit'], cwd: root });
   closeSync(setupLog);
@@ -144,11 +178,13 @@ async function startCoursegate(): Promise<Coursegate> {
   }
   const logFile = path.join(dir, 'coursegate.log');
   const log = openSync(logFile, 'a');
-  const child = spawnNode(entry, env, log);
+  const child = spawnNode(entry, env, log, SNAPSHOTS);
   closeSync(log);
   await waitReady(origin, child);
   await new Promise((r) => setTimeout(r, 1000));
-  return { origin, child, dir, prefix, refreshTokens, accessToken, rssStart: rssMb(child.pid!), logFile };
+  const rssStart = rssMb(child.pid!);
+  await heapSnapshot(child);
+  return { origin, child, dir, prefix, refreshTokens, accessToken, rssStart, logFile };
 }
 
 interface Bare extends Proc {
@@ -189,13 +225,27 @@ interface Row {
   p50: number;
   p99: number;
   non2xx: number;
+  /**
+   * The server's CPU time per answered request (µs): unlike req/s, barely moved by other processes
+   * on a shared machine, so its ratio is the one to read there.
+   */
+  cpuUs: number;
 }
 
-async function measure(scenario: string, target: string, origin: string, request: () => Req): Promise<Row> {
-  const run = (duration: number) => autocannon({ url: origin, connections: CONNECTIONS, duration, requests: [request()] });
+/** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function measure(scenario: string, target: string, proc: Proc, request: () => Req): Promise<Row> {
+  const run = (duration: number) => autocannon({ url: proc.origin, connections: CONNECTIONS, duration, requests: [request()] });
   await run(WARMUP);
+  const cpuBefore = cpuMs(proc.child.pid!);
   const r = await run(DURATION);
-  return { scenario, target, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+  const cpuUs = Math.round(((cpuMs(proc.child.pid!) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
+  return { scenario, target, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, cpuUs };
 }
 
 /** A rotating refresh chain per in-flight request: each answer's new token goes back to the pool. */
@@ -260,9 +310,9 @@ async function main(): Promise<void> {
 
   const bare = await startBare();
   try {
-    if (run('refresh')) rows.push(await measure('refresh_token grant', 'bare', bare.origin, refreshRequest([...bare.refreshTokens], 'bench')));
-    if (run('introspection')) rows.push(await measure('introspection', 'bare', bare.origin, introspectRequest(bare.accessToken, 'bench')));
-    if (run('userinfo') || run('viewer') || run('mcp')) rows.push(await measure('AccessToken.find over HTTP', 'bare', bare.origin, bearerGet('/bench/find', bare.accessToken)));
+    if (run('refresh')) rows.push(await measure('refresh_token grant', 'bare', bare, refreshRequest([...bare.refreshTokens], 'bench')));
+    if (run('introspection')) rows.push(await measure('introspection', 'bare', bare, introspectRequest(bare.accessToken, 'bench')));
+    if (run('userinfo') || run('viewer') || run('mcp')) rows.push(await measure('AccessToken.find over HTTP', 'bare', bare, bearerGet('/bench/find', bare.accessToken)));
     rss.push(`bare oidc-provider ${bare.rssStart} MB after start, ${rssMb(bare.child.pid!)} MB after its load`);
   } finally {
     await stop(bare.child);
@@ -272,13 +322,14 @@ async function main(): Promise<void> {
   const cg = await startCoursegate();
   try {
     const t = cg.accessToken;
-    if (run('refresh')) rows.push(await measure('refresh_token grant', 'coursegate', cg.origin, refreshRequest(cg.refreshTokens, MEMBER_CLIENT)));
-    if (run('introspection')) rows.push(await measure('introspection', 'coursegate', cg.origin, introspectRequest(t, MEMBER_CLIENT)));
-    if (run('userinfo')) rows.push(await measure('UserInfo', 'coursegate', cg.origin, bearerGet('/api/oauth/userinfo', t)));
-    if (run('viewer')) rows.push(await measure('/account/graphql viewer', 'coursegate', cg.origin, viewerRequest(t)));
-    if (run('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', 'coursegate', cg.origin, mcpRequest(t)));
+    if (run('refresh')) rows.push(await measure('refresh_token grant', 'coursegate', cg, refreshRequest(cg.refreshTokens, MEMBER_CLIENT)));
+    if (run('introspection')) rows.push(await measure('introspection', 'coursegate', cg, introspectRequest(t, MEMBER_CLIENT)));
+    if (run('userinfo')) rows.push(await measure('UserInfo', 'coursegate', cg, bearerGet('/api/oauth/userinfo', t)));
+    if (run('viewer')) rows.push(await measure('/account/graphql viewer', 'coursegate', cg, viewerRequest(t)));
+    if (run('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', 'coursegate', cg, mcpRequest(t)));
     const logLines = readFileSync(cg.logFile, 'utf8').split('\n').length - 1;
     const after = rssMb(cg.child.pid!);
+    await heapSnapshot(cg.child);
     // Issue #15's memory goal applies to the production start.
     const goal = PROD ? ` (goal ≤ 200 / ≤ 250 MB: ${cg.rssStart <= 200 && after <= 250 ? 'met' : 'NOT met'})` : '';
     rss.push(`coursegate ${cg.rssStart} MB after start, ${after} MB after the bench${goal} (${logLines} log lines written to its log file)`);
@@ -292,18 +343,20 @@ async function main(): Promise<void> {
     const c = rows.find((r) => r.target === 'coursegate' && r.scenario === s.name)!;
     const b = bareOf(s.bare)!;
     const ratio = c.rps / b.rps;
+    const cpuRatio = b.cpuUs / c.cpuUs;
     const errors = c.non2xx + b.non2xx ? ` (non-2xx: ${c.non2xx} / ${b.non2xx})` : '';
-    return `| ${s.name} | ${c.rps} | ${c.p50} / ${c.p99} | ${s.bare} | ${b.rps} | ${b.p50} / ${b.p99} | ${ratio.toFixed(2)} | ≥ ${s.goal} ${ratio >= s.goal ? 'met' : 'NOT met'}${errors} |`;
+    return `| ${s.name} | ${c.rps} | ${c.p50} / ${c.p99} | ${c.cpuUs} | ${s.bare} | ${b.rps} | ${b.p50} / ${b.p99} | ${b.cpuUs} | ${ratio.toFixed(2)} | ${cpuRatio.toFixed(2)} | ≥ ${s.goal} ${ratio >= s.goal ? 'met' : 'NOT met'}${errors} |`;
   });
   const store = REDIS ? 'Redis' : 'SQLite (WAL, synchronous=NORMAL)';
   const lines = [
-    `coursegate bench (${PROD ? 'production start: node dist/src/main.js' : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
+    `coursegate bench (${PROD ? `production start: node ${productionCommand().join(' ')}` : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
     '',
-    '| scenario | coursegate req/s | p50 / p99 ms | bare oidc-provider scenario | bare req/s | p50 / p99 ms | ratio | goal |',
-    '|---|---:|---:|---|---:|---:|---:|---|',
+    '| scenario | coursegate req/s | p50 / p99 ms | CPU µs/req | bare oidc-provider scenario | bare req/s | p50 / p99 ms | CPU µs/req | ratio | CPU ratio | goal (req/s ratio) |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',
     ...table,
     '',
     ...rss.map((l) => `RSS: ${l}`),
+    'CPU ratio: bare CPU µs per request ÷ coursegate CPU µs per request (the req/s ratio a quiet core would show).',
   ];
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }

@@ -23,6 +23,7 @@
  */
 import { z } from 'zod';
 import { OPERATOR_SCOPES } from './domain/scopes.js';
+import { UPLOAD_CEILING_BYTES } from './platform/files.js';
 
 /** One setting. */
 export interface Setting {
@@ -83,8 +84,144 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'METRICS_TOKEN', default: 'unset', description: 'serve `/metrics` on the main port to `Authorization: Bearer <token>` only (≥ 32 characters). With neither setting `/metrics` is open in development/test and not served in production' },
 ];
 
-/** The zod schema of the environment: every catalogued variable, an optional string, described. */
-export const ENV_SCHEMA = z.object(Object.fromEntries(SETTINGS.map((s) => [s.env, z.string().optional().describe(s.description)])));
+// ---------------------------------------------------------------------------------------------
+// Environment values: the type of each variable
+// ---------------------------------------------------------------------------------------------
+
+/** A value refused: `message` follows the variable's name in the `ConfigError`. */
+const refuse = (ctx: z.RefinementCtx, message: string) => {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+};
+
+/** A whole number `min`–`max` (as `Number()` reads it). */
+const wholeNumber = (min: number, max: number, message: (raw: string) => string) =>
+  z.string().transform((raw, ctx) => {
+    const n = Number(raw);
+    return Number.isInteger(n) && n >= min && n <= max ? n : refuse(ctx, message(raw));
+  });
+
+/** Digits only, `min`–`max`. */
+const digits = (min: number, max: number, message: string) =>
+  z.string().transform((raw, ctx) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : refuse(ctx, message)));
+
+/** A comma-separated list; empty items dropped. */
+const commaList = z.string().transform((raw) => raw.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** A flag: `1` (or `true` where `alsoTrue`) is on, anything else off. */
+const flag = (alsoTrue = false) => z.string().transform((raw) => raw === '1' || (alsoTrue && raw === 'true'));
+
+/** `points/seconds` (DESIGN D7), e.g. `600/60`. */
+const pointsPerSeconds = z.string().transform((raw, ctx) => {
+  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  return m && Number(m[1]) >= 1 && Number(m[2]) >= 1 ? { points: Number(m[1]), duration: Number(m[2]) } : refuse(ctx, 'expected points/seconds, e.g. 600/60');
+});
+
+const port = wholeNumber(0, 65535, (raw) => `not a port number: ${raw}`);
+
+/** The origin of an absolute http(s) URL (SPEC: issuer = resource identifier, no trailing slash). */
+const origin = z.string().transform((raw, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse(ctx, `not an absolute URL: ${raw}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse(ctx, 'must be http(s)');
+  if (url.pathname !== '/' || url.search || url.hash) return refuse(ctx, 'must be an origin (no path, query or fragment)');
+  return url.origin;
+});
+
+/** Accepted `NODE_ENV` values (DESIGN §3): unset means `development`; anything else refuses to start. */
+export const MODES = ['development', 'test', 'production'] as const;
+
+/** Pino levels. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The value of each environment variable: a zod schema from the variable's text (never blank: an
+ * empty variable counts as unset) to the typed value `src/config.ts` uses, with the message a
+ * refused value gets. Variables whose text is used as it is are plain strings. Keyed like `SETTINGS`.
+ */
+export const ENV_VALUES = {
+  NODE_ENV: z.string().transform((raw, ctx) =>
+    (MODES as readonly string[]).includes(raw)
+      ? (raw as (typeof MODES)[number])
+      : refuse(ctx, `unknown value ${JSON.stringify(raw.slice(0, 40))}; accepted: ${MODES.join(', ')} (unset = development)`),
+  ),
+  PORT: port,
+  BASE_URL: origin,
+  COOKIE_SECRETS: commaList.refine((keys) => keys.length > 0 && keys.every((k) => k.length >= 32), 'comma-separated list of secrets, each at least 32 characters'),
+  SIGNING_KEY_FILE: z.string(),
+  SIGNING_KEY: z.string(),
+  SIGNING_KEYS: z.string(),
+  KEYS_JWKS_MAX_AGE: wholeNumber(1, 86_400, () => 'whole seconds from 1 to 86400'),
+  KEYS_REFRESH_SECONDS: wholeNumber(1, 300, () => 'whole seconds from 1 to 300'),
+  ID_TOKEN_SIGNING: z.enum(['active', 'published'], { error: '`active` or `published`' }),
+  ACCOUNT_GRAPHIQL: flag(),
+  DATA_DIR: z.string(),
+  DOCS_URL: z.string().transform((raw, ctx) => {
+    const url = raw.replace(/\/+$/, '');
+    return URL.canParse(url) ? url : refuse(ctx, 'not an absolute URL');
+  }),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: 'unknown level' }),
+  TRUST_PROXY: z.string().transform((text, ctx) => {
+    const raw = text.trim().toLowerCase();
+    if (raw === '' || raw === '0' || raw === 'false') return 0;
+    if (raw === 'true') return 1;
+    return /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 10 ? Number(raw) : refuse(ctx, 'number of trusted proxy hops (1–10), or 0 / unset for none');
+  }),
+  DEMO_PASSWORD: z.string(),
+  DEMO_SEED_FILE: z.string(),
+  INTEGRATIONS_FILE: z.string(),
+  SQLITE_SYNCHRONOUS: z.string().transform((raw) => (raw === 'FULL' ? ('FULL' as const) : ('NORMAL' as const))),
+  CONFIG_FILE: z.string(),
+  REDIS_URL: z.string(),
+  REDIS_CLUSTER_NODES: commaList.refine((nodes) => nodes.every((n) => /^[^:\s]+:\d+$/.test(n)), 'comma-separated host:port list'),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits, _ . : - only (no braces)'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'expected postgres://user[:password]@host[:port]/database'),
+  RATE_LIMIT_TOKEN: pointsPerSeconds,
+  RATE_LIMIT_REVOCATION: pointsPerSeconds,
+  RATE_LIMIT_INTROSPECTION: pointsPerSeconds,
+  RATE_LIMIT_LOGIN_FAILURES: pointsPerSeconds,
+  RATE_LIMIT_REGISTRATION: pointsPerSeconds,
+  REFRESH_GRACE_SECONDS: wholeNumber(0, 300, () => 'whole seconds from 0 to 300'),
+  CIMD_ALLOWED_HOSTS: commaList,
+  CIMD_REVIEWED: commaList,
+  CIMD_OPEN: flag(true),
+  CIMD_NEGATIVE_CACHE_SECONDS: digits(0, 3600, 'whole seconds, 0–3600'),
+  AUDIT_RETENTION_DAYS: wholeNumber(1, 3650, () => 'whole days between 1 and 3650'),
+  UPLOAD_MAX_BYTES: wholeNumber(1024, UPLOAD_CEILING_BYTES, () => `whole bytes between 1024 and ${UPLOAD_CEILING_BYTES}`),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'expected smtp://[user:pass@]host[:port] or smtps://…'),
+  SMTP_FROM: z.string(),
+  CIMD_ALLOW_LOOPBACK: flag(),
+  CIMD_TEST_CA_FILE: z.string(),
+  METRICS_PORT: port,
+  METRICS_TOKEN: z.string().min(32, 'at least 32 characters'),
+} satisfies Record<string, z.ZodType<unknown, string>>;
+
+/** A catalogued environment variable. */
+export type EnvName = keyof typeof ENV_VALUES;
+
+type EnvShape = { [K in EnvName]: z.ZodOptional<(typeof ENV_VALUES)[K]> };
+
+const described = (name: string) => SETTINGS.find((s) => s.env === name)?.description ?? '';
+
+/**
+ * The zod schema of the environment: every catalogued variable, typed and described, optional.
+ * Parse `withoutBlanks(env)`: an empty variable counts as unset. Other variables pass unread.
+ */
+export const ENV_SCHEMA = z.object(
+  Object.fromEntries(Object.entries(ENV_VALUES).map(([name, value]) => [name, value.optional().describe(described(name))])) as EnvShape,
+);
+
+/** The typed environment: each catalogued variable's value, undefined when unset. */
+export type EnvValues = z.output<typeof ENV_SCHEMA>;
+
+/** The environment without its empty variables (`FOO=` means unset, for every setting). */
+export function withoutBlanks(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+}
 
 // ---------------------------------------------------------------------------------------------
 // config/default.yaml

@@ -44,7 +44,8 @@ export function surfaceOf(ctx: Context): Surface {
 
 /**
  * Renders `err` on `surface` (default: the request's). Unknown errors are logged (type and message
- * only) and answered 500 `server_error` with the request id.
+ * only) and answered 500 `server_error` with the request id. Nothing is written once the response
+ * headers are sent.
  */
 export function renderError(ctx: Context, err: unknown, env: RenderEnv, surface: Surface = surfaceOf(ctx)): void {
   let known = classify(err);
@@ -52,6 +53,8 @@ export function renderError(ctx: Context, err: unknown, env: RenderEnv, surface:
     env.logger?.error({ req_id: ctx.state.requestId, surface, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
     known = new ServerError();
   }
+  // A streamed answer that already started cannot change its status: leave the socket to Koa.
+  if (ctx.headerSent) return;
   SURFACES[surface](ctx, known, env);
 }
 

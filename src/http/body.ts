@@ -5,10 +5,10 @@
  * - larger than the limit (declared `Content-Length` or counted while reading a chunked body):
  *   `413 invalid_request`, `Connection: close`;
  * - unreadable (aborted, length mismatch) or not parseable as the declared type: `400 invalid_request`.
- * The errors are the catalogue's `InvalidRequest` (src/errors/catalogue.ts); each surface renders them in its own shape (OAuth JSON,
- * problem+json, GraphQL, HTML page); `/mcp` turns them into its JSON-RPC shape
- * (src/resource/mcp/body.ts). Multipart uploads stream through busboy instead
- * (src/resource/admin-api/upload.ts) with the limit of their own row.
+ * The errors are the catalogue's `InvalidRequest` (src/errors/catalogue.ts); each surface renders
+ * them in its own shape (OAuth JSON, problem+json, GraphQL, HTML page); `/mcp` turns them into its
+ * JSON-RPC shape (src/resource/mcp/body.ts). Multipart uploads stream through busboy instead
+ * (src/resource/admin-api/upload.ts), held to the limit of their own row.
  *
  * The text read is left on `req.body`, where oidc-provider and GraphQL Yoga pick it up, so a later
  * reader (the rate-limit key, then the provider) never reads the stream twice.

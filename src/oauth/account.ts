@@ -9,9 +9,20 @@
  */
 import type { Adapter } from 'oidc-provider';
 
-/** The site chosen for each grant (DESIGN D5), kept for as long as the grant (seconds). */
+/** Most grant → site answers `SiteChoices` keeps in memory (the map is emptied when it is full). */
+const KEPT_SITE_CHOICES = 10_000;
+
+/**
+ * The site chosen for each grant (DESIGN D5), kept for as long as the grant (seconds).
+ *
+ * A grant's site never changes (every consent makes a new grant, which records its site once), so
+ * found answers are also kept in process memory (issue #15: the refresh grant read it from the
+ * store on every request). An answer outlives its grant only in this memory, and only grants that
+ * still exist are asked about: oidc-provider refuses a token whose grant is gone before it asks.
+ */
 export class SiteChoices {
   private readonly adapter: Adapter;
+  private readonly kept = new Map<string, string>();
   constructor(AdapterClass: new (name: string) => Adapter, private readonly ttlSeconds: number) {
     this.adapter = new AdapterClass('SiteChoice');
   }
@@ -20,10 +31,18 @@ export class SiteChoices {
     await this.adapter.upsert(grantId, { siteId } as never, this.ttlSeconds);
   }
 
-  /** The site of a grant, or undefined for unknown/expired grants. */
+  /**
+   * The site of a grant, or undefined for unknown/expired grants (not kept: asked again next time).
+   * @throws what the OIDC store throws (an outage)
+   */
   async siteOf(grantId: string | undefined): Promise<string | undefined> {
     if (!grantId) return undefined;
+    const hit = this.kept.get(grantId);
+    if (hit !== undefined) return hit;
     const found = (await this.adapter.find(grantId)) as { siteId?: unknown } | undefined;
-    return typeof found?.siteId === 'string' ? found.siteId : undefined;
+    if (typeof found?.siteId !== 'string') return undefined;
+    if (this.kept.size >= KEPT_SITE_CHOICES) this.kept.clear();
+    this.kept.set(grantId, found.siteId);
+    return found.siteId;
   }
 }

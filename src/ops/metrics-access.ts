@@ -11,6 +11,11 @@ import { createServer, type Server } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Metrics } from './metrics.js';
+import { InvalidToken } from '../errors/catalogue.js';
+import { bearerChallenge } from '../http/errors.js';
+
+/** The challenge of a refused `/metrics` request (not an OAuth resource: no `resource_metadata`). */
+const METRICS_CHALLENGE = bearerChallenge({ realm: 'metrics' });
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
@@ -22,15 +27,14 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 
 /**
  * The `/metrics` handler of the main port.
- * @param token when set, requests must carry `Authorization: Bearer <token>`; 401 otherwise
+ * @param token when set, requests must carry `Authorization: Bearer <token>`
+ * @throws InvalidToken 401 (`WWW-Authenticate: Bearer realm="metrics"`) without it
  */
 export function metricsHandler(metrics: Metrics, token: string | undefined): Middleware {
   return async (ctx) => {
     if (token !== undefined && !bearerMatches(ctx.get('authorization'), token)) {
-      ctx.status = 401;
-      ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
-      ctx.body = { error: 'invalid_token', error_description: 'metrics need Authorization: Bearer <METRICS_TOKEN>' };
-      return;
+      // Rendered by the route's surface (oauth: RFC 6749 JSON) like every other refusal.
+      throw new InvalidToken('metrics need Authorization: Bearer <METRICS_TOKEN>', { 'WWW-Authenticate': METRICS_CHALLENGE });
     }
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
@@ -49,7 +53,7 @@ export async function metricsServer(metrics: Metrics, port: number, token: strin
       return;
     }
     if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
-      res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"' }).end();
+      res.writeHead(401, { 'www-authenticate': METRICS_CHALLENGE }).end();
       return;
     }
     metrics.registry.metrics().then(

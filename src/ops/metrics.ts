@@ -70,52 +70,99 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  // Label sets resolved once per (method, route[, status]): bounded by routeLabel's fixed labels.
+  const durationOf = new Map<string, { observe(seconds: number): void }>();
+  const countOf = new Map<string, { inc(): void }>();
   const middleware: Koa.Middleware = async (ctx, next) => {
-    const end = duration.startTimer();
+    const started = performance.now();
     try {
       await next();
     } finally {
       const route = routeLabel(ctx);
-      end({ method: ctx.method, route });
-      requests.inc({ method: ctx.method, route, status: String(ctx.status) });
+      const method = ctx.method;
+      const key = `${method} ${route}`;
+      let timed = durationOf.get(key);
+      if (!timed) durationOf.set(key, (timed = duration.labels({ method, route })));
+      timed.observe((performance.now() - started) / 1000);
+      const status = String(ctx.status);
+      let counted = countOf.get(`${key} ${status}`);
+      if (!counted) countOf.set(`${key} ${status}`, (counted = requests.labels({ method, route, status })));
+      counted.inc();
       if (ctx.status >= 500) errors.inc({ kind: 'http_5xx' });
     }
   };
 
   function instrumentAdapter(Base: AdapterClass, store: string): AdapterClass {
+    // Issue #15: the adapter is on every token request's path several times. Each instance keeps
+    // one prom-client child per operation (labels resolved once) and times with performance.now()
+    // instead of a timer closure per call.
+    type Op = 'upsert' | 'find' | 'findByUid' | 'findByUserCode' | 'consume' | 'destroy' | 'revokeByGrantId';
     return class InstrumentedAdapter implements Adapter {
       private readonly inner: Adapter;
+      private readonly children = new Map<Op, { observe(seconds: number): void }>();
       constructor(private readonly name: string) {
         this.inner = new Base(name);
       }
-      private async time<T>(op: string, run: () => Promise<T>): Promise<T> {
-        const end = storeLatency.startTimer({ store, model: this.name, op });
+      private observe(op: Op, started: number): void {
+        let child = this.children.get(op);
+        if (!child) this.children.set(op, (child = storeLatency.labels({ store, model: this.name, op })));
+        child.observe((performance.now() - started) / 1000);
+      }
+      async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
+        const started = performance.now();
         try {
-          return await run();
+          return await this.inner.upsert(id, payload, expiresIn);
         } finally {
-          end();
+          this.observe('upsert', started);
         }
       }
-      upsert(id: string, payload: AdapterPayload, expiresIn: number) {
-        return this.time('upsert', () => this.inner.upsert(id, payload, expiresIn));
+      async find(id: string) {
+        const started = performance.now();
+        try {
+          return await this.inner.find(id);
+        } finally {
+          this.observe('find', started);
+        }
       }
-      find(id: string) {
-        return this.time('find', () => this.inner.find(id));
+      async findByUid(uid: string) {
+        const started = performance.now();
+        try {
+          return await this.inner.findByUid(uid);
+        } finally {
+          this.observe('findByUid', started);
+        }
       }
-      findByUid(uid: string) {
-        return this.time('findByUid', () => this.inner.findByUid(uid));
+      async findByUserCode(userCode: string) {
+        const started = performance.now();
+        try {
+          return await this.inner.findByUserCode(userCode);
+        } finally {
+          this.observe('findByUserCode', started);
+        }
       }
-      findByUserCode(userCode: string) {
-        return this.time('findByUserCode', () => this.inner.findByUserCode(userCode));
+      async consume(id: string) {
+        const started = performance.now();
+        try {
+          return await this.inner.consume(id);
+        } finally {
+          this.observe('consume', started);
+        }
       }
-      consume(id: string) {
-        return this.time('consume', () => this.inner.consume(id));
+      async destroy(id: string) {
+        const started = performance.now();
+        try {
+          return await this.inner.destroy(id);
+        } finally {
+          this.observe('destroy', started);
+        }
       }
-      destroy(id: string) {
-        return this.time('destroy', () => this.inner.destroy(id));
-      }
-      revokeByGrantId(grantId: string) {
-        return this.time('revokeByGrantId', () => this.inner.revokeByGrantId(grantId));
+      async revokeByGrantId(grantId: string) {
+        const started = performance.now();
+        try {
+          return await this.inner.revokeByGrantId(grantId);
+        } finally {
+          this.observe('revokeByGrantId', started);
+        }
       }
     };
   }

@@ -20,6 +20,12 @@ export function isOperator(roles: readonly string[]): boolean {
   return roles.some((r) => (OPERATOR_ROLES as readonly string[]).includes(r));
 }
 
+/** The member a request acts for: one user at one site (DESIGN D5). */
+export interface MemberRef {
+  siteId: string;
+  userId: string;
+}
+
 export interface Site {
   id: string;
   name: string;

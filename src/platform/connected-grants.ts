@@ -19,8 +19,19 @@ export interface ConnectedGrant {
   lastUsedAt: string | null;
 }
 
+/**
+ * `lastUsedAt` is kept to this resolution (ms): a grant used again within it is not written again by
+ * the same process (issue #15: the refresh grant wrote the platform store on every request).
+ */
+export const LAST_USE_RESOLUTION_MS = 60_000;
+/** Most grants whose last write `touch` remembers (the map is emptied when it is full). */
+const REMEMBERED_TOUCHES = 10_000;
+
 /** The grant index of the platform store. */
 export class ConnectedGrants {
+  /** grant id → when this process last wrote its `last_used_at` (epoch ms). */
+  private readonly touched = new Map<string, number>();
+
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
   /** Records a grant given at consent. */
@@ -32,13 +43,28 @@ export class ConnectedGrants {
       .execute();
   }
 
-  /** Notes a use (token issued or refreshed) of a grant. */
+  /**
+   * Notes a use (token issued or refreshed) of a grant, to {@link LAST_USE_RESOLUTION_MS}: a use
+   * within that time of this process's last write for the grant writes nothing.
+   * @throws what the platform store throws (the next use writes again)
+   */
   async touch(grantId: string, now = new Date()): Promise<void> {
-    await this.db.updateTable('connected_grants').set({ last_used_at: now.toISOString() }).where('grant_id', '=', grantId).execute();
+    const at = now.getTime();
+    const last = this.touched.get(grantId);
+    if (last !== undefined && at - last >= 0 && at - last < LAST_USE_RESOLUTION_MS) return;
+    if (this.touched.size >= REMEMBERED_TOUCHES) this.touched.clear();
+    this.touched.set(grantId, at);
+    try {
+      await this.db.updateTable('connected_grants').set({ last_used_at: now.toISOString() }).where('grant_id', '=', grantId).execute();
+    } catch (err) {
+      this.touched.delete(grantId);
+      throw err;
+    }
   }
 
   /** Forgets grants (revoked or expired). */
   async forget(grantIds: readonly string[]): Promise<void> {
+    for (const id of grantIds) this.touched.delete(id);
     if (grantIds.length > 0) await this.db.deleteFrom('connected_grants').where('grant_id', 'in', [...grantIds]).execute();
   }
 

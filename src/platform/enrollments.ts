@@ -4,13 +4,8 @@
  */
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import { checkPageSize } from './paging.js';
-
-/** The member a request acts for: one user at one site (DESIGN D5). */
-export interface MemberRef {
-  siteId: string;
-  userId: string;
-}
+import { checkPageSize, type Page } from './paging.js';
+import type { MemberRef } from './accounts.js';
 
 export interface LastWatched {
   lectureId: string;
@@ -28,13 +23,6 @@ export interface Enrollment {
   expireDate: string | null;
   hasLifetimeAccess: boolean;
   lastWatchedLecture: LastWatched | null;
-}
-
-/** One page of a keyset-paginated list; `cursor` values are opaque row keys. */
-export interface Page<T> {
-  items: Array<{ cursor: string; node: T }>;
-  hasNextPage: boolean;
-  totalCount: number;
 }
 
 /** What decides whether an enrollment gives access: SPEC §2.4 `expireDate` and `hasLifetimeAccess`. */

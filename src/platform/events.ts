@@ -5,8 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import type { MemberRef, Page } from './enrollments.js';
-import { checkPageSize, pairKey, parsePairKey, type PageRequest } from './paging.js';
+import type { MemberRef } from './accounts.js';
+import { checkPageSize, pairKey, parsePairKey, type Page, type PageRequest } from './paging.js';
 
 export interface SiteEvent {
   id: string;

@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import type { MemberRef } from './enrollments.js';
+import type { MemberRef } from './accounts.js';
 
 /** Where to pick up a course: its most recently watched lecture. */
 export interface ContinueWatching {

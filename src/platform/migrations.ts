@@ -425,7 +425,8 @@ export async function migratePlatform(db: Kysely<any>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`platform migration ${failed?.migrationName ?? '?'} failed: ${String(error)}`);
+    // No failed migration: the migrator itself could not run (lock table, connection).
+    throw new Error(failed ? `platform migration ${failed.migrationName} failed: ${String(error)}` : `platform migrations could not run: ${String(error)}`);
   }
 
 }

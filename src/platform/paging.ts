@@ -33,6 +33,13 @@ export function clampPageSize(requested: number | undefined, max: number = MAX_P
   return Math.min(Math.max(1, Math.trunc(requested)), max);
 }
 
+/** One page of a keyset-paginated list; `cursor` values are opaque row keys. */
+export interface Page<T> {
+  items: Array<{ cursor: string; node: T }>;
+  hasNextPage: boolean;
+  totalCount: number;
+}
+
 /** A page request: at most `first` rows after the row whose key is `after`. */
 export interface PageRequest {
   /** 0…MAX_PAGE_SIZE. */

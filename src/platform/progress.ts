@@ -9,7 +9,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import { rowAccessActive, type LastWatched, type MemberRef } from './enrollments.js';
+import { rowAccessActive, type LastWatched } from './enrollments.js';
+import type { MemberRef } from './accounts.js';
 import { PlatformError, accessExpired, invalid } from './errors.js';
 
 export const COMPLETION_THRESHOLD = 0.9;

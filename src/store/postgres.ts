@@ -16,14 +16,40 @@ export interface PostgresStore {
   close(): Promise<void>;
 }
 
+/** How long a starting process waits for PostgreSQL to answer before it gives up, in milliseconds. */
+export const START_WAIT_MS = 30_000;
+
 /**
- * Connects (pool of `poolSize` connections), runs the platform migrations.
+ * Waits until the database answers `select 1`, retrying with a growing pause (100 ms … 2 s): a
+ * process started together with its database, or while the server restarts or a busy machine makes
+ * the first connection slower than the pool's 1 s connect timeout, starts instead of exiting.
+ * @param waitMs the longest wait, in milliseconds
+ * @throws Error "PostgreSQL did not answer within N s: <last error>" when the time is up
+ */
+async function waitForDatabase(db: Kysely<PlatformDatabase>, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
+    try {
+      await sql`select 1`.execute(db);
+      return;
+    } catch (err) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`PostgreSQL did not answer within ${Math.round(waitMs / 1000)} s: ${(err as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+    }
+  }
+}
+
+/**
+ * Connects (pool of `poolSize` connections), waits for the server (at most `START_WAIT_MS`), runs the
+ * platform migrations.
  * @param url `postgres://user[:password]@host[:port]/database` (DATABASE_URL)
  * @param log optional Kysely query log hook (metrics: query latency)
  * @param onFault told of connection errors outside any query (logging); never throws
- * @throws when the server is unreachable or a migration fails
+ * @param waitMs how long to wait for an unreachable server at start, in milliseconds
+ * @throws when the server stays unreachable for `waitMs` or a migration fails
  */
-export async function openPostgresStore(url: string, poolSize = 10, log?: KyselyConfig['log'], onFault?: (err: Error) => void): Promise<PostgresStore> {
+export async function openPostgresStore(url: string, poolSize = 10, log?: KyselyConfig['log'], onFault?: (err: Error) => void, waitMs = START_WAIT_MS): Promise<PostgresStore> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -42,7 +68,13 @@ export async function openPostgresStore(url: string, poolSize = 10, log?: Kysely
   pool.on('error', (err) => onFault?.(err));
   pool.on('connect', (client) => client.on('error', (err) => onFault?.(err)));
   const db = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }), log });
-  await migratePlatform(db);
+  try {
+    await waitForDatabase(db, waitMs);
+    await migratePlatform(db);
+  } catch (err) {
+    await db.destroy().catch(() => undefined);
+    throw err;
+  }
   return {
     db,
     async ping() {

@@ -107,6 +107,14 @@ describe('Dockerfile', () => {
     expect(deps.steps.some((s) => s.op === 'RUN' && s.args.startsWith('npm install --omit=dev'))).toBe(true);
   });
 
+  test('`npm run start:prod` runs the CMD with the same node flags (docs/deployment.md §2 Memory: the V8 heap sizes)', () => {
+    const cmd = JSON.parse(dockerfile.at(-1)!.steps.find((s) => s.op === 'CMD')!.args) as string[];
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(cmd[0]).toBe('node');
+    expect(cmd).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--max-old-space-size=128']));
+    expect(pkg.scripts['start:prod']).toBe(`node scripts/on-lts.mjs ${cmd.join(' ')}`);
+  });
+
   test(
     'its steps, replayed in clean directories, build and start a production server that stops on SIGTERM',
     async () => {

@@ -260,3 +260,26 @@ describe('scope map generated from the tool registry', () => {
     }
   });
 });
+
+describe('issue #15: built servers are reused across requests, nothing of a request stays on them', () => {
+  test('concurrent tool calls of two members (same tool set, so the same kept servers) each answer their own member', async () => {
+    const other = new HeadlessOAuthProvider({ user: { email: 'student2@demo.test', password: DEMO_PASSWORD }, issuer: server.baseUrl, clientInformation: { client_id: 'demo-member-cli' } });
+    await auth(other, { serverUrl: new URL(mcp), scope: 'account:read' });
+    await auth(other, { serverUrl: new URL(mcp), authorizationCode: other.code });
+    const tokens: Record<string, string> = { usr_student: memberToken, usr_student2: other.tokens()!.access_token };
+    const expected: Record<string, number> = { usr_student: 3, usr_student2: 1 };
+    const calls = Array.from({ length: 24 }, (_, i) => {
+      const who = i % 2 === 0 ? 'usr_student' : 'usr_student2';
+      return post(call('my_enrollments', { first: 10 }), { authorization: `Bearer ${tokens[who]}` }).then((res) => ({ who, res }));
+    });
+    for (const { who, res } of await Promise.all(calls)) {
+      expect(res.status).toBe(200);
+      expect(res.json.result.structuredContent.totalCount).toBe(expected[who]);
+    }
+    // An anonymous caller right after sees the public tools only (servers are kept per tool set).
+    const list = await post(rpc('tools/list'));
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(['how_to_connect', 'search_courses', 'get_course']);
+    const member = await post(rpc('tools/list'), { authorization: `Bearer ${memberToken}` });
+    expect(member.json.result.tools.map((t: { name: string }) => t.name)).toContain('my_enrollments');
+  });
+});

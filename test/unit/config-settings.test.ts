@@ -12,6 +12,7 @@ import {
   CONFIG_SCHEMA,
   DEFAULTS_FILE_SCHEMA,
   ENV_SCHEMA,
+  ENV_VALUES,
   FILES,
   GENERATED_TABLES,
   INTEGRATIONS_FILE_SCHEMA,
@@ -33,17 +34,43 @@ function sources(dir: string): string[] {
 }
 
 describe('configuration catalogue (issue #9)', () => {
-  test('every environment variable src/config.ts reads has a described entry', () => {
+  test('every environment variable src/config.ts reads has a described, typed entry', () => {
     const text = read('src/config.ts');
-    const direct = [...text.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!);
-    const rateLimits = [...text.matchAll(/readRateLimit\(env, '([A-Z_]+)'/g)].map((m) => `RATE_LIMIT_${m[1]}`);
-    const used = new Set([...direct, ...rateLimits]);
+    // src/config.ts reads the environment only through the parsed catalogue (`settings.NAME`, typed by ENV_SCHEMA).
+    expect(text).not.toMatch(/\benv\.[A-Z]|\benv\[/);
+    const used = new Set([...text.matchAll(/\bsettings\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
     const catalogued = new Set(SETTINGS.map((s) => s.env));
     const missing = [...used].filter((name) => !catalogued.has(name));
-    // To fix: add an entry to SETTINGS in src/config-settings.ts, then `npx tsx scripts/settings-table.ts --write`.
+    // To fix: add an entry to SETTINGS and ENV_VALUES in src/config-settings.ts, then `node scripts/on-lts.mjs tsx scripts/settings-table.ts --write`.
     expect(missing).toEqual([]);
     for (const s of SETTINGS) expect(s.description.length).toBeGreaterThan(5);
     expect(Object.keys(ENV_SCHEMA.shape).sort()).toEqual([...catalogued].sort());
+    expect(Object.keys(ENV_VALUES).sort()).toEqual([...catalogued].sort());
+    for (const [name, schema] of Object.entries(ENV_SCHEMA.shape)) expect([name, schema.description]).toEqual([name, SETTINGS.find((s) => s.env === name)!.description]);
+  });
+
+  test.each([
+    ['PORT', '70000', /PORT: not a port number: 70000/],
+    ['NODE_ENV', 'staging', /NODE_ENV: unknown value "staging"/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL: unknown level/],
+    ['ID_TOKEN_SIGNING', 'maybe', /ID_TOKEN_SIGNING: `active` or `published`/],
+    ['TRUST_PROXY', '11', /TRUST_PROXY: number of trusted proxy hops/],
+    ['KEYS_JWKS_MAX_AGE', '0', /KEYS_JWKS_MAX_AGE: whole seconds from 1 to 86400/],
+    ['CIMD_NEGATIVE_CACHE_SECONDS', '1.5', /CIMD_NEGATIVE_CACHE_SECONDS: whole seconds, 0–3600/],
+    ['METRICS_TOKEN', 'short', /METRICS_TOKEN: at least 32 characters/],
+    ['SMTP_URL', 'http://mail', /SMTP_URL: expected smtp:/],
+    ['BASE_URL', 'https://auth.example.com/path', /BASE_URL: must be an origin/],
+  ])('a refused value stops the start with a message naming the variable: %s=%s', (name, value, message) => {
+    expect(() => loadConfig({ NODE_ENV: 'test', [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'test', [name]: value })).toThrow(message);
+  });
+
+  test('values arrive typed; an empty variable counts as unset', () => {
+    const config = loadConfig({ NODE_ENV: 'test', PORT: '4321', TRUST_PROXY: 'true', CIMD_OPEN: 'true', RATE_LIMIT_TOKEN: ' 10/5 ', BASE_URL: 'https://auth.example.com/' });
+    expect(config).toMatchObject({ port: 4321, trustProxy: 1, baseUrl: 'https://auth.example.com', rateLimits: { token: { points: 10, duration: 5 } } });
+    expect(config.cimd.open).toBe(true);
+    const blank = loadConfig({ NODE_ENV: 'test', PORT: '', LOG_LEVEL: '', REDIS_KEY_PREFIX: '', AUDIT_RETENTION_DAYS: '' });
+    expect(blank).toMatchObject({ port: 3000, logLevel: 'info', redisKeyPrefix: 'cg', auditRetentionDays: 90 });
   });
 
   test('DESIGN §3: the documented names are catalogued', () => {

@@ -3,7 +3,8 @@
  * acts for (SPEC §1: the token's user at the token's site) and the platform services.
  */
 import type { Accounts } from '../../platform/accounts.js';
-import type { Enrollments, MemberRef } from '../../platform/enrollments.js';
+import type { Enrollments } from '../../platform/enrollments.js';
+import type { MemberRef } from '../../platform/accounts.js';
 import type { Orders } from '../../platform/orders.js';
 import type { EventRegistrations } from '../../platform/events.js';
 import type { Progress } from '../../platform/progress.js';

@@ -2,7 +2,8 @@
  * Resolvers of the Account API (schema.graphql). Every resolver reads `ctx.member` (the token's
  * user at the token's site, SPEC §1) and nothing from the arguments can widen it.
  */
-import type { Enrollment, LastWatched, Page } from '../../platform/enrollments.js';
+import type { Enrollment, LastWatched } from '../../platform/enrollments.js';
+import type { Page } from '../../platform/paging.js';
 import { checkPageSize } from '../../platform/paging.js';
 import type { User } from '../../platform/accounts.js';
 import type { CourseProgress } from '../../platform/progress.js';

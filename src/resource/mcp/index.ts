@@ -18,7 +18,7 @@ import { readJsonRpcBody, type JsonRpcBody } from './body.js';
 import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
 import { calledToolScopes, gateToolCalls } from './gate.js';
 import { originGuard } from './origin-guard.js';
-import { buildMcpServer } from './server.js';
+import { McpServerPool } from './server.js';
 import { serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
 import { renderError } from '../../errors/render.js';
@@ -100,14 +100,11 @@ function gate(baseUrl: string, docsUrl: string): Middleware {
 }
 
 function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
+  const servers = new McpServerPool(services, deps.logger);
   return async (ctx) => {
-    const requestId = String(ctx.state.requestId ?? '');
     let outage: unknown;
-    const parsed = state(ctx).body.parsed as { method?: unknown; params?: { name?: unknown } } | unknown[] | null;
-    // One tools/call (not a batch): a server holding that tool only answers it the same way.
-    const only = parsed && !Array.isArray(parsed) && parsed.method === 'tools/call' && typeof parsed.params?.name === 'string' ? parsed.params.name : undefined;
-    const server = buildMcpServer(state(ctx).caller, services, deps.logger, requestId, (err) => (outage ??= err), only);
-    await serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl);
+    const scope = { caller: state(ctx).caller, requestId: String(ctx.state.requestId ?? ''), onOutage: (err: unknown) => (outage ??= err) };
+    await servers.serve(scope, (server) => serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl));
     if (outage) throw outage;
   };
 }

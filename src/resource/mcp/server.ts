@@ -1,6 +1,7 @@
 /**
- * Builds the MCP server of one request (stateless, DESIGN §1): a fresh `McpServer` holding only
- * the tools the caller may call, so `tools/list` shows exactly those. Tool results carry both
+ * The MCP servers of `/mcp` (stateless, DESIGN §1): each request is served by an `McpServer` holding
+ * only the tools the caller may call, so `tools/list` shows exactly those; built servers are kept
+ * per tool set and reused (`McpServerPool`). Tool results carry both
  * `structuredContent` (checked against the output schema) and a JSON text block for clients that
  * read `content` only.
  */
@@ -9,6 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
+import * as z4mini from 'zod/v4-mini';
 import { toolError } from '../../errors/surfaces/jsonrpc.js';
 import { visibleTools } from './access.js';
 import { TOOLS } from './tools/registry.js';
@@ -53,42 +55,120 @@ async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Cal
   }
 }
 
+/** The zod object schemas of a tool, built once per process (issue #15) and shared by every server. */
+const SCHEMAS = new WeakMap<AnyTool, { input: z4mini.ZodMiniObject; output: z4mini.ZodMiniObject }>();
+
+/** A tool's input and output shapes as zod objects, built as the SDK builds them from raw shapes. */
+function schemasOf(tool: AnyTool): { input: z4mini.ZodMiniObject; output: z4mini.ZodMiniObject } {
+  let schemas = SCHEMAS.get(tool);
+  if (!schemas) {
+    schemas = { input: z4mini.object(tool.input), output: z4mini.object(tool.output) };
+    SCHEMAS.set(tool, schemas);
+  }
+  return schemas;
+}
+
+/** What a tool call needs to know of the request it serves. */
+interface CallScope {
+  caller: Caller;
+  /** The request id, quoted in internal-error results for support. */
+  requestId: string;
+  /** Told when a tool met a store outage (the request then answers 503). */
+  onOutage?: (err: unknown) => void;
+}
+
 /**
- * A server for one request.
- * @param caller who calls (anonymous or a principal with its roles)
- * @param requestId the request id, quoted in internal-error results for support
- * @param onOutage told when a tool met a store outage (the request then answers 503)
- * @param onlyTool when the request is one `tools/call` of a tool the caller may call: register that
- *   tool only (the answer is the same; registering every visible tool's schemas is per-request work
- *   a single call does not need, issue #15)
+ * A server holding `tools`, whose tool calls run for the request `scope()` names at call time.
+ * `tools/list` shows exactly `tools`.
  */
-export function buildMcpServer(
-  caller: Caller,
-  services: ToolServices,
-  logger: Logger,
-  requestId: string,
-  onOutage?: (err: unknown) => void,
-  onlyTool?: string,
-): McpServer {
+function serverWith(tools: readonly AnyTool[], services: ToolServices, logger: Logger, scope: () => CallScope): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
-  const visible = visibleTools(TOOLS, caller);
-  const single = onlyTool === undefined ? undefined : visible.find((t) => t.name === onlyTool);
-  for (const tool of single ? [single] : visible) {
+  for (const tool of tools) {
+    const { input, output } = schemasOf(tool);
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.scopes.length ? `${tool.description} Needs: ${tool.scopes.join(' ')}.` : tool.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output,
+        inputSchema: input,
+        outputSchema: output,
         annotations: { title: tool.title, ...tool.annotations },
         _meta: { 'coursegate/scopes': [...tool.scopes], 'coursegate/audience': tool.audience },
       },
-      (async (args: Record<string, unknown>) => runTool(tool, args, caller, services, logger, requestId, onOutage)) as never,
+      (async (args: Record<string, unknown>) => {
+        const { caller, requestId, onOutage } = scope();
+        return runTool(tool, args, caller, services, logger, requestId, onOutage);
+      }) as never,
     );
   }
   // McpServer announces `tools.listChanged: true` once a tool is registered, but a stateless
   // endpoint (GET /mcp is 405) never sends notifications/tools/list_changed: say so (issue #12).
   server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
+}
+
+/**
+ * A server for one request, holding only the tools the caller may call.
+ * @param caller who calls (anonymous or a principal with its roles)
+ * @param requestId the request id, quoted in internal-error results for support
+ * @param onOutage told when a tool met a store outage (the request then answers 503)
+ */
+export function buildMcpServer(caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): McpServer {
+  const scope = { caller, requestId, onOutage };
+  return serverWith(visibleTools(TOOLS, caller), services, logger, () => scope);
+}
+
+/** A pooled server and the request it serves now (none while idle). */
+interface Pooled {
+  server: McpServer;
+  serving?: CallScope;
+}
+
+/**
+ * Built servers, kept by the set of tools they hold (issue #15: building a server and registering
+ * every visible tool's schemas was per-request work). The SDK connects a server to one transport
+ * at a time, so each serves one request at a time: a request takes an idle server holding its
+ * caller's tools, or builds one, connects it to the request's own transport (stateless, DESIGN §1)
+ * and gives it back once the transport is closed. Nothing of a request stays on a server: tool
+ * calls read the caller from the request being served, and a stateless server keeps no session.
+ */
+export class McpServerPool {
+  private readonly idle = new Map<string, Pooled[]>();
+
+  /** @param maxIdle most idle servers kept per tool set (more are built under load, then dropped) */
+  constructor(
+    private readonly services: ToolServices,
+    private readonly logger: Logger,
+    private readonly maxIdle = 16,
+  ) {}
+
+  /**
+   * Runs `use` with a server holding exactly the tools `scope.caller` may call; `use` must connect
+   * it to a transport and close it before it returns (as `serveWithSdk` does).
+   */
+  async serve(scope: CallScope, use: (server: McpServer) => Promise<void>): Promise<void> {
+    const tools = visibleTools(TOOLS, scope.caller);
+    const key = tools.map((t) => t.name).join(' ');
+    let entry = this.idle.get(key)?.pop();
+    if (!entry) {
+      const built: Pooled = { server: undefined as unknown as McpServer };
+      built.server = serverWith(tools, this.services, this.logger, () => {
+        if (!built.serving) throw new Error('mcp: tool call outside a request');
+        return built.serving;
+      });
+      entry = built;
+    }
+    entry.serving = scope;
+    try {
+      await use(entry.server);
+    } finally {
+      entry.serving = undefined;
+      // A server still connected (its request failed half-way) is dropped, not reused.
+      const kept = this.idle.get(key) ?? [];
+      if (!entry.server.isConnected() && kept.length < this.maxIdle) {
+        kept.push(entry);
+        this.idle.set(key, kept);
+      }
+    }
+  }
 }

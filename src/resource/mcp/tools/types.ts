@@ -7,7 +7,8 @@
 import type { z } from 'zod';
 import type { Principal } from '../../bearer.js';
 import type { Accounts } from '../../../platform/accounts.js';
-import type { Enrollments, MemberRef } from '../../../platform/enrollments.js';
+import type { Enrollments } from '../../../platform/enrollments.js';
+import type { MemberRef } from '../../../platform/accounts.js';
 import type { Catalog } from '../../../platform/catalog.js';
 import type { MemberRecords } from '../../../platform/member-records.js';
 import type { Orders } from '../../../platform/orders.js';
