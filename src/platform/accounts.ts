@@ -3,6 +3,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
+import { PreparedQuery } from './prepared.js';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** Roles a member can hold at a site. `owner` and `admin` are operator roles (DESIGN D2). */
@@ -52,6 +53,18 @@ export interface LiveMember extends SiteMembership {
 /** Read access to sites, users and memberships, plus credential checks. */
 export class Accounts {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /** `liveMemberAt`'s query, compiled once: it runs on every request of every resource surface. */
+  private readonly liveMember = new PreparedQuery(2, (userId: string, siteId: string) =>
+    this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .innerJoin('sites', 'sites.id', 'memberships.site_id')
+      .select(['users.email as email', 'users.name as name', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp', 'memberships.role as role'])
+      .where('memberships.user_id', '=', userId)
+      .where('memberships.site_id', '=', siteId)
+      .orderBy('memberships.role'),
+  );
 
   /** The user with this e-mail (case-insensitive) when the password matches; otherwise undefined. Constant-cost. */
   async authenticate(email: string, password: string): Promise<User | undefined> {
@@ -119,15 +132,7 @@ export class Accounts {
    * @returns the user, the site and the user's roles there (sorted, never empty)
    */
   async liveMemberAt(userId: string, siteId: string): Promise<LiveMember | undefined> {
-    const rows = await this.db
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .innerJoin('sites', 'sites.id', 'memberships.site_id')
-      .select(['users.email as email', 'users.name as name', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp', 'memberships.role as role'])
-      .where('memberships.user_id', '=', userId)
-      .where('memberships.site_id', '=', siteId)
-      .orderBy('memberships.role')
-      .execute();
+    const { rows } = await this.db.executeQuery(this.liveMember.bind(userId, siteId));
     const first = rows[0];
     if (!first) return undefined;
     return {
