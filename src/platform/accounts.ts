@@ -3,6 +3,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
+import { PreparedQuery } from './prepared.js';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** Roles a member can hold at a site. `owner` and `admin` are operator roles (DESIGN D2). */
@@ -53,6 +54,18 @@ export interface LiveMember extends SiteMembership {
 export class Accounts {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
+  /** `liveMemberAt`'s query, compiled once: it runs on every request of every resource surface. */
+  private readonly liveMember = new PreparedQuery(2, (userId: string, siteId: string) =>
+    this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .innerJoin('sites', 'sites.id', 'memberships.site_id')
+      .select(['users.email as email', 'users.name as name', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp', 'memberships.role as role'])
+      .where('memberships.user_id', '=', userId)
+      .where('memberships.site_id', '=', siteId)
+      .orderBy('memberships.role'),
+  );
+
   /** The user with this e-mail (case-insensitive) when the password matches; otherwise undefined. Constant-cost. */
   async authenticate(email: string, password: string): Promise<User | undefined> {
     const row = await this.db
@@ -73,6 +86,18 @@ export class Accounts {
   async findUser(userId: string): Promise<User | undefined> {
     const row = await this.db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
     return row ?? undefined;
+  }
+
+  /** The id of the user with this e-mail (compared in lower case), or undefined. */
+  async userIdByEmail(email: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst())?.id;
+  }
+
+  /** The e-mail of each of these users that exists, by user id. */
+  async emailsOf(userIds: readonly string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+    return new Map(rows.map((u) => [u.id, u.email]));
   }
 
   async findSite(siteId: string): Promise<Site | undefined> {
@@ -119,15 +144,7 @@ export class Accounts {
    * @returns the user, the site and the user's roles there (sorted, never empty)
    */
   async liveMemberAt(userId: string, siteId: string): Promise<LiveMember | undefined> {
-    const rows = await this.db
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .innerJoin('sites', 'sites.id', 'memberships.site_id')
-      .select(['users.email as email', 'users.name as name', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp', 'memberships.role as role'])
-      .where('memberships.user_id', '=', userId)
-      .where('memberships.site_id', '=', siteId)
-      .orderBy('memberships.role')
-      .execute();
+    const { rows } = await this.db.executeQuery(this.liveMember.bind(userId, siteId));
     const first = rows[0];
     if (!first) return undefined;
     return {

@@ -6,6 +6,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { checkPageSize, type Page } from './paging.js';
 import type { MemberRef } from './accounts.js';
+import { PreparedQuery } from './prepared.js';
 
 export interface LastWatched {
   lectureId: string;
@@ -56,16 +57,9 @@ export const rowAccessActive = (row: { expires_at: string | null; lifetime_acces
 export class Enrollments {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
-  /**
-   * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
-   * One query for the page and its `totalCount` (a scalar subquery; a second query only for an empty
-   * page after a cursor), one for `lastWatchedLecture` unless `options.lastWatched` is false (then
-   * every `lastWatchedLecture` is null: the caller reads `lastWatched` itself when it needs it).
-   * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
-   */
-  async list(member: MemberRef, first: number, after?: string, options: { lastWatched?: boolean } = {}): Promise<Page<Enrollment>> {
-    checkPageSize(first);
-    let q = this.db
+  /** A page of the member's enrollments with the member's `total_count`; `limit` rows at most. */
+  private page(siteId: string, userId: string, limit: number) {
+    return this.db
       .selectFrom('enrollments')
       .innerJoin('courses', 'courses.id', 'enrollments.course_id')
       .select((eb) => [
@@ -75,14 +69,32 @@ export class Enrollments {
         'courses.title as title',
         'enrollments.expires_at as expires_at',
         'enrollments.lifetime_access as lifetime_access',
-        this.countOf(member, eb.selectFrom('enrollments as all_enrollments')).as('total_count'),
+        this.countOf({ siteId, userId }, eb.selectFrom('enrollments as all_enrollments')).as('total_count'),
       ])
-      .where('enrollments.site_id', '=', member.siteId)
-      .where('enrollments.user_id', '=', member.userId)
+      .where('enrollments.site_id', '=', siteId)
+      .where('enrollments.user_id', '=', userId)
       .orderBy('enrollments.id')
-      .limit(first + 1);
-    if (after) q = q.where('enrollments.id', '>', after);
-    const rows = await q.execute();
+      .limit(limit);
+  }
+
+  /** `list`'s queries, compiled once (issue #15): the first page, and a page after a cursor. */
+  private readonly firstPage = new PreparedQuery(3, (siteId: string, userId: string, limit: number) => this.page(siteId, userId, limit));
+  private readonly nextPage = new PreparedQuery(4, (siteId: string, userId: string, limit: number, after: string) =>
+    this.page(siteId, userId, limit).where('enrollments.id', '>', after),
+  );
+
+  /**
+   * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
+   * One query for the page and its `totalCount` (a scalar subquery; a second query only for an empty
+   * page after a cursor), one for `lastWatchedLecture` unless `options.lastWatched` is false (then
+   * every `lastWatchedLecture` is null: the caller reads `lastWatched` itself when it needs it).
+   * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
+   */
+  async list(member: MemberRef, first: number, after?: string, options: { lastWatched?: boolean } = {}): Promise<Page<Enrollment>> {
+    checkPageSize(first);
+    const { rows } = await this.db.executeQuery(
+      after === undefined || after === '' ? this.firstPage.bind(member.siteId, member.userId, first + 1) : this.nextPage.bind(member.siteId, member.userId, first + 1, after),
+    );
     // An empty page carries no count row: none at all without a cursor, else count apart.
     const total = rows[0] ? rows[0].total_count : after ? (await this.countOf(member, this.db.selectFrom('enrollments as all_enrollments')).executeTakeFirstOrThrow()).n : 0;
     const pageRows = rows.slice(0, first);

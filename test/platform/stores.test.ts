@@ -12,6 +12,7 @@ import { openPostgresStore } from '../../src/store/postgres.js';
 import { migratePlatform } from '../../src/platform/migrations.js';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { Accounts } from '../../src/platform/accounts.js';
+import { PreparedQuery } from '../../src/platform/prepared.js';
 import { Enrollments } from '../../src/platform/enrollments.js';
 import { loadCookieKeys, loadSigningKeys } from '../../src/oauth/keys.js';
 import { TEST_DATABASE_URL, createTestDatabase } from '../helpers/services.js';
@@ -97,6 +98,15 @@ for (const [name, open] of Object.entries(backends)) {
       expect(await accounts.liveMemberAt('no-such-user', 'demo')).toBeUndefined();
       const owner = await accounts.liveMemberAt('usr_owner', 'demo');
       expect(owner?.roles).toEqual([...(owner?.roles ?? [])].sort());
+    });
+
+    test('a prepared query (compiled once) binds new values at each run and refuses a parameter it does not bind', async () => {
+      const byEmail = new PreparedQuery(2, (email: string, limit: number) => s.db.selectFrom('users').select('id').where('email', '=', email).limit(limit));
+      expect((await s.db.executeQuery(byEmail.bind('student@demo.test', 1))).rows).toEqual([{ id: 'usr_student' }]);
+      expect((await s.db.executeQuery(byEmail.bind('owner@demo.test', 1))).rows).toEqual([{ id: 'usr_owner' }]);
+      expect((await s.db.executeQuery(byEmail.bind('nobody@demo.test', 1))).rows).toEqual([]);
+      const unbound = new PreparedQuery(1, (_email: string) => s.db.selectFrom('users').select('id'));
+      expect(() => unbound.bind('x')).toThrow(/parameter 0 is not bound/);
     });
 
     test('enrollments: paginated list with last watched lecture', async () => {

@@ -1,0 +1,48 @@
+/**
+ * Hot platform queries built and compiled once (issue #15). Building a Kysely query (immutable
+ * operation nodes) and compiling it to SQL costs about as much CPU as running a small indexed read
+ * on SQLite, and the queries every resource request runs (the bearer step's live member check, the
+ * enrollments page) have a fixed shape: only their parameter values change. A `PreparedQuery` is
+ * compiled on first use with marker values in place of the parameters, and each run binds the real
+ * values to the markers' positions. Works on every dialect (SQLite `?`, PostgreSQL `$n`): the SQL
+ * text is never touched, only the parameter list. Values are always bound, never inlined.
+ */
+import { createQueryId, type Compilable, type CompiledQuery } from 'kysely';
+
+/** A marker stands for parameter `i` while the query is compiled; unique enough never to be a real value. */
+const marker = (i: number): string => `\u0000coursegate-prepared-parameter-${i}\u0000`;
+
+/** A query of a fixed shape whose parameters are bound at each run. `P`: the parameter values. */
+export class PreparedQuery<P extends readonly unknown[], R> {
+  private compiled?: { query: CompiledQuery<R>; slots: number[] };
+
+  /**
+   * @param arity how many parameters `build` takes
+   * @param build builds the query from its parameters; called once, with markers (each must end
+   *   up as a bound parameter, e.g. in `where`, `limit`: not inside `sql.lit` or an identifier)
+   */
+  constructor(
+    private readonly arity: P['length'],
+    private readonly build: (...values: P) => Compilable<R>,
+  ) {}
+
+  /**
+   * The compiled query with `values` bound, for `db.executeQuery`.
+   * @throws Error when `build` did not use every parameter as a bound value
+   */
+  bind(...values: P): CompiledQuery<R> {
+    const { query, slots } = (this.compiled ??= this.compile());
+    const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : values[slot]));
+    return { ...query, parameters, queryId: createQueryId() };
+  }
+
+  private compile(): { query: CompiledQuery<R>; slots: number[] } {
+    const markers = Array.from({ length: this.arity }, (_, i) => marker(i));
+    const query = this.build(...(markers as unknown as P)).compile();
+    const slots = query.parameters.map((p) => markers.indexOf(p as string));
+    for (let i = 0; i < this.arity; i++) {
+      if (!slots.includes(i)) throw new Error(`prepared query: parameter ${i} is not bound in ${query.sql}`);
+    }
+    return { query, slots };
+  }
+}
