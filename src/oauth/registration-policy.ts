@@ -2,8 +2,8 @@
  * The registration policy: SPEC §5.4 (registration paths), SPEC §2.5 rules 1–3, DESIGN D1 and D2,
  * in one place.
  *
- * `POST /api/oauth/register` (RFC 7591) runs `registrationEndpoint`, the `decideRegistration` step
- * of the registration pipeline (src/pipelines/oauth.ts), in front of oidc-provider. It parses the JSON itself and walks the D1 table (`D1`, below) top to
+ * `POST /api/oauth/register` (RFC 7591) runs the `registrationSteps` of the registration pipeline
+ * (src/pipelines/oauth.ts), in front of oidc-provider. It parses the JSON itself and walks the D1 table (`D1`, below) top to
  * bottom; the first row that matches decides:
  *
  * | # | request                                                        | result                                   |
@@ -262,69 +262,110 @@ export interface RegistrationDeps {
   docsUrl: string;
 }
 
+/** What the registration steps leave for the next ones (on `ctx.state.registration`). */
+interface RegistrationState {
+  /** The parsed JSON body (undefined: not a JSON object sent as application/json). */
+  metadata: unknown;
+  /** Non-secret facts worth logging. */
+  summary: ReturnType<typeof logSummary>;
+  decision?: RegistrationDecision;
+}
+
+const registrationOf = (ctx: Context): RegistrationState | undefined => (ctx.state as { registration?: RegistrationState }).registration;
+
 /**
- * The `decideRegistration` step of `POST /api/oauth/register` (DESIGN D1; route-table row
- * `registration`, read from `ctx.state.route`). Other requests pass through.
- * Answers: 201 vendor record (row 3); 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 413 over the
- * route's body limit (`readText`, DESIGN D7);
- * row 2 is handed to oidc-provider with `ctx.request.body` set.
+ * The named steps of `POST /api/oauth/register` (DESIGN D1), in pipeline order (src/pipelines/oauth.ts):
+ *
+ *   readMetadata → decideD1Row → answerRefusal → answerVendor → createLoopbackClient → (provider)
+ *
+ * Answers: 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 201 vendor record (row 3); 413 over the
+ * route's body limit (`readText`, DESIGN D7); row 2 is handed to oidc-provider with the request
+ * body set. Other methods pass through every step (the provider answers them).
  */
-export function registrationEndpoint(deps: RegistrationDeps): Middleware {
+export interface RegistrationSteps {
+  /** Reads the JSON body under the row's limit (413 logged as a row-1 refusal). */
+  readMetadata: Middleware;
+  /** Walks the D1 table: the first matching row decides. */
+  decideD1Row: Middleware;
+  /** Rows 1, 4, 5: 400 with the RFC 7591 error and a link to the registration guide. */
+  answerRefusal: Middleware;
+  /** Row 3: the integration's fixed record, 201, nothing stored. */
+  answerVendor: Middleware;
+  /** Row 2: the provider creates the client; its answer names the default scope and ceiling, the record expires unless used. */
+  createLoopbackClient: Middleware;
+}
+
+/** Builds the registration steps once. */
+export function registrationSteps(deps: RegistrationDeps): RegistrationSteps {
   const { integrations, logger } = deps;
-  return async (ctx, next) => {
-    if (ctx.method !== 'POST' || ctx.state.route?.spec.name !== 'registration') return next();
-    const log = (decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
-      logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
-
-    let raw: string;
-    try {
-      raw = await readText(ctx);
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 413) {
-        logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
-      }
-      throw err;
-    }
-    let body: unknown;
-    try {
-      if (!ctx.is('application/json')) throw new Error('not JSON');
-      body = JSON.parse(raw);
-    } catch {
-      body = undefined;
-    }
-    const decision = body === undefined
-      ? ({ row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'the request body must be a JSON object sent as application/json (RFC 7591 §3.1)' } as const)
-      : decideRegistration(body, integrations);
-    const summary = logSummary(body);
-
-    switch (decision.outcome) {
-      case 'reject':
-        log(decision, { ...summary, error: decision.error });
-        return sendOAuthError(ctx, 400, decision.error, withDocs(decision.description, deps.docsUrl, 'registration'));
-      case 'vendor':
-        log(decision, { ...summary, client_id: decision.integration.clientId });
-        ctx.status = 201;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = vendorRegistrationResponse(decision.integration);
-        return;
-      case 'create_loopback': {
-        // RFC 7591 §2 defaults an absent method to client_secret_basic, and oidc-provider issues a
-        // secret before applying our default: a client that names no method is public (issue #13).
-        const record = body as Record<string, unknown>;
-        if (record.token_endpoint_auth_method === undefined) record.token_endpoint_auth_method = 'none';
-        // oidc-provider reads `req.body` before `request.body`: both carry the amended record.
-        ctx.request.body = record;
-        (ctx.req as unknown as { body?: unknown }).body = record;
-        await next();
-        const created = ctx.status === 201 ? (ctx.body as { client_id?: string } | undefined)?.client_id : undefined;
-        if (created) {
-          describeScopes(ctx.body as Record<string, unknown>);
-          await expireUnlessUsed(deps.adapter, created);
+  const log = (ctx: Context, decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
+    logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
+  return {
+    async readMetadata(ctx, next) {
+      if (ctx.method !== 'POST' || ctx.state.route?.spec.name !== 'registration') return next();
+      let raw: string;
+      try {
+        raw = await readText(ctx);
+      } catch (err) {
+        if (err instanceof HttpError && err.status === 413) {
+          logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
         }
-        log(decision, { ...summary, status: ctx.status, client_id: created });
-        return;
+        throw err;
       }
-    }
+      let metadata: unknown;
+      try {
+        if (!ctx.is('application/json')) throw new Error('not JSON');
+        metadata = JSON.parse(raw);
+      } catch {
+        metadata = undefined;
+      }
+      (ctx.state as { registration?: RegistrationState }).registration = { metadata, summary: logSummary(metadata) };
+      return next();
+    },
+    async decideD1Row(ctx, next) {
+      const state = registrationOf(ctx);
+      if (state) {
+        state.decision = state.metadata === undefined
+          ? { row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'the request body must be a JSON object sent as application/json (RFC 7591 §3.1)' }
+          : decideRegistration(state.metadata, integrations);
+      }
+      return next();
+    },
+    async answerRefusal(ctx, next) {
+      const state = registrationOf(ctx);
+      const decision = state?.decision;
+      if (!state || decision?.outcome !== 'reject') return next();
+      log(ctx, decision, { ...state.summary, error: decision.error });
+      sendOAuthError(ctx, 400, decision.error, withDocs(decision.description, deps.docsUrl, 'registration'));
+    },
+    async answerVendor(ctx, next) {
+      const state = registrationOf(ctx);
+      const decision = state?.decision;
+      if (!state || decision?.outcome !== 'vendor') return next();
+      log(ctx, decision, { ...state.summary, client_id: decision.integration.clientId });
+      ctx.status = 201;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = vendorRegistrationResponse(decision.integration);
+    },
+    async createLoopbackClient(ctx, next) {
+      const state = registrationOf(ctx);
+      const decision = state?.decision;
+      if (!state || decision?.outcome !== 'create_loopback') return next();
+      // RFC 7591 §2 defaults an absent method to client_secret_basic, and oidc-provider issues a
+      // secret before applying our default: a client that names no method is public (issue #13).
+      const record = state.metadata as Record<string, unknown>;
+      if (record.token_endpoint_auth_method === undefined) record.token_endpoint_auth_method = 'none';
+      // oidc-provider reads `req.body` before `request.body`: both carry the amended record.
+      ctx.request.body = record;
+      (ctx.req as unknown as { body?: unknown }).body = record;
+      await next();
+      const created = ctx.status === 201 ? (ctx.body as { client_id?: string } | undefined)?.client_id : undefined;
+      if (created) {
+        describeScopes(ctx.body as Record<string, unknown>);
+        await expireUnlessUsed(deps.adapter, created);
+      }
+      log(ctx, decision, { ...state.summary, status: ctx.status, client_id: created });
+    },
   };
 }
 

@@ -3,7 +3,7 @@
  * integrations (static clients), open loopback registration, Client ID Metadata Documents and the
  * 24 h expiry of unused loopback clients. The policy itself is in `registration-policy.ts`; this
  * file only connects it. Its steps are named by the pipelines of `src/pipelines/oauth.ts`
- * (`decideRegistration` on `registration`, `explainMetadataFailure` on every provider endpoint),
+ * (`registrationSteps` on `registration`, `explainMetadataFailure` on every provider endpoint),
  * its provider hook by `declareProviderHooks` (src/oauth/provider-hooks.ts).
  */
 import type { Middleware } from 'koa';
@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ProviderDeps } from './provider.js';
 import { loadIntegrations, vendorClientMetadata, type Integration } from './integrations.js';
-import { keepUsedLoopbackClient, registrationEndpoint, validateLoopbackRegistration } from './registration-policy.js';
+import { keepUsedLoopbackClient, registrationSteps, validateLoopbackRegistration, type RegistrationSteps } from './registration-policy.js';
 import { CimdFailures, cimdFeature, classifyCimdClient, documentFetch, explainCimdFailure } from './cimd.js';
 
 type RegistrationProviderDeps = Pick<ProviderDeps, 'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch' | 'explainError'>;
@@ -24,10 +24,10 @@ export interface RegistrationSetup {
   /** Spread into `createProvider`'s deps. */
   providerDeps: RegistrationProviderDeps;
   /**
-   * Step of `POST /api/oauth/register` (DESIGN D1, `registrationEndpoint`): reads the JSON body,
-   * decides the row, answers vendor records and refusals, hands loopback creations to the provider.
+   * The steps of `POST /api/oauth/register` (DESIGN D1, `registrationSteps`): read the JSON body,
+   * decide the row, answer refusals and vendor records, hand loopback creations to the provider.
    */
-  decideRegistration(adapter: new (name: string) => Adapter): Middleware;
+  steps(adapter: new (name: string) => Adapter): RegistrationSteps;
   /** Step of every provider endpoint: JSON error bodies name why a metadata document failed to load. */
   explainMetadataFailure: Middleware;
   /** Provider hook: a loopback client that obtained a grant is kept past its 24 h expiry. */
@@ -53,7 +53,7 @@ export function registrationSetup(config: Config, logger: Logger, env: Readonly<
       fetch: documentFetch(config.cimd, failures),
       explainError: (ctx, out) => explainCimdFailure(failures, ctx.oidc?.params?.client_id, out),
     },
-    decideRegistration: (adapter) => registrationEndpoint({ integrations, adapter, logger, docsUrl: config.docsUrl }),
+    steps: (adapter) => registrationSteps({ integrations, adapter, logger, docsUrl: config.docsUrl }),
     explainMetadataFailure: async (ctx, next) => {
       await next();
       const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;

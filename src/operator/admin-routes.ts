@@ -18,13 +18,11 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Kysely } from 'kysely';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
-import type { PlatformDatabase } from '../platform/schema.js';
 import type { SiteSettings } from '../platform/sites.js';
 import { AUDIT_KINDS, usageDays, type AuditKind, type AuditTrail } from '../platform/audit.js';
-import { AnalyticsAdmin } from '../platform/operator/analytics.js';
+import type { AnalyticsAdmin } from '../platform/operator/analytics.js';
 import type { MemberClients } from '../oauth/member-clients.js';
 import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
 import type { Connections } from '../oauth/connections.js';
@@ -44,7 +42,8 @@ import type { Invitations } from '../platform/invitations.js';
 export interface AdminDeps {
   accounts: Accounts;
   sessions: WebSessions;
-  db: Kysely<PlatformDatabase>;
+  /** Operator analytics (overview charts), built by the composition root (src/compose.ts). */
+  analytics: AnalyticsAdmin;
   siteSettings: SiteSettings;
   memberClients: MemberClients;
   connections: Connections;
@@ -71,7 +70,7 @@ const USAGE_DAYS = 14;
 export function adminRouter(deps: AdminDeps): Router {
   const { accounts, sessions } = deps;
   const router = new Router({ prefix: '/admin' });
-  const analytics = new AnalyticsAdmin(deps.db as never);
+  const { analytics } = deps;
   const newApplication = z.object(NEW_APPLICATION_BODY).strict();
 
   /** Sites where the person holds an operator role. */
@@ -380,7 +379,7 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     const from = day(str(q.from));
     const to = day(str(q.to));
     const user = str(q.user);
-    const userId = user ? (await deps.db.selectFrom('users').select('id').where('email', '=', user.toLowerCase()).executeTakeFirst())?.id ?? '-' : undefined;
+    const userId = user ? ((await accounts.userIdByEmail(user)) ?? '-') : undefined;
     const events = await deps.audit.list(op.site.id, {
       kind,
       clientId: str(q.client) || undefined,
@@ -388,7 +387,7 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
       from: from ? `${from}T00:00:00.000Z` : undefined,
       to: to ? new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined,
     });
-    const emails = new Map((await deps.db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...new Set(events.map((ev) => ev.userId ?? '-'))]).execute()).map((u) => [u.id, u.email]));
+    const emails = await accounts.emailsOf(events.map((ev) => ev.userId ?? '-'));
     const rows = events.map((ev) => [e(when(ev.at)), e(AUDIT_KINDS[ev.kind] ?? ev.kind), ev.clientId ? `<code>${e(ev.clientId)}</code>` : '', e(ev.userId ? emails.get(ev.userId) ?? ev.userId : ''), e(ev.detail)]);
     const options = Object.entries(AUDIT_KINDS)
       .map(([k, label]) => `<option value="${e(k)}"${k === kind ? ' selected' : ''}>${e(label)}</option>`)

@@ -23,7 +23,7 @@ import type { SharedSteps } from './steps.js';
 export function oauthPipelines(services: Services, { limitBody, limitByClient, limitByIp, handToProvider }: SharedSteps): Pipelines {
   const { registration, signing, config } = services;
   const explainMetadataFailure = registration.explainMetadataFailure;
-  const decideRegistration = registration.decideRegistration(services.adapter);
+  const { readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient } = registration.steps(services.adapter);
   const fillDefaultScope = defaultScopeMiddleware(services.provider);
   const refuseSuspendedClient = authorizationGuard(services.suspensions);
   const announce = completeDiscovery(config, signing.signingActive);
@@ -47,7 +47,18 @@ export function oauthPipelines(services: Services, { limitBody, limitByClient, l
     revocation: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, handToProvider),
     introspection: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, handToProvider),
     // DESIGN D1: the table decides (vendor record, refusal) before the provider creates a loopback client.
-    registration: answersEveryMethod(limitBody, limitByIp, decideRegistration, answerOutageAs503, explainMetadataFailure, handToProvider),
+    registration: answersEveryMethod(
+      limitBody,
+      limitByIp,
+      readMetadata,
+      decideD1Row,
+      answerRefusal,
+      answerVendor,
+      createLoopbackClient,
+      answerOutageAs503,
+      explainMetadataFailure,
+      handToProvider,
+    ),
     client: answersEveryMethod(answerOutageAs503, explainMetadataFailure, handToProvider),
     end_session: answersEveryMethod(limitBody, answerOutageAs503, explainMetadataFailure, handToProvider),
     end_session_confirm: answersEveryMethod(limitBody, answerOutageAs503, explainMetadataFailure, handToProvider),

@@ -19,7 +19,7 @@ export function peoplePipelines(services: Services, { limitBody }: SharedSteps):
   const operatorRouter = adminRouter({
     accounts,
     sessions,
-    db: services.store.db,
+    analytics: services.admin.operator.analytics,
     siteSettings: services.siteSettings,
     memberClients: services.memberClients,
     connections,

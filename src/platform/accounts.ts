@@ -88,6 +88,18 @@ export class Accounts {
     return row ?? undefined;
   }
 
+  /** The id of the user with this e-mail (compared in lower case), or undefined. */
+  async userIdByEmail(email: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst())?.id;
+  }
+
+  /** The e-mail of each of these users that exists, by user id. */
+  async emailsOf(userIds: readonly string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+    return new Map(rows.map((u) => [u.id, u.email]));
+  }
+
   async findSite(siteId: string): Promise<Site | undefined> {
     const row = await this.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
     return row ? { id: row.id, name: row.name, mcpConnectionsEnabled: row.mcp_connections_enabled === 1 } : undefined;
