@@ -171,4 +171,39 @@ describe('production mode (DESIGN §3)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+  test('the buffered access log of `npm start` shows a request within a second when idle and loses no line at SIGTERM', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-log-'));
+    let child: ReturnType<typeof spawn> | undefined;
+    try {
+      const keyFile = path.join(dir, 'signing-key.json');
+      writeFileSync(keyFile, JSON.stringify(await generateSigningKey()));
+      const port = await freePort();
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', LOG_LEVEL: 'info', BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'c'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child!.on('exit', resolve));
+      const requestLines = () => out.split('\n').filter((l) => l.startsWith('{') && (JSON.parse(l) as { msg?: string }).msg === 'request');
+      for (let i = 0; i < 600 && !out.includes('listening on port'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('listening on port');
+      // One request, then idle: the periodic flush writes its line although the buffer is far from full.
+      await (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-request-id': 'idle-probe-1' } })).arrayBuffer();
+      for (let i = 0; i < 20 && !out.includes('idle-probe-1'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('idle-probe-1');
+      const before = requestLines().length;
+      // A burst, then SIGTERM at once: every line still buffered reaches stdout before the exit.
+      const burst = 200;
+      await Promise.all(Array.from({ length: burst }, async (_, i) => (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-request-id': `burst-${i}` } })).arrayBuffer()));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const ids = new Set(requestLines().slice(before).map((l) => (JSON.parse(l) as { req_id: string }).req_id));
+      expect(ids.size).toBe(burst);
+      for (let i = 0; i < burst; i++) expect(ids.has(`burst-${i}`)).toBe(true);
+    } finally {
+      if (child && child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
