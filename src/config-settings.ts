@@ -8,6 +8,8 @@
  *   default (the one place those defaults live); environment variables override it.
  * - **`config/integrations.yaml`** (`INTEGRATIONS_FILE_SCHEMA`): the vendor platforms (SPEC §5.4,
  *   DESIGN D1 rows 3–4).
+ * - **`config/demo-seed.yaml`** (`DEMO_SEED_SCHEMA`, declared beside its loader in
+ *   src/platform/seed.ts, which may import nothing outside the platform layer): the demo data.
  *
  * `CONFIG_SCHEMA` puts the three sections side by side. `src/config.ts` validates the environment
  * and the defaults file against it and then interprets each value; `src/oauth/integrations.ts`
@@ -24,6 +26,7 @@
 import { z } from 'zod';
 import { OPERATOR_SCOPES } from './domain/scopes.js';
 import { UPLOAD_CEILING_BYTES } from './platform/files.js';
+import { DEMO_SEED_SCHEMA } from './platform/seed.js';
 
 /** One setting. */
 export interface Setting {
@@ -341,12 +344,13 @@ export const INTEGRATIONS_FILE_SCHEMA = z
   .strict()
   .describe('config/integrations.yaml: vendor platforms');
 
-/** The whole catalogue: the environment and the two YAML files, side by side. */
+/** The whole catalogue: the environment and the YAML files, side by side. */
 export const CONFIG_SCHEMA = z
   .object({
     environment: ENV_SCHEMA,
     'config/default.yaml': DEFAULTS_FILE_SCHEMA,
     'config/integrations.yaml': INTEGRATIONS_FILE_SCHEMA,
+    'config/demo-seed.yaml': DEMO_SEED_SCHEMA,
   })
   .describe('coursegate configuration: environment variables and configuration files');
 
@@ -408,7 +412,7 @@ export function fileKeys(file: ConfigFile): FileKey[] {
   return out;
 }
 
-const code = (v: unknown) => `\`${typeof v === 'string' ? v : JSON.stringify(v).replace(/"([a-z_]+)":/g, '$1: ').replace(/,/g, ', ')}\``;
+const code = (v: unknown) => v === '' ? 'empty' : `\`${typeof v === 'string' ? v : JSON.stringify(v).replace(/"([a-z_]+)":/g, '$1: ').replace(/,/g, ', ')}\``;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /** Plain words for a schema node's type and bounds. */
@@ -422,7 +426,7 @@ function typeOf(node: JsonNode): string {
       return min !== undefined ? `integer ≥ ${min}` : 'integer';
     }
     case 'string':
-      return node.format === 'uri' ? 'URL' : 'string';
+      return node.format === 'uri' ? 'URL' : node.format === 'date-time' ? 'ISO 8601 date-time' : node.format === 'email' ? 'e-mail address' : 'string';
     case 'boolean':
       return 'boolean';
     case 'array':
@@ -446,12 +450,13 @@ export function fileTable(file: ConfigFile): string {
 }
 
 /** The YAML files of the catalogue. */
-export type ConfigFile = 'config/default.yaml' | 'config/integrations.yaml';
+export type ConfigFile = 'config/default.yaml' | 'config/integrations.yaml' | 'config/demo-seed.yaml';
 
 /** Each file: its schema and where its generated JSON Schema is written. */
 export const FILES: Readonly<Record<ConfigFile, { schema: z.ZodType; jsonSchema: string }>> = {
   'config/default.yaml': { schema: DEFAULTS_FILE_SCHEMA, jsonSchema: 'config/default.schema.json' },
   'config/integrations.yaml': { schema: INTEGRATIONS_FILE_SCHEMA, jsonSchema: 'config/integrations.schema.json' },
+  'config/demo-seed.yaml': { schema: DEMO_SEED_SCHEMA, jsonSchema: 'config/demo-seed.schema.json' },
 };
 
 /** Markers around the generated environment table in docs/operator-guide.md. */
@@ -469,7 +474,7 @@ export interface GeneratedTable {
 export const GENERATED_TABLES: readonly GeneratedTable[] = [
   { doc: 'docs/operator-guide.md', markers: TABLE_MARKERS, render: settingsTable },
   ...(Object.keys(FILES) as ConfigFile[]).map((file) => ({
-    doc: file === 'config/default.yaml' ? 'docs/operator-guide.md' : 'docs/operator-integrations.md',
+    doc: file === 'config/integrations.yaml' ? 'docs/operator-integrations.md' : 'docs/operator-guide.md',
     markers: [`<!-- settings-table:begin ${file} (generated from src/config-settings.ts) -->`, '<!-- settings-table:end -->'] as const,
     render: () => fileTable(file),
   })),

@@ -11,52 +11,150 @@ import type { PlatformDatabase } from './schema.js';
 import { hashPassword } from './passwords.js';
 
 const iso = z.string().datetime();
-const seedSchema = z.object({
-  sites: z.array(z.object({ id: z.string(), name: z.string(), mcp_connections_enabled: z.boolean().default(false) })),
-  users: z.array(z.object({ id: z.string(), email: z.string().email(), name: z.string(), roles: z.record(z.string(), z.array(z.string())) })),
-  courses: z.array(
-    z.object({
-      id: z.string(),
-      site: z.string(),
-      slug: z.string(),
-      title: z.string(),
-      description: z.string().default(''),
-      is_public: z.boolean().default(true),
-      lectures: z.array(z.object({ id: z.string(), title: z.string(), duration_seconds: z.number().int().nonnegative() })).default([]),
-    }),
-  ),
-  enrollments: z.array(
-    z.object({ id: z.string(), site: z.string(), user: z.string(), course: z.string(), expires_at: iso.optional(), lifetime_access: z.boolean().default(false) }),
-  ),
-  progress: z.array(z.object({ user: z.string(), lecture: z.string(), position_seconds: z.number().int().nonnegative(), recorded_at: iso })).default([]),
-  orders: z
-    .array(
-      z.object({
-        id: z.string(),
-        site: z.string(),
-        user: z.string(),
-        number: z.string(),
-        status: z.string(),
-        currency: z.string().length(3),
-        created_at: iso,
-        items: z.array(z.object({ id: z.string(), title: z.string(), course: z.string().optional(), quantity: z.number().int().positive(), unit_price_minor: z.number().int() })),
-      }),
-    )
-    .default([]),
-  events: z.array(z.object({ id: z.string(), site: z.string(), title: z.string(), starts_at: iso, ends_at: iso, location: z.string() })).default([]),
-  event_registrations: z
-    .array(z.object({ id: z.string(), site: z.string(), user: z.string(), event: z.string(), status: z.string(), created_at: iso }))
-    .default([]),
-  member_clients: z
-    .array(z.object({ client_id: z.string(), client_name: z.string(), site: z.string(), redirect_uris: z.array(z.string().url()), scope: z.string() }))
-    .default([]),
-});
+const id = (what: string) => z.string().describe(`id of the ${what}`);
+const ref = (what: string) => z.string().describe(`id of the ${what} (defined in this file)`);
 
-export type DemoSeed = z.infer<typeof seedSchema>;
+/**
+ * The shape of `config/demo-seed.yaml`, every key described. The configuration catalogue
+ * (src/config-settings.ts) lists it with the other files and generates its table and JSON Schema.
+ */
+export const DEMO_SEED_SCHEMA = z
+  .object({
+    sites: z
+      .array(
+        z.object({
+          id: id('site (its `org_id`)'),
+          name: z.string().describe('the site\'s name'),
+          mcp_connections_enabled: z.boolean().default(false).describe('the "MCP connections" beta (member clients work only while it is on)'),
+        }),
+      )
+      .describe('sites (DESIGN D5)'),
+    users: z
+      .array(
+        z.object({
+          id: id('user (`sub`)'),
+          email: z.string().email().describe('sign-in e-mail'),
+          name: z.string().describe('display name'),
+          roles: z.record(z.string(), z.array(z.string())).describe('site id → roles there, e.g. `{ demo: [owner] }`'),
+        }),
+      )
+      .describe('people; their password is DEMO_PASSWORD, or a random one printed once'),
+    courses: z
+      .array(
+        z.object({
+          id: id('course'),
+          site: ref('site'),
+          slug: z.string().describe('URL name of the course'),
+          title: z.string().describe('course title'),
+          description: z.string().default('').describe('course description'),
+          is_public: z.boolean().default(true).describe('listed in the public catalogue'),
+          lectures: z
+            .array(
+              z.object({
+                id: id('lecture'),
+                title: z.string().describe('lecture title'),
+                duration_seconds: z.number().int().nonnegative().describe('length, seconds'),
+              }),
+            )
+            .default([])
+            .describe('the course\'s lectures, in order'),
+        }),
+      )
+      .describe('courses'),
+    enrollments: z
+      .array(
+        z.object({
+          id: id('enrollment'),
+          site: ref('site'),
+          user: ref('user'),
+          course: ref('course'),
+          expires_at: iso.optional().describe('end of access, ISO 8601 UTC'),
+          lifetime_access: z.boolean().default(false).describe('access that never ends'),
+        }),
+      )
+      .describe('who may learn which course, until when'),
+    progress: z
+      .array(
+        z.object({
+          user: ref('user'),
+          lecture: ref('lecture'),
+          position_seconds: z.number().int().nonnegative().describe('playback position, seconds'),
+          recorded_at: iso.describe('when it was recorded, ISO 8601 UTC'),
+        }),
+      )
+      .default([])
+      .describe('last playback positions'),
+    orders: z
+      .array(
+        z.object({
+          id: id('order'),
+          site: ref('site'),
+          user: ref('user'),
+          number: z.string().describe('order number shown to people'),
+          status: z.string().describe('e.g. `paid`, `pending`, `refunded`, `cancelled`'),
+          currency: z.string().length(3).describe('ISO 4217 currency code'),
+          created_at: iso.describe('ISO 8601 UTC'),
+          items: z
+            .array(
+              z.object({
+                id: id('order item'),
+                title: z.string().describe('what was bought'),
+                course: z.string().optional().describe('id of the course bought, if any'),
+                quantity: z.number().int().positive().describe('how many'),
+                unit_price_minor: z.number().int().describe('price of one, in minor units of the currency'),
+              }),
+            )
+            .describe('order lines; the total is their sum'),
+        }),
+      )
+      .default([])
+      .describe('orders'),
+    events: z
+      .array(
+        z.object({
+          id: id('event'),
+          site: ref('site'),
+          title: z.string().describe('event title'),
+          starts_at: iso.describe('ISO 8601 UTC'),
+          ends_at: iso.describe('ISO 8601 UTC'),
+          location: z.string().describe('where (or `Online`)'),
+        }),
+      )
+      .default([])
+      .describe('events'),
+    event_registrations: z
+      .array(
+        z.object({
+          id: id('registration'),
+          site: ref('site'),
+          user: ref('user'),
+          event: ref('event'),
+          status: z.string().describe('e.g. `registered`, `waitlisted`, `attended`, `cancelled`'),
+          created_at: iso.describe('ISO 8601 UTC'),
+        }),
+      )
+      .default([])
+      .describe('who registered for which event'),
+    member_clients: z
+      .array(
+        z.object({
+          client_id: z.string().describe('the fixed client_id'),
+          client_name: z.string().describe('name shown on the consent page'),
+          site: ref('site'),
+          redirect_uris: z.array(z.string().url()).describe('its redirect URIs'),
+          scope: z.string().describe('space-delimited scopes (identity + `account:*`)'),
+        }),
+      )
+      .default([])
+      .describe('member clients (SPEC §5.4), as if an operator had created them'),
+  })
+  .describe('config/demo-seed.yaml: demo data, loaded into an empty store in development mode only (DESIGN §3)');
+
+export type DemoSeed = z.infer<typeof DEMO_SEED_SCHEMA>;
 
 /** Reads and validates the seed file. @throws Error naming the first invalid entry */
 export function readSeed(file: string): DemoSeed {
-  const parsed = seedSchema.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  const parsed = DEMO_SEED_SCHEMA.safeParse(parseYaml(readFileSync(file, 'utf8')));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`${file}: ${issue?.path.join('.')}: ${issue?.message}`);

@@ -132,6 +132,8 @@ describe('configuration files in the same catalogue (issue #9)', () => {
     expect(shipped).toEqual(DEFAULTS_FILE_SCHEMA.parse({}));
     const integrations = INTEGRATIONS_FILE_SCHEMA.parse(parseYaml(read('config/integrations.yaml')));
     expect(integrations.integrations.length).toBeGreaterThan(0);
+    const seed = CONFIG_SCHEMA.shape['config/demo-seed.yaml'].parse(parseYaml(read('config/demo-seed.yaml')));
+    expect(seed.sites.map((site) => site.id)).toContain('demo');
   });
 
   describe('loadConfig reads the defaults file through the schema', () => {
