@@ -160,6 +160,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
       clearInterval(purgeTimer);
       mailer?.close();
       signing.ring?.stop();
+      await audit.flush();
       await store.close();
     },
   };

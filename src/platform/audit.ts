@@ -9,7 +9,7 @@
  * Knows nothing of HTTP or OAuth.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { clampPageSize, MAX_PAGE_SIZE } from './paging.js';
 
@@ -75,20 +75,45 @@ export class AuditTrail {
     readonly retentionDays: number,
   ) {}
 
-  /** Records one event. `detail` is cut to 300 characters and stripped of credential-like strings. */
-  async record(input: AuditInput, now = new Date()): Promise<void> {
-    await this.db
-      .insertInto('audit_events')
-      .values({
-        id: randomUUID(),
-        site_id: input.siteId,
-        at: now.toISOString(),
-        kind: input.kind,
-        client_id: input.clientId ?? null,
-        user_id: input.userId ?? null,
-        detail: (input.detail ?? '').replace(CREDENTIAL_LIKE, '[redacted]').slice(0, 300),
-      })
-      .execute();
+  /** Events waiting for the next write (see `record`). */
+  private pending: Array<{ row: Insertable<PlatformDatabase['audit_events']>; resolve: () => void; reject: (err: unknown) => void }> = [];
+
+  /**
+   * Records one event. `detail` is cut to 300 characters and stripped of credential-like strings.
+   *
+   * Events recorded in one turn of the event loop are written together, in one multi-row INSERT
+   * (issue #15: every refresh grant records one; on SQLite each INSERT was a commit of its own). The
+   * promise settles once the event is stored.
+   * @throws what the platform store throws when the batch's INSERT fails (every event of that batch)
+   */
+  record(input: AuditInput, now = new Date()): Promise<void> {
+    const row = {
+      id: randomUUID(),
+      site_id: input.siteId,
+      at: now.toISOString(),
+      kind: input.kind,
+      client_id: input.clientId ?? null,
+      user_id: input.userId ?? null,
+      detail: (input.detail ?? '').replace(CREDENTIAL_LIKE, '[redacted]').slice(0, 300),
+    };
+    return new Promise((resolve, reject) => {
+      this.pending.push({ row, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  /** Writes the events recorded so far (called on its own each event-loop turn; and before the store closes). */
+  async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      // 7 parameters a row: 1,000 rows stay far below PostgreSQL's 65,535 bind parameters.
+      const batch = this.pending.splice(0, 1000);
+      try {
+        await this.db.insertInto('audit_events').values(batch.map((b) => b.row)).execute();
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
   }
 
   /** A site's events, newest first, filtered. */
