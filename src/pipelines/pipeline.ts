@@ -18,8 +18,7 @@
  */
 import compose from 'koa-compose';
 import type Koa from 'koa';
-import { MethodNotAllowed } from '../errors/catalogue.js';
-import { sendOAuthError } from '../http/errors.js';
+import { MethodNotAllowed, NotFound } from '../errors/catalogue.js';
 import { ROUTE_TABLE, type RouteSpec } from '../http/route-table.js';
 
 /** One named step of a pipeline: a Koa middleware (a named function, so a reader sees its name). */
@@ -44,9 +43,13 @@ export const pipeline = (...steps: Step[]): Pipeline => ({ steps, methods: 'row'
 /** A pipeline whose steps answer every method themselves. */
 export const answersEveryMethod = (...steps: Step[]): Pipeline => ({ steps, methods: 'steps' });
 
-/** The 404 answer of the origin (RFC 6749 §5.2-shaped, SPEC §7). */
-export function answerNotFound(ctx: Koa.Context): void {
-  sendOAuthError(ctx, 404, 'not_found', `no resource at ${ctx.path}`);
+/**
+ * The 404 of the origin, rendered by the one error renderer (src/errors/render.ts, via the edge):
+ * with no route the OAuth surface (RFC 6749 §5.2 JSON, SPEC §7), else the route's surface.
+ * @throws NotFound always
+ */
+export function answerNotFound(ctx: Koa.Context): never {
+  throw new NotFound(`no resource at ${ctx.path}`);
 }
 
 const noop = () => Promise.resolve();

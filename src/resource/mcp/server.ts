@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import * as z4mini from 'zod/v4-mini';
 import { toolError } from '../../errors/surfaces/jsonrpc.js';
 import { visibleTools } from './access.js';
+import { isOperator } from '../../platform/accounts.js';
 import { TOOLS } from './tools/registry.js';
 import type { AnyTool, Caller, ToolServices } from './tools/types.js';
 
@@ -142,13 +143,31 @@ export class McpServerPool {
     private readonly maxIdle = 16,
   ) {}
 
+  /** The tools a caller may call and their pool key, kept per kind of caller (see `toolsFor`). */
+  private readonly visible = new Map<string, { tools: AnyTool[]; key: string }>();
+
+  /**
+   * The tools `caller` may call (`visibleTools`), kept per what that rule reads of a caller: whether
+   * there is a token, its scopes, and whether the user holds an operator role at the site.
+   */
+  private toolsFor(caller: Caller): { tools: AnyTool[]; key: string } {
+    const kind = caller.principal ? `${[...caller.principal.scopes].sort().join(' ')}|${isOperator(caller.roles) ? 'operator' : 'member'}` : 'anonymous';
+    let found = this.visible.get(kind);
+    if (!found) {
+      const tools = visibleTools(TOOLS, caller);
+      found = { tools, key: tools.map((t) => t.name).join(' ') };
+      if (this.visible.size >= 1000) this.visible.clear();
+      this.visible.set(kind, found);
+    }
+    return found;
+  }
+
   /**
    * Runs `use` with a server holding exactly the tools `scope.caller` may call; `use` must connect
    * it to a transport and close it before it returns (as `serveWithSdk` does).
    */
   async serve(scope: CallScope, use: (server: McpServer) => Promise<void>): Promise<void> {
-    const tools = visibleTools(TOOLS, scope.caller);
-    const key = tools.map((t) => t.name).join(' ');
+    const { tools, key } = this.toolsFor(scope.caller);
     let entry = this.idle.get(key)?.pop();
     if (!entry) {
       const built: Pooled = { server: undefined as unknown as McpServer };
