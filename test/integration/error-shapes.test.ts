@@ -111,7 +111,7 @@ function assertShape(shape: Shape, type: string, text: string, code?: string): v
       break;
     case 'problem':
       // RFC 9457 (DESIGN D9) with the RFC 6749 vocabulary.
-      expect(body).toMatchObject({ type: expect.stringMatching(/\/admin-api#/), title: expect.any(String), status: expect.any(Number), detail: expect.any(String), error: expect.any(String) });
+      expect(body).toMatchObject({ type: expect.stringMatching(/\/admin-api\.md#/), title: expect.any(String), status: expect.any(Number), detail: expect.any(String), error: expect.any(String) });
       expect(body.error_description).toBe(body.detail);
       break;
   }
@@ -140,6 +140,13 @@ describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () 
     expect(res.status).toBe(status);
     assertShape(row.shape, res.headers.get('content-type') ?? '', text, row.code);
     for (const [name, pattern] of Object.entries(row.headers ?? {})) expect(res.headers.get(name) ?? '').toMatch(pattern);
+    if (row.shape === 'problem') {
+      // RFC 9457 §3.1.1: `type` dereferences to documentation; here the page this server publishes.
+      const type = new URL((JSON.parse(text) as { type: string }).type);
+      const page = await fetch(type.href.replace(type.hash, ''));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(new RegExp(`^### ${type.hash.slice(1)}$`, 'm'));
+    }
     if (row.shape === 'html') {
       // A page for people is no bearer-protected resource: its 403s (a forged form) carry no Bearer challenge.
       expect(res.headers.get('www-authenticate') ?? '').not.toMatch(/^Bearer\b/);

@@ -108,7 +108,7 @@ function assertSurface(surface: Surface, code: string, answer: { type: string; t
   const challenged = answer.headers.get('www-authenticate') !== null;
   if (surface === 'problem') {
     expect(answer.type).toMatch(/^application\/problem\+json/);
-    expect(body).toMatchObject({ type: `${DOCS}/admin-api#${code}`, error: code, title: expect.any(String), detail: expect.any(String), status: expect.any(Number) });
+    expect(body).toMatchObject({ type: `${DOCS}/admin-api.md#${code}`, error: code, title: expect.any(String), detail: expect.any(String), status: expect.any(Number) });
   } else if (surface === 'jsonrpc' && !challenged) {
     expect(answer.type).toMatch(/^application\/json/);
     expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number), message: expect.any(String) } });
