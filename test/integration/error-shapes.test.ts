@@ -24,6 +24,11 @@ interface Row {
   code?: string;
   /** Response headers the row expects (name → pattern). */
   headers?: Record<string, RegExp>;
+  /**
+   * A 403 that is no authorization failure (RFC 9110 §15.5.4 asks no challenge of a 403): it must
+   * carry no Bearer challenge, or an MCP client would start a useless step-up.
+   */
+  notAuthorization?: true;
   request: (origin: string, tokens: Tokens) => Promise<Response>;
 }
 
@@ -56,6 +61,7 @@ const ROWS: Row[] = [
   { surface: 'jsonrpc (/mcp)', status: 400, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { ...json({}), body: '{not json' }) },
   { surface: 'jsonrpc (/mcp, bearer step)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer('not-a-token'))) },
   { surface: 'jsonrpc (/mcp, GET)', status: 405, shape: 'jsonrpc', headers: { allow: /^POST$/ }, request: (o) => fetch(`${o}/mcp`, { headers: { accept: 'application/json, text/event-stream' } }) },
+  { surface: 'jsonrpc (/mcp, foreign Origin: DNS rebinding)', status: 403, shape: 'jsonrpc', notAuthorization: true, request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://evil.example.com' })) },
   { surface: 'jsonrpc (/mcp, not JSON)', status: 415, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }) },
   { surface: 'problem (/api/v1)', status: 401, shape: 'problem', code: 'invalid_token', request: (o) => fetch(`${o}/api/v1/site`) },
   { surface: 'problem (/api/v1)', status: 403, shape: 'problem', code: 'insufficient_scope', request: (o, t) => fetch(`${o}/api/v1/site`, { headers: bearer(t.openidOnly) }) },
@@ -147,8 +153,10 @@ describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () 
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(new RegExp(`^### ${type.hash.slice(1)}$`, 'm'));
     }
-    if (row.shape === 'html') {
-      // A page for people is no bearer-protected resource: its 403s (a forged form) carry no Bearer challenge.
+    if (row.shape === 'html' || row.notAuthorization) {
+      // A page for people is no bearer-protected resource (its 403s: a forged form), and the /mcp Origin
+      // check is no authorization: no Bearer challenge. (Their 401s are ruled by RFC 9110 §15.5.2; see
+      // docs/ARCHITECTURE.md "Errors".)
       expect(res.headers.get('www-authenticate') ?? '').not.toMatch(/^Bearer\b/);
     } else if (status === 401 || status === 403) {
       // SPEC §5.7: every 401/403 of a protected resource names the scheme and the resource metadata.
