@@ -86,10 +86,14 @@ export class HttpError extends Error {
   }
 }
 
-/** 400 (or 413/415 for the body) `invalid_request`, with the failing fields when known. */
+/**
+ * 400 `invalid_request`, with the failing fields when known. Other statuses of the same code: 413 /
+ * 415 for the body; on the pages for people (DESIGN D8) 403 for a form whose CSRF field does not
+ * verify (src/http/csrf.ts) and 404 for a one-time link that is not well-formed.
+ */
 export class InvalidRequest extends HttpError {
   override name = 'InvalidRequest';
-  constructor(description: string, options: { status?: 400 | 413 | 415; issues?: FieldIssue[]; headers?: Record<string, string> } = {}) {
+  constructor(description: string, options: { status?: 400 | 403 | 404 | 413 | 415; issues?: FieldIssue[]; headers?: Record<string, string> } = {}) {
     super(options.status ?? 400, 'invalid_request', description, options.headers);
     if (options.issues) this.issues = options.issues;
   }
@@ -127,11 +131,11 @@ export class AccessDenied extends HttpError {
   }
 }
 
-/** 404 `not_found`. */
+/** 404 `not_found`, or a finer code of the same status (a domain refusal's `reason`). */
 export class NotFound extends HttpError {
   override name = 'NotFound';
-  constructor(description: string) {
-    super(404, 'not_found', description);
+  constructor(description: string, code = 'not_found') {
+    super(404, code, description);
   }
 }
 
@@ -148,6 +152,17 @@ export class Conflict extends HttpError {
   override name = 'Conflict';
   constructor(description: string, code = 'conflict') {
     super(409, code, description);
+  }
+}
+
+/**
+ * 410: a one-time link (invitation, set-password) that was used, withdrawn or has expired; the
+ * code is the domain's finer reason (e.g. `invitation_used`), as `PlatformError.reason` names it.
+ */
+export class Gone extends HttpError {
+  override name = 'Gone';
+  constructor(description: string, code: string) {
+    super(410, code, description);
   }
 }
 

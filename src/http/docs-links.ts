@@ -43,7 +43,7 @@ export function withDocs(description: string, docsUrl: string, topic: DocTopic):
 }
 
 /** The Markdown pages published under `/docs/` (the developer docs error descriptions link to). */
-const PAGES = new Set(['client-developer-guide.md', 'client-registration.md', 'mcp.md', 'account-api.md', 'security.md', 'operator-guide.md', 'operator-integrations.md']);
+const PAGES = new Set(['admin-api.md', 'client-developer-guide.md', 'client-registration.md', 'mcp.md', 'account-api.md', 'security.md', 'operator-guide.md', 'operator-integrations.md']);
 
 /** The repo's `docs/`, from `src/http/` (tsx) or `dist/src/http/` (built image). */
 function defaultDocsDir(): string {

@@ -138,7 +138,9 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'discovery', path: '/.well-known/openid-configuration', methods: GET, owner: 'provider', surface: 'oauth', auth: none },
   { name: 'discovery', path: '/.well-known/oauth-authorization-server', methods: GET, owner: 'provider', surface: 'oauth', auth: none },
   { name: 'jwks', path: PROVIDER_ROUTES.jwks, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
-  { name: 'authorization', path: PROVIDER_ROUTES.authorization, methods: GET_POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
+  // GET only (SPEC §4.2 "GET (browser redirect)"): oidc-provider serves POST here and at end_session
+  // only with `enableHttpPostMethods`, which requires SameSite=None session cookies; ours stay Lax.
+  { name: 'authorization', path: PROVIDER_ROUTES.authorization, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
   { name: 'resume', path: `${PROVIDER_ROUTES.authorization}/:uid`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
   {
     name: 'token', path: PROVIDER_ROUTES.token, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
@@ -158,7 +160,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     rateLimit: { limit: 'registration', key: 'ip', methods: POST },
   },
   { name: 'client', path: `${PROVIDER_ROUTES.registration}/:clientId`, methods: GET, owner: 'provider', surface: 'oauth', auth: client },
-  { name: 'end_session', path: PROVIDER_ROUTES.end_session, methods: GET_POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
+  { name: 'end_session', path: PROVIDER_ROUTES.end_session, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
   { name: 'end_session_confirm', path: `${PROVIDER_ROUTES.end_session}/confirm`, methods: POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
   { name: 'end_session_success', path: `${PROVIDER_ROUTES.end_session}/success`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
 

@@ -17,9 +17,9 @@ import type { Logger } from 'pino';
 import type { Accounts } from '../platform/accounts.js';
 import { PlatformError } from '../platform/errors.js';
 import type { Invitations } from '../platform/invitations.js';
-import { HttpError } from '../http/errors.js';
+import { Gone, HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { CsrfTokens } from '../http/csrf.js';
-import { layout, renderErrorPage } from './templates.js';
+import { layout } from './templates.js';
 
 export interface InvitationPageDeps {
   accounts: Accounts;
@@ -65,29 +65,33 @@ ${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
 export function invitationRouter(deps: InvitationPageDeps): Router {
   const router = new Router();
 
-  /** The pending invitation of the link, or an error page (and undefined). */
+  /**
+   * The pending invitation of the link.
+   * @throws InvalidRequest 404 for a malformed link; NotFound / Gone (410, code = the domain's
+   *   reason, e.g. `invitation_accepted`) for an unknown or no longer pending one — error pages
+   *   rendered by the html surface
+   */
   async function pending(ctx: Context) {
     const token = String(ctx.params.token ?? '');
     ctx.set('Cache-Control', 'no-store');
-    if (!TOKEN.test(token)) return void renderErrorPage(ctx, 'invalid_request', 'This invitation link is not valid.', 404);
+    if (!TOKEN.test(token)) throw new InvalidRequest('This invitation link is not valid.', { status: 404 });
     try {
       return { token, ...(await deps.invitations.preview(token)) };
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
-      return void renderErrorPage(ctx, err.reason, err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.', err.code === 'not_found' ? 404 : 410);
+      const sentence = err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
+      throw err.code === 'not_found' ? new NotFound(sentence, err.reason) : new Gone(sentence, err.reason);
     }
   }
 
   router.get('/invitations/:token', async (ctx) => {
     const inv = await pending(ctx);
-    if (!inv) return;
     ctx.type = 'html';
     ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`) });
   });
 
   router.post('/invitations/:token', form, async (ctx) => {
     const inv = await pending(ctx);
-    if (!inv) return;
     const body = formBody(ctx);
     const show = (error: string, status: number) => {
       ctx.status = status;
@@ -95,7 +99,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
       ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`), error });
     };
     if (!deps.csrf.verify(`invitation:${inv.id}`, body.csrf)) {
-      return renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Go back and try again.', 403);
+      throw new InvalidRequest('The form has expired or did not come from this page. Go back and try again.', { status: 403 });
     }
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     const name = typeof body.name === 'string' ? body.name.trim().slice(0, 120) : '';

@@ -24,8 +24,8 @@ import { parseForm as form, formBody } from '../http/body.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
-import { HttpError } from '../http/errors.js';
-import { consentPage, loginPage, renderErrorPage, sitePickerPage } from './templates.js';
+import { HttpError, InvalidRequest } from '../errors/catalogue.js';
+import { consentPage, loginPage, sitePickerPage } from './templates.js';
 import type { Logger } from 'pino';
 import type { AuditTrail } from '../platform/audit.js';
 import type { ConnectedGrants } from '../platform/connected-grants.js';
@@ -77,19 +77,17 @@ export function interactionRouter(deps: InteractionDeps): Router {
    * oidc-provider finds the interaction by the cookie alone, so an unknown or expired `:uid` next to
    * another interaction's live cookie would otherwise show that one's page with 200. DESIGN D8:
    * every such case (no cookie, expired, unknown or mismatched uid) is the readable error page, 400.
+   * @throws InvalidRequest (400, rendered by the html surface) in those cases
    */
-  async function details(ctx: Context): Promise<Details | undefined> {
+  async function details(ctx: Context): Promise<Details> {
     ctx.set('Cache-Control', 'no-store');
-    const expired = () =>
-      renderErrorPage(ctx, 'invalid_request', 'This sign-in session has expired or was opened in another browser. Start again from the application.', 400);
     try {
       const d = await provider.interactionDetails(ctx.req, ctx.res);
       if (d.uid === (ctx.params as { uid?: string }).uid) return d;
     } catch {
       // SessionNotFound: no cookie, or the interaction expired / was finished.
     }
-    expired();
-    return undefined;
+    throw new InvalidRequest('This sign-in session has expired or was opened in another browser. Start again from the application.');
   }
 
   async function clientOf(d: Details) {
@@ -101,12 +99,11 @@ export function interactionRouter(deps: InteractionDeps): Router {
     return { client, name: client.clientName ?? client.clientId, kind, org };
   }
 
-  function checkCsrf(ctx: Context, uid: string): boolean {
+  /** @throws InvalidRequest 403 when the form's CSRF field is not this interaction's */
+  function checkCsrf(ctx: Context, uid: string): void {
     if (!csrf.verify(uid, formBody(ctx).csrf)) {
-      renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Go back and try again.', 403);
-      return false;
+      throw new InvalidRequest('The form has expired or did not come from this page. Go back and try again.', { status: 403 });
     }
-    return true;
   }
 
   async function finish(ctx: Context, result: Record<string, unknown>, merge = false): Promise<void> {
@@ -151,14 +148,13 @@ export function interactionRouter(deps: InteractionDeps): Router {
 
   router.get('/interaction/:uid', async (ctx) => {
     const d = await details(ctx);
-    if (!d) return;
     const { name } = await clientOf(d);
     if (d.prompt.name === 'login') {
       ctx.type = 'html';
       ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: csrf.issue(d.uid), clientName: name });
       return;
     }
-    if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', `Unsupported step: ${d.prompt.name}`, 400);
+    if (d.prompt.name !== 'consent') throw new InvalidRequest(`Unsupported step: ${d.prompt.name}`);
     const sites = await sitesFor(d);
     if (sites.length === 0) return deny(ctx, 'the user has no role at a site this application may act at');
     if (sites.length === 1) return showConsent(ctx, d, sites[0]!);
@@ -173,8 +169,8 @@ export function interactionRouter(deps: InteractionDeps): Router {
 
   router.post('/interaction/:uid/login', form, async (ctx) => {
     const d = await details(ctx);
-    if (!d || !checkCsrf(ctx, d.uid)) return;
-    if (d.prompt.name !== 'login') return renderErrorPage(ctx, 'invalid_request', 'You are already signed in.', 400);
+    checkCsrf(ctx, d.uid);
+    if (d.prompt.name !== 'login') throw new InvalidRequest('You are already signed in.');
     const body = formBody(ctx);
     const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
@@ -209,22 +205,22 @@ export function interactionRouter(deps: InteractionDeps): Router {
 
   router.post('/interaction/:uid/site', form, async (ctx) => {
     const d = await details(ctx);
-    if (!d || !checkCsrf(ctx, d.uid)) return;
-    if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', 'Sign in first.', 400);
+    checkCsrf(ctx, d.uid);
+    if (d.prompt.name !== 'consent') throw new InvalidRequest('Sign in first.');
     const chosen = (await sitesFor(d)).find((m) => m.site.id === formBody(ctx).org_id);
-    if (!chosen) return renderErrorPage(ctx, 'invalid_request', 'Choose one of the listed sites.', 400);
+    if (!chosen) throw new InvalidRequest('Choose one of the listed sites.');
     await showConsent(ctx, d, chosen);
   });
 
   router.post('/interaction/:uid/consent', form, async (ctx) => {
     const d = await details(ctx);
-    if (!d || !checkCsrf(ctx, d.uid)) return;
-    if (d.prompt.name !== 'consent') return renderErrorPage(ctx, 'invalid_request', 'Nothing to consent to.', 400);
+    checkCsrf(ctx, d.uid);
+    if (d.prompt.name !== 'consent') throw new InvalidRequest('Nothing to consent to.');
     const body = formBody(ctx);
     if (body.decision === 'deny') return deny(ctx, 'the user denied the request');
-    if (body.decision !== 'approve') return renderErrorPage(ctx, 'invalid_request', 'Choose Allow or Deny.', 400);
+    if (body.decision !== 'approve') throw new InvalidRequest('Choose Allow or Deny.');
     const site = (await sitesFor(d)).find((m) => m.site.id === body.org_id);
-    if (!site) return renderErrorPage(ctx, 'invalid_request', 'The chosen site is not available to this application.', 400);
+    if (!site) throw new InvalidRequest('The chosen site is not available to this application.');
     if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
 
     // A new grant per consent: it records one site, and earlier grants keep theirs.

@@ -117,7 +117,10 @@ ${items}
   );
 }
 
-/** Renders a readable HTML error page (DESIGN D8): the RFC error code and its description, no stack. */
+/**
+ * Writes a readable HTML error page (DESIGN D8): the RFC error code and its description, no stack.
+ * Only the html surface mapper (src/errors/surfaces/html.ts) calls it: pages throw catalogue errors.
+ */
 export function renderErrorPage(ctx: Context, error: string, description: string, status?: number): void {
   if (status) ctx.status = status;
   ctx.type = 'html';

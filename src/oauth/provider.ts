@@ -20,7 +20,8 @@ import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from '../domain/scopes.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from '../domain/client-kinds.js';
 import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
-import { renderErrorPage } from '../interaction/templates.js';
+import { HttpError } from '../errors/catalogue.js';
+import { renderHtml } from '../errors/surfaces/html.js';
 import { refuseSuspendedGrant, type Suspensions } from './suspension.js';
 import { PROVIDER_ROUTES } from '../http/route-table.js';
 import { logoutPage, signedOutPage } from '../interaction/logout-pages.js';
@@ -188,7 +189,8 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     renderError: async (ctx, out) => {
       deps.explainError?.(ctx, out);
-      renderErrorPage(ctx, out.error, out.error_description ?? 'The request could not be completed.');
+      // The page of the html surface (DESIGN D8), with the status oidc-provider chose.
+      renderHtml(ctx, new HttpError(ctx.status, out.error, out.error_description ?? 'The request could not be completed.'));
     },
     discovery: {
       service_documentation: config.docsUrl,

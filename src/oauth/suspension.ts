@@ -20,7 +20,8 @@ import type { Context, Middleware } from 'koa';
 import Provider, { errors } from 'oidc-provider';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
-import { renderErrorPage } from '../interaction/templates.js';
+import { AccessDenied } from '../errors/catalogue.js';
+import { renderHtml } from '../errors/surfaces/html.js';
 
 /** The site that suspends a client, when it does. */
 export interface Suspension {
@@ -89,7 +90,7 @@ export function authorizationGuard(suspensions: Suspensions): Middleware {
   return async (ctx: Context, next) => {
     if (ctx.method === 'GET' && ctx.state.route?.spec.name === 'authorization' && typeof ctx.query.client_id === 'string') {
       const suspended = await suspensions.of(ctx.query.client_id);
-      if (suspended) return renderErrorPage(ctx, 'access_denied', `Sign-in refused: ${suspendedMessage(suspended)}`, 403);
+      if (suspended) return renderHtml(ctx, new AccessDenied(`Sign-in refused: ${suspendedMessage(suspended)}`));
     }
     await next();
   };

@@ -6,13 +6,16 @@
  *
  * The CSRF token is an HMAC of the link token (same CsrfTokens as the interaction pages); the page is
  * `no-store` and sends no referrer, so the link leaves no trace in caches or other sites' logs.
+ * Error pages (expired link, failed CSRF check) are thrown catalogue errors, rendered by the html
+ * surface (src/errors/surfaces/html.ts); a weak or mismatched password shows the form again.
  */
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
 import escape from 'escape-html';
 import type { Context } from 'koa';
 import type { CsrfTokens } from '../http/csrf.js';
-import { layout, renderErrorPage } from '../interaction/templates.js';
+import { layout } from '../interaction/templates.js';
+import { InvalidRequest } from '../errors/catalogue.js';
 import { MIN_PASSWORD_LENGTH, type OneTimeLinks } from '../platform/one-time-links.js';
 import { PlatformError } from '../platform/errors.js';
 import { SET_PASSWORD_PATH } from './links.js';
@@ -56,7 +59,7 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens 
     ctx.set('Cache-Control', 'no-store');
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
     const live = token ? await deps.links.peek(token) : undefined;
-    if (!live) return renderErrorPage(ctx, 'invalid_request', EXPIRED, 400);
+    if (!live) throw new InvalidRequest(EXPIRED);
     ctx.type = 'html';
     ctx.body = formPage(token, deps.csrf.issue(csrfSubject(token)), live.email);
   });
@@ -66,10 +69,10 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens 
     const body = formBody(ctx);
     const token = typeof body.token === 'string' ? body.token : '';
     if (!token || !deps.csrf.verify(csrfSubject(token), body.csrf)) {
-      return renderErrorPage(ctx, 'invalid_request', 'The form has expired or did not come from this page. Open the link again.', 403);
+      throw new InvalidRequest('The form has expired or did not come from this page. Open the link again.', { status: 403 });
     }
     const live = await deps.links.peek(token);
-    if (!live) return renderErrorPage(ctx, 'invalid_request', EXPIRED, 400);
+    if (!live) throw new InvalidRequest(EXPIRED);
     const password = typeof body.password === 'string' ? body.password : '';
     const again = (error: string) => {
       ctx.status = 400;
@@ -84,7 +87,7 @@ export function setPasswordRouter(deps: { links: OneTimeLinks; csrf: CsrfTokens 
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
       if (err.reason === 'weak_password') return again(err.message);
-      renderErrorPage(ctx, 'invalid_request', EXPIRED, 400);
+      throw new InvalidRequest(EXPIRED);
     }
   });
 

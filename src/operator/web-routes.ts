@@ -16,8 +16,7 @@ import type { Context } from 'koa';
 import type { Accounts } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
-import { HttpError } from '../http/errors.js';
-import { NotFound } from '../errors/catalogue.js';
+import { HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
 import { button, e, header, notice, page, signInPage, table, when } from './views.js';
 
@@ -55,9 +54,9 @@ export function requireSession(sessions: WebSessions, ctx: Context): WebSession 
   return undefined;
 }
 
-/** Throws 403 unless the form's CSRF token belongs to the session. */
+/** @throws InvalidRequest 403 (an html-surface error page) unless the form's CSRF token belongs to the session */
 export function checkCsrf(sessions: WebSessions, session: WebSession, ctx: Context): void {
-  if (!sessions.verifyCsrf(session.sid, formBody(ctx).csrf)) throw new HttpError(403, 'invalid_request', 'The form has expired or did not come from this site. Go back, reload the page and try again.');
+  if (!sessions.verifyCsrf(session.sid, formBody(ctx).csrf)) throw new InvalidRequest('The form has expired or did not come from this site. Go back, reload the page and try again.', { status: 403 });
 }
 
 export function webRouter(deps: WebDeps): Router {

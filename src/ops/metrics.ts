@@ -17,6 +17,7 @@ import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { classify } from '../errors/catalogue.js';
 
 type AdapterClass = new (name: string) => Adapter;
 
@@ -75,8 +76,14 @@ export function createMetrics(): Metrics {
   const countOf = new Map<string, { inc(): void }>();
   const middleware: Koa.Middleware = async (ctx, next) => {
     const started = performance.now();
+    // A thrown error is rendered by the edge (src/app.ts), outside this step: count the status it
+    // will be answered with (the catalogue's, else 500), not Koa's default 404.
+    let thrown: { status: number } | undefined;
     try {
       await next();
+    } catch (err) {
+      thrown = { status: ctx.headerSent ? ctx.status : (classify(err)?.status ?? 500) };
+      throw err;
     } finally {
       const route = routeLabel(ctx);
       const method = ctx.method;
@@ -84,11 +91,12 @@ export function createMetrics(): Metrics {
       let timed = durationOf.get(key);
       if (!timed) durationOf.set(key, (timed = duration.labels({ method, route })));
       timed.observe((performance.now() - started) / 1000);
-      const status = String(ctx.status);
+      const answered = thrown?.status ?? ctx.status;
+      const status = String(answered);
       let counted = countOf.get(`${key} ${status}`);
       if (!counted) countOf.set(`${key} ${status}`, (counted = requests.labels({ method, route, status })));
       counted.inc();
-      if (ctx.status >= 500) errors.inc({ kind: 'http_5xx' });
+      if (answered >= 500) errors.inc({ kind: 'http_5xx' });
     }
   };
 

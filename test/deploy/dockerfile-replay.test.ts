@@ -111,7 +111,9 @@ describe('Dockerfile', () => {
     const cmd = JSON.parse(dockerfile.at(-1)!.steps.find((s) => s.op === 'CMD')!.args) as string[];
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(cmd[0]).toBe('node');
-    expect(cmd).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--max-old-space-size=128']));
+    expect(cmd).toContain('--max-semi-space-size=8');
+    // No old-space cap: 128–160 MB made V8 collect so often that a refresh cost 1.6–5× the CPU.
+    expect(cmd.some((a) => a.startsWith('--max-old-space-size'))).toBe(false);
     expect(pkg.scripts['start:prod']).toBe(`node scripts/on-lts.mjs ${cmd.join(' ')}`);
   });
 

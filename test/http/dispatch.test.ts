@@ -74,6 +74,16 @@ describe('dispatch: one pipeline per route-table row', () => {
     expect(((await get.json()) as { error: string }).error).toBe('not_found');
   });
 
+  test.each(['/oauth/authorize', '/api/oauth/logout'])(
+    'POST %s: not served (GET only: SPEC §4.2; POST needs SameSite=None cookies), the provider\'s 404, never a page or a redirect',
+    async (path) => {
+      const res = await send(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=demo-member-cli&response_type=code' });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('location')).toBeNull();
+      expect(((await res.json()) as { error: string }).error).toBe('not_found');
+    },
+  );
+
   test('/mcp answers every method itself (JSON-RPC 405, Allow: POST)', async () => {
     const res = await send('/mcp', { method: 'PUT' });
     expect(res.status).toBe(405);

@@ -24,6 +24,11 @@ interface Row {
   code?: string;
   /** Response headers the row expects (name → pattern). */
   headers?: Record<string, RegExp>;
+  /**
+   * A 403 that is no authorization failure (RFC 9110 §15.5.4 asks no challenge of a 403): it must
+   * carry no Bearer challenge, or an MCP client would start a useless step-up.
+   */
+  notAuthorization?: true;
   request: (origin: string, tokens: Tokens) => Promise<Response>;
 }
 
@@ -38,6 +43,7 @@ const form = (body: Record<string, string>, headers: Record<string, string> = {}
   body: new URLSearchParams(body).toString(),
 });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const NO_STORE = { 'cache-control': /^no-store$/ };
 
 const ROWS: Row[] = [
   { surface: 'oauth (token endpoint)', status: 400, shape: 'oauth', request: (o) => fetch(`${o}/api/oauth/token`, form({ grant_type: 'authorization_code', client_id: 'demo-member-cli' })) },
@@ -55,6 +61,7 @@ const ROWS: Row[] = [
   { surface: 'jsonrpc (/mcp)', status: 400, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { ...json({}), body: '{not json' }) },
   { surface: 'jsonrpc (/mcp, bearer step)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer('not-a-token'))) },
   { surface: 'jsonrpc (/mcp, GET)', status: 405, shape: 'jsonrpc', headers: { allow: /^POST$/ }, request: (o) => fetch(`${o}/mcp`, { headers: { accept: 'application/json, text/event-stream' } }) },
+  { surface: 'jsonrpc (/mcp, foreign Origin: DNS rebinding)', status: 403, shape: 'jsonrpc', notAuthorization: true, request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://evil.example.com' })) },
   { surface: 'jsonrpc (/mcp, not JSON)', status: 415, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }) },
   { surface: 'problem (/api/v1)', status: 401, shape: 'problem', code: 'invalid_token', request: (o) => fetch(`${o}/api/v1/site`) },
   { surface: 'problem (/api/v1)', status: 403, shape: 'problem', code: 'insufficient_scope', request: (o, t) => fetch(`${o}/api/v1/site`, { headers: bearer(t.openidOnly) }) },
@@ -67,6 +74,11 @@ const ROWS: Row[] = [
   { surface: 'graphql (/account/graphql, body limit)', status: 413, shape: 'graphql-transport', code: 'invalid_request', request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }', pad: 'x'.repeat(70 * 1024) }, bearer(t.member))) },
   { surface: 'html (interaction page)', status: 400, shape: 'html', request: (o) => fetch(`${o}/interaction/no-such-interaction`) },
   { surface: 'html (invitation page)', status: 404, shape: 'html', code: 'invalid_request', request: (o) => fetch(`${o}/invitations/not-a-token`) },
+  // Error pages are thrown catalogue errors rendered by the html surface mapper: no-store, the code shown.
+  { surface: 'html (interaction form, no interaction)', status: 400, shape: 'html', code: 'invalid_request', headers: NO_STORE, request: (o) => fetch(`${o}/interaction/no-such-interaction/login`, form({ email: 'a@b.test', password: 'x' })) },
+  { surface: 'html (invitation page, unknown link)', status: 404, shape: 'html', code: 'not_found', headers: NO_STORE, request: (o) => fetch(`${o}/invitations/${'A'.repeat(43)}`) },
+  { surface: 'html (set-password page, no link)', status: 400, shape: 'html', code: 'invalid_request', headers: NO_STORE, request: (o) => fetch(`${o}/set-password`) },
+  { surface: 'html (set-password form, CSRF)', status: 403, shape: 'html', code: 'invalid_request', headers: NO_STORE, request: (o) => fetch(`${o}/set-password`, form({ token: 'x', csrf: 'forged', password: 'p', confirm: 'p' })) },
   { surface: 'html (operator area, body limit)', status: 413, shape: 'html', code: 'invalid_request', request: (o) => fetch(`${o}/admin/demo/courses`, form({ pad: 'x'.repeat(70 * 1024) })) },
   // A browser navigation to a public OAuth route gets the page, not JSON.
   { surface: 'oauth (browser GET of a public route)', status: 404, shape: 'html', code: 'not_found', request: (o) => fetch(`${o}/files/no-such-file`, { headers: { accept: 'text/html,application/xhtml+xml' } }) },
@@ -105,7 +117,7 @@ function assertShape(shape: Shape, type: string, text: string, code?: string): v
       break;
     case 'problem':
       // RFC 9457 (DESIGN D9) with the RFC 6749 vocabulary.
-      expect(body).toMatchObject({ type: expect.stringMatching(/\/admin-api#/), title: expect.any(String), status: expect.any(Number), detail: expect.any(String), error: expect.any(String) });
+      expect(body).toMatchObject({ type: expect.stringMatching(/\/admin-api\.md#/), title: expect.any(String), status: expect.any(Number), detail: expect.any(String), error: expect.any(String) });
       expect(body.error_description).toBe(body.detail);
       break;
   }
@@ -134,7 +146,19 @@ describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () 
     expect(res.status).toBe(status);
     assertShape(row.shape, res.headers.get('content-type') ?? '', text, row.code);
     for (const [name, pattern] of Object.entries(row.headers ?? {})) expect(res.headers.get(name) ?? '').toMatch(pattern);
-    if (status === 401 || status === 403) {
+    if (row.shape === 'problem') {
+      // RFC 9457 §3.1.1: `type` dereferences to documentation; here the page this server publishes.
+      const type = new URL((JSON.parse(text) as { type: string }).type);
+      const page = await fetch(type.href.replace(type.hash, ''));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(new RegExp(`^### ${type.hash.slice(1)}$`, 'm'));
+    }
+    if (row.shape === 'html' || row.notAuthorization) {
+      // A page for people is no bearer-protected resource (its 403s: a forged form), and the /mcp Origin
+      // check is no authorization: no Bearer challenge. (Their 401s are ruled by RFC 9110 §15.5.2; see
+      // docs/ARCHITECTURE.md "Errors".)
+      expect(res.headers.get('www-authenticate') ?? '').not.toMatch(/^Bearer\b/);
+    } else if (status === 401 || status === 403) {
       // SPEC §5.7: every 401/403 of a protected resource names the scheme and the resource metadata.
       const challenge = res.headers.get('www-authenticate') ?? '';
       expect(challenge).toMatch(/^Bearer\b/);

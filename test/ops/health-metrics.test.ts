@@ -41,6 +41,14 @@ describe('health, readiness and metrics', () => {
     expect(text).not.toContain(String(tokens.refresh_token));
     expect(text).not.toMatch(/\/interaction\/[A-Za-z0-9_-]{10,}/);
   });
+
+  test('an error thrown to the edge is counted with the status it is answered with, not 404', async () => {
+    // The interaction page throws InvalidRequest (400); the edge renders it outside the metrics step.
+    expect((await fetch(`${server.baseUrl}/interaction/no-such-interaction`)).status).toBe(400);
+    const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    expect(text).toMatch(/coursegate_http_requests_total\{method="GET",route="interaction",status="400"\} 1/);
+    expect(text).not.toMatch(/coursegate_http_requests_total\{method="GET",route="interaction",status="404"\}/);
+  });
 });
 
 describe('graceful shutdown', () => {

@@ -13,6 +13,7 @@ import {
   CODES,
   Conflict,
   DOMAIN_STATUS,
+  Gone,
   InputError,
   InvalidRequest,
   MethodNotAllowed,
@@ -107,7 +108,7 @@ function assertSurface(surface: Surface, code: string, answer: { type: string; t
   const challenged = answer.headers.get('www-authenticate') !== null;
   if (surface === 'problem') {
     expect(answer.type).toMatch(/^application\/problem\+json/);
-    expect(body).toMatchObject({ type: `${DOCS}/admin-api#${code}`, error: code, title: expect.any(String), detail: expect.any(String), status: expect.any(Number) });
+    expect(body).toMatchObject({ type: `${DOCS}/admin-api.md#${code}`, error: code, title: expect.any(String), detail: expect.any(String), status: expect.any(Number) });
   } else if (surface === 'jsonrpc' && !challenged) {
     expect(answer.type).toMatch(/^application\/json/);
     expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number), message: expect.any(String) } });
@@ -134,6 +135,16 @@ describe('the catalogue', () => {
   test('invalid_request also answers 413 and 415 for the body', () => {
     expect(new InvalidRequest('too large', { status: 413 }).status).toBe(413);
     expect(new InvalidRequest('wrong type', { status: 415 }).error).toBe('invalid_request');
+  });
+
+  test.each([
+    ['a forged page form', () => new InvalidRequest('The form has expired.', { status: 403 }), 403, 'invalid_request'],
+    ['a malformed one-time link', () => new InvalidRequest('This invitation link is not valid.', { status: 404 }), 404, 'invalid_request'],
+    ['a used invitation (the domain reason is the code)', () => new Gone('This invitation was already used.', 'invitation_accepted'), 410, 'invitation_accepted'],
+  ] as const)('the pages\' errors render on the html surface: %s', async (_what, raise, status, code) => {
+    const answer = await call('html', raise);
+    expect(answer.status).toBe(status);
+    assertSurface('html', code, answer);
   });
 });
 

@@ -5,7 +5,7 @@
  * refusal is about input fields, `errors[]` (each an RFC 6901 JSON pointer).
  */
 import type { Context } from 'koa';
-import type { FieldIssue, HttpError } from '../catalogue.js';
+import { CODES, type FieldIssue, type HttpError } from '../catalogue.js';
 import { shownDescription } from '../shown.js';
 
 const TITLES: Record<number, string> = {
@@ -36,12 +36,41 @@ export interface Problem {
 }
 
 /**
+ * The problem codes with a section of their own in docs/admin-api.md ("Problem types"), whose
+ * heading is the code (so its GitHub slug, the `type` URI's fragment, is the code): every code of
+ * the catalogue and the domain's finer reasons the admin API answers with.
+ * `test/unit/problem-types.test.ts` checks that each has its section.
+ */
+export const DOCUMENTED_PROBLEMS: ReadonlySet<string> = new Set([
+  ...Object.keys(CODES),
+  'role_hierarchy',
+  'last_owner',
+  'already_accepted',
+  'feature_disabled',
+  'public_client',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
+]);
+
+/** The slug of docs/admin-api.md's "Errors: RFC 9457 problem details": the `type` of any other code. */
+export const PROBLEMS_SECTION = 'errors-rfc-9457-problem-details';
+
+/**
+ * The RFC 9457 §3.1.1 `type` URI of a problem code: its section of docs/admin-api.md as published
+ * under DOCS_URL (`/docs/admin-api.md`, src/http/docs-links.ts), or the Errors section for a code
+ * without one of its own.
+ */
+export function problemType(docsUrl: string, error: string): string {
+  return `${docsUrl.replace(/\/+$/, '')}/admin-api.md#${DOCUMENTED_PROBLEMS.has(error) ? error : PROBLEMS_SECTION}`;
+}
+
+/**
  * Builds a problem document; `type` points at the error's section of docs/admin-api.md.
  * @param docsUrl DOCS_URL (src/http/docs-links.ts)
  */
 export function problem(docsUrl: string, status: number, error: string, detail: string, errors?: FieldIssue[]): Problem {
   return {
-    type: `${docsUrl}/admin-api#${error}`,
+    type: problemType(docsUrl, error),
     title: TITLES[status] ?? 'Error',
     status,
     detail,
