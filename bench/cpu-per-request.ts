@@ -16,7 +16,7 @@
  * change, for A/B runs taken in turns).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,50 +26,22 @@ import { freePort } from '../test/helpers/ports.js';
 import { authorizeMember, redeemCode } from '../test/helpers/flows.js';
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
 import { generateSigningKey } from '../src/oauth/keys.js';
+import { cpuMs, stop, waitReady } from './processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'userinfo,viewer,mcp').split(','));
 const DEV = process.env.BENCH_DEV === '1';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
-
-/** user + system CPU time of a process, µs. */
-function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-}
-
-async function waitReady(origin: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${origin}/healthz`);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server not ready after 60 s');
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 type Req = NonNullable<autocannon.Options['requests']>[number];
 
 /** CPU µs per answered request and req/s of one scenario; non-2xx answers fail the run. */
 async function measure(name: string, pid: number, origin: string, request: Req): Promise<{ name: string; us: number; rps: number }> {
   await autocannon({ url: origin, connections: CONNECTIONS, duration: 2, requests: [request] });
-  const before = cpuUs(pid);
+  const before = 1000 * cpuMs(pid);
   const r = await autocannon({ url: origin, connections: CONNECTIONS, duration: DURATION, requests: [request] });
-  const spent = cpuUs(pid) - before;
+  const spent = 1000 * cpuMs(pid) - before;
   if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} non-2xx answers`);
   return { name, us: spent / r.requests.total, rps: Math.round(r.requests.average) };
 }

@@ -37,6 +37,7 @@ import { deleteRedisPrefix } from '../test/helpers/services.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
 import { generateSigningKey } from '../src/oauth/keys.js';
+import { cpuMs, rssMb, stop, waitReady } from './processes.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -78,34 +79,6 @@ async function heapSnapshot(child: ChildProcess): Promise<void> {
     if (newest.size === size && size > 0) return;
     size = newest.size;
   }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** Resident set size of a process in MB (Linux /proc). */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-}
-
-async function waitReady(origin: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${origin}/healthz`);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server not ready after 60 s');
 }
 
 /**
@@ -230,13 +203,6 @@ interface Row {
    * on a shared machine, so its ratio is the one to read there.
    */
   cpuUs: number;
-}
-
-/** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function measure(scenario: string, target: string, proc: Proc, request: () => Req): Promise<Row> {
