@@ -4,7 +4,9 @@
  * `npm run keys` command run as its own process against that store.
  * add → both publish → activate (refused before the JWKS cache lifetime) → both sign with the new
  * key, id_tokens of the old one still verify → once they have expired the old key is out of JWKS.
- * Schedule shortened for the test: KEYS_JWKS_MAX_AGE=10, KEYS_REFRESH_SECONDS=1, id_token TTL 8 s.
+ * Schedule shortened for the test: KEYS_JWKS_MAX_AGE=10, KEYS_REFRESH_SECONDS=1, id_token TTL 20 s
+ * (long enough that, on a loaded machine, the last old id_token is still valid when the test reads
+ * JWKS after both processes switched: with 8 s it once expired first and its key left JWKS).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
@@ -36,14 +38,14 @@ const jwks = async (s: TestServer) => {
 const kids = async (s: TestServer) => (await jwks(s)).set.keys.map((k) => k.kid).sort();
 const idToken = async (s: TestServer) => String((await redeemCode(s.baseUrl, s.baseUrl, await authorizeMember(s.baseUrl, s.baseUrl))).body.id_token);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits (≤ 20 s) until `check` holds; every process re-reads the keys each KEYS_REFRESH_SECONDS. */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100 && !(await check()); i++) await sleep(200);
+/** Waits (≤ `seconds`, 20 by default) until `check` holds; every process re-reads the keys each KEYS_REFRESH_SECONDS. */
+async function eventually(check: () => Promise<boolean>, seconds = 20): Promise<void> {
+  for (let i = 0; i < seconds * 5 && !(await check()); i++) await sleep(200);
   expect(await check()).toBe(true);
 }
 
 beforeAll(async () => {
-  writeFileSync(configFile, readFileSync('config/default.yaml', 'utf8').replace(/id_token: \d+/, 'id_token: 8'));
+  writeFileSync(configFile, readFileSync('config/default.yaml', 'utf8').replace(/id_token: \d+/, 'id_token: 20'));
   a = await startTestServer(ENV, dataDir);
   b = await startTestServer(ENV, dataDir);
 }, 60_000);
@@ -105,8 +107,9 @@ describe('DESIGN D6 key rotation: two processes, one store, the keys command', (
   }, 60_000);
 
   test('after the last old id_token expired, the retired key is gone from both JWKS', async () => {
-    await eventually(async () => (await kids(a)).join() === newKid && (await kids(b)).join() === newKid);
+    // The last old id_token expires ≤ 20 s after it was issued; then both drop its key.
+    await eventually(async () => (await kids(a)).join() === newKid && (await kids(b)).join() === newKid, 45);
     expect(keys('list').stdout).toMatch(new RegExp(`${oldKid}\\s+retired .*out of JWKS`));
     expect(keys('activate', oldKid).stderr).toMatch(/refused: .*retired/);
-  }, 40_000);
+  }, 70_000);
 });
