@@ -47,6 +47,23 @@ export async function memberToken(options: MemberTokenOptions): Promise<string> 
   return body.access_token;
 }
 
+/**
+ * Registers a loopback public client at `/api/oauth/register` (DESIGN D1 row: loopback redirect,
+ * `token_endpoint_auth_method: none`, redirect `http://127.0.0.1/callback`) and returns its client_id.
+ * @param extra further client metadata (e.g. `application_type: 'native'`)
+ * @throws when registration does not answer 201 with a client_id
+ */
+export async function registerLoopbackClient(baseUrl: string, clientName: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await fetch(new URL('/api/oauth/register', baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: clientName, redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', ...extra }),
+  });
+  const body = (await res.json()) as { client_id?: string };
+  if (res.status !== 201 || !body.client_id) throw new Error(`registration failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.client_id;
+}
+
 /** Result of one GraphQL call over HTTP. */
 export interface GraphqlResponse {
   status: number;

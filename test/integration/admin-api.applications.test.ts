@@ -7,7 +7,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 import { completeAuthorization } from '../helpers/user-agent.js';
 import { pkcePair, randomString } from '../helpers/pkce.js';
 
@@ -19,12 +19,7 @@ const REDIRECT = 'http://127.0.0.1:53682/callback';
 beforeAll(async () => {
   server = await startTestServer();
   base = server.baseUrl;
-  const reg = await fetch(`${base}/api/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'apps script', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
-  });
-  const clientId = ((await reg.json()) as { client_id: string }).client_id;
+  const clientId = await registerLoopbackClient(base, 'apps script');
   operator = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read school:write', site: 'demo' });
 }, 60_000);
 afterAll(() => server.close());

@@ -5,7 +5,7 @@
  * 401); the audit trail lists the revocation, filtered and paged with a cursor (DESIGN D10).
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 
 let server: TestServer;
 let base: string;
@@ -15,12 +15,7 @@ let reader: string;
 beforeAll(async () => {
   server = await startTestServer();
   base = server.baseUrl;
-  const reg = await fetch(`${base}/api/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'grants script', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
-  });
-  const clientId = ((await reg.json()) as { client_id: string }).client_id;
+  const clientId = await registerLoopbackClient(base, 'grants script');
   [operator, reader] = await Promise.all([
     memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read school:write', site: 'demo' }),
     memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read', site: 'demo' }),

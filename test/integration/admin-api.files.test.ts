@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 
 let server: TestServer;
 let base: string;
@@ -15,12 +15,7 @@ const LIMIT = 4096;
 beforeAll(async () => {
   server = await startTestServer({ UPLOAD_MAX_BYTES: String(LIMIT) });
   base = server.baseUrl;
-  const reg = await fetch(`${base}/api/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'uploader', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
-  });
-  const clientId = ((await reg.json()) as { client_id: string }).client_id;
+  const clientId = await registerLoopbackClient(base, 'uploader');
   token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid storage:write', site: 'demo' });
 }, 60_000);
 afterAll(() => server.close());

@@ -6,7 +6,7 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 import { OPERATIONS } from '../../src/resource/admin-api/index.js';
 import { OPERATOR_SCOPES } from '../../src/domain/scopes.js';
 
@@ -20,12 +20,7 @@ const made: Record<string, string> = {};
 beforeAll(async () => {
   server = await startTestServer();
   base = server.baseUrl;
-  const reg = await fetch(`${base}/api/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'ops walker', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
-  });
-  const clientId = ((await reg.json()) as { client_id: string }).client_id;
+  const clientId = await registerLoopbackClient(base, 'ops walker');
   const token = (scope: string) => memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope, site: 'demo' });
   [full, narrow.a, narrow.b, member] = await Promise.all([
     token(`openid ${[...OPERATOR_SCOPES].join(' ')}`),

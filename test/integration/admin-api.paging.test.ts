@@ -4,7 +4,7 @@
  * someone answers their enrollment however many students the course has. Real HTTP, real tokens.
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 import { MAX_ADMIN_PAGE_SIZE } from '../../src/platform/paging.js';
 
 const EXTRA = MAX_ADMIN_PAGE_SIZE + 30;
@@ -15,12 +15,7 @@ let token: string;
 beforeAll(async () => {
   server = await startTestServer();
   const base = server.baseUrl;
-  const reg = await fetch(`${base}/api/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'paging walker', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
-  });
-  const clientId = ((await reg.json()) as { client_id: string }).client_id;
+  const clientId = await registerLoopbackClient(base, 'paging walker');
   token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid students:read students:write orders:read', site: 'demo' });
 
   const db = server.store.db;

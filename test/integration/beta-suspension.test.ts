@@ -5,7 +5,7 @@
  * inactive by introspection; the applications stay listed as suspended. On again: restored.
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 import { MEMBER_CLIENT, REDIRECT_URI, authorizeMember, postForm, redeemCode, refresh, viewerStatus } from '../helpers/flows.js';
 import { pkcePair, randomString } from '../helpers/pkce.js';
 
@@ -16,12 +16,7 @@ let operator: string;
 beforeAll(async () => {
   server = await startTestServer();
   base = server.baseUrl;
-  const reg = await fetch(`${base}/api/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'operator cli', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' }),
-  });
-  const { client_id } = (await reg.json()) as { client_id: string };
+  const client_id = await registerLoopbackClient(base, 'operator cli', { application_type: 'native' });
   operator = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: client_id, scope: 'openid school:read school:write', site: 'demo' });
 });
 afterAll(() => server.close());
