@@ -183,8 +183,14 @@ export function createMetrics(): Metrics {
     provider.on('grant.error', () => errors.inc({ kind: 'token_endpoint' }));
   }
 
+  // One child per (store, outcome), resolved once: the bearer step of every resource request runs
+  // a platform query (issue #15).
+  const queryChildren = new Map<string, { observe(seconds: number): void }>();
   function observeQuery(store: string, ms: number, ok: boolean): void {
-    storeLatency.observe({ store, model: 'platform', op: ok ? 'query' : 'query_error' }, ms / 1000);
+    const key = ok ? store : `${store} error`;
+    let child = queryChildren.get(key);
+    if (!child) queryChildren.set(key, (child = storeLatency.labels({ store, model: 'platform', op: ok ? 'query' : 'query_error' })));
+    child.observe(ms / 1000);
     if (!ok) errors.inc({ kind: 'platform_query' });
   }
 

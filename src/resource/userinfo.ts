@@ -16,6 +16,9 @@ import { parseScope } from '../domain/scopes.js';
 /** DESIGN D4: UserInfo's 401s name the scope it needs. */
 const OPENID: ScopeHint = { operation: 'openid', fallback: 'openid' };
 
+/** The Content-Type Koa would give a JSON body. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** GET or POST handler answering the claims as JSON (`Cache-Control: no-store`). */
 export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl: string): Middleware {
   return async (ctx) => {
@@ -34,6 +37,8 @@ export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl:
     const claims = principal.user && principal.roles ? claimsOf(principal.user, principal.siteId, principal.roles, scope) : await loadClaims(accounts, principal.userId, principal.siteId, scope);
     if (!claims) throw challenge(baseUrl, 401, 'invalid_token', 'the account of this access token no longer exists', 'openid');
     ctx.set('Cache-Control', 'no-store');
+    // Named here so Koa's body setter does not look `json` up in the MIME table at each request.
+    ctx.set('Content-Type', JSON_TYPE);
     ctx.body = claims;
   };
 }
