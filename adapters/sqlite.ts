@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { withinGrace, type RefreshRotation, type RotationPolicy, type RotationResult } from './rotation.js';
+import { withinGrace, type RefreshRotation, type RotationPolicy, type RotationResult, type SavedAlong } from './rotation.js';
 import { stablePlan } from './sqlite-plans.js';
 
 /** Models whose instances can be consumed (used once). */
@@ -83,7 +83,17 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
   const destroy = prepare(`DELETE FROM oidc_models WHERE model = ? AND id = ?`);
   const revokeByGrantId = prepare(`DELETE FROM oidc_models WHERE grant_id = ? AND model = ?`);
 
-  const rotate = rotationStatement(sqlite, prepare, upsert);
+  /** `upsert`'s parameters for one instance (`t`: now, epoch seconds). */
+  const row = (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => ({
+    model,
+    id,
+    payload: JSON.stringify(payload),
+    grant_id: payload.grantId ?? null,
+    uid: payload.uid ?? null,
+    user_code: payload.userCode ?? null,
+    expires_at: expiresIn ? t + expiresIn : null,
+  });
+  const rotate = rotationStatement(sqlite, prepare, (...args) => upsert.run(row(...args)));
 
   const parse = (row: Row | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
@@ -95,15 +105,7 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
     constructor(private readonly name: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      upsert.run({
-        model: this.name,
-        id,
-        payload: JSON.stringify(payload),
-        grant_id: payload.grantId ?? null,
-        uid: payload.uid ?? null,
-        user_code: payload.userCode ?? null,
-        expires_at: expiresIn ? now() + expiresIn : null,
-      });
+      upsert.run(row(this.name, id, payload, expiresIn, now()));
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -134,8 +136,8 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
       revokeByGrantId.run(grantId, this.name);
     }
 
-    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): Promise<RotationResult> {
-      return rotate(oldId, newId, payload, expiresIn, policy);
+    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationResult> {
+      return rotate(oldId, newId, payload, expiresIn, policy, along);
     }
   };
 }
@@ -147,12 +149,13 @@ interface RotatedRow {
 
 /**
  * DESIGN D3 rotation (adapters/rotation.ts) as one SQLite transaction: the successor row and the
- * old row's consumption commit together or not at all (a crash in between rolls both back).
+ * old row's consumption commit together or not at all (a crash in between rolls both back), and
+ * with them the instance saved `along` (the access token: one commit per refresh, not two).
  */
 function rotationStatement(
   sqlite: Database.Database,
   prepare: <P extends unknown[] | {}, R>(source: string) => Database.Statement<P, R>,
-  upsert: Database.Statement,
+  save: (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => void,
 ) {
   const read = prepare<[string, number], RotatedRow>(
     `SELECT consumed_at, expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
@@ -185,7 +188,7 @@ function rotationStatement(
      WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND consumed_at < @cutoff
        AND payload->>'$.tombstone' IS NULL`,
   );
-  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): RotationResult => {
+  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): RotationResult => {
     const t = now();
     const old = read.get(oldId, t);
     if (!old) return 'gone';
@@ -197,15 +200,8 @@ function rotationStatement(
       const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
       entomb.run({ t, until: old.expires_at === null ? until : Math.min(old.expires_at, until), grant: payload.grantId ?? null, id: oldId });
     }
-    upsert.run({
-      model: 'RefreshToken',
-      id: newId,
-      payload: JSON.stringify(payload),
-      grant_id: payload.grantId ?? null,
-      uid: payload.uid ?? null,
-      user_code: payload.userCode ?? null,
-      expires_at: expiresIn ? t + expiresIn : null,
-    });
+    save('RefreshToken', newId, payload, expiresIn, t);
+    if (along) save(along.model, along.id, along.payload, along.expiresIn, t);
     if (payload.grantId) {
       const beyond = trimCutoff.get({ grant: payload.grantId, keep: policy.keepTombstones });
       if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });
