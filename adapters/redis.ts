@@ -31,7 +31,7 @@
  */
 import { Cluster, Redis } from 'ioredis';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { RefreshRotation, RotationPolicy, RotationResult } from './rotation.js';
+import type { RefreshRotation, RotationPolicy, RotationResult, SavedAlong } from './rotation.js';
 
 /** Models whose instances can be consumed (used once). */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
@@ -68,10 +68,12 @@ if left == 0 then redis.call('DEL', KEYS[1]) end
 return left`;
 
 /**
- * KEYS: old data, new data, index, tombstones. ARGV: payload, ttl ms, index score, new id, now ms,
- * grace s, tombstone ms, tombstones kept, old id, now s, data key prefix of the grant's tokens.
+ * KEYS: old data, new data, index, tombstones[, along data, along index]. ARGV: payload, ttl ms,
+ * index score, new id, now ms, grace s, tombstone ms, tombstones kept, old id, now s, data key
+ * prefix of the grant's tokens[, along payload, along ttl ms, along index score, along id].
  * Returns {result, evicted tombstone ids…}. The tombstones' data keys read by id are in the same
- * slot as KEYS (same `{g:G}` hash tag).
+ * slot as KEYS (same `{g:G}` hash tag); so is the instance saved along (the access token, bound to
+ * the same grant), written as UPSERT writes it.
  */
 const ROTATE = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return {'gone'} end
@@ -125,6 +127,16 @@ if top == 'inf' then
 else
   redis.call('PEXPIREAT', KEYS[3], top)
   redis.call('PEXPIREAT', KEYS[4], top)
+end
+if KEYS[5] then
+  redis.call('DEL', KEYS[5])
+  redis.call('HSET', KEYS[5], 'p', ARGV[12])
+  local attl = tonumber(ARGV[13])
+  if attl > 0 then redis.call('PEXPIRE', KEYS[5], attl) end
+  redis.call('ZADD', KEYS[6], ARGV[14], ARGV[15])
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', '(' .. ARGV[5])
+  local atop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
+  if atop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], atop) end
 end
 return out`;
 
@@ -254,27 +266,40 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       await redis.del(locator);
     }
 
-    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): Promise<RotationResult> {
+    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationResult> {
       const grantId = payload.grantId;
       if (!grantId) throw new Error('rotateRefreshToken: the successor names no grant');
+      // The instance saved along goes into the script when it is bound to the same grant (same
+      // slot) and has no lookup keys; otherwise it is upserted after a successful rotation.
+      const folded = along && along.payload.grantId === grantId && !along.payload.uid && !along.payload.userCode ? along : undefined;
       const { data, index } = this.grantKeys(grantId);
       const ttlMs = expiresIn > 0 ? Math.ceil(expiresIn * 1000) : 0;
       const tombMs = Math.max(policy.tombstoneSeconds, policy.graceSeconds) * 1000;
       const newLocator = this.locatorKey(newId);
-      // The successor's locator first (its own slot): should the script below not run, it points
-      // at nothing and find() answers "not found", as for any unknown token.
-      const locate = redis.multi().del(newLocator).hset(newLocator, 'g', grantId);
-      await (ttlMs ? locate.pexpire(newLocator, ttlMs) : locate).exec();
+      // The successors' locators first (their own slots): should the script below not run, they
+      // point at nothing and find() answers "not found", as for any unknown token.
+      const locate = (key: string, ms: number) => {
+        const m = redis.multi().del(key).hset(key, 'g', grantId);
+        return (ms ? m.pexpire(key, ms) : m).exec();
+      };
+      const alongMs = folded && folded.expiresIn > 0 ? Math.ceil(folded.expiresIn * 1000) : 0;
+      const alongLocator = folded ? `${prefix}:${folded.model}:{${folded.id}}` : undefined;
+      await Promise.all([locate(newLocator, ttlMs), alongLocator ? locate(alongLocator, alongMs) : undefined]);
       const nowMs = Date.now();
+      const alongGrantKeys = folded ? new RedisAdapter(folded.model).grantKeys(grantId) : undefined;
+      const alongKeys = folded && alongGrantKeys ? [alongGrantKeys.data(folded.id), alongGrantKeys.index] : [];
+      const alongArgs = folded ? [JSON.stringify(folded.payload), alongMs, alongMs ? String(nowMs + alongMs) : '+inf', folded.id] : [];
       const [result, ...evicted] = await redis.cgRotate(
-        4, data(oldId), data(newId), index, `${prefix}:{g:${grantId}}:${this.name}:rot`,
+        4 + alongKeys.length, data(oldId), data(newId), index, `${prefix}:{g:${grantId}}:${this.name}:rot`, ...alongKeys,
         JSON.stringify(payload), ttlMs, ttlMs ? String(nowMs + ttlMs) : '+inf', newId, nowMs,
-        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000), data(''),
+        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000), data(''), ...alongArgs,
       );
+      const written = result === 'rotated' || result === 'grace';
+      if (written && along && !folded) await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
       // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.
       const chores: Promise<unknown>[] = [];
       if (result === 'rotated') chores.push(redis.pexpire(this.locatorKey(oldId), tombMs, 'LT'));
-      if (result === 'gone' || result === 'reused') chores.push(redis.del(newLocator));
+      if (!written) chores.push(redis.del(newLocator), ...(alongLocator ? [redis.del(alongLocator)] : []));
       if (evicted.length) {
         chores.push(redis.cgRevoke(1 + evicted.length, index, ...evicted.map(data), ...evicted));
         chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));

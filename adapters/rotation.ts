@@ -32,6 +32,18 @@ export type RotationResult =
   /** The old token was rotated longer ago than the grace window: nothing written. */
   | 'reused';
 
+/**
+ * Another model instance saved together with a rotation (the refresh grant's access token): it is
+ * written only when the rotation is, as `upsert(id, payload, expiresIn)` of model `model` would.
+ */
+export interface SavedAlong {
+  model: string;
+  id: string;
+  payload: AdapterPayload;
+  /** Seconds. */
+  expiresIn: number;
+}
+
 /** An oidc-provider adapter that can rotate refresh tokens atomically. */
 export interface RefreshRotation {
   /**
@@ -40,9 +52,11 @@ export interface RefreshRotation {
    * seconds, and drops the grant's tombstones beyond the policy. Writes nothing unless the result
    * is `rotated` or `grace`.
    * @param payload the successor's payload; its `grantId` names the grant of both tokens
+   * @param along saved too when the result is `rotated` or `grace` (issue #15: the refresh grant's
+   *   access token in the same write as the rotation); on SQLite in the same transaction
    * @throws the store's own error when it is unreachable (nothing was written)
    */
-  rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): Promise<RotationResult>;
+  rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationResult>;
 }
 
 /** Default tombstones kept per grant (see docs/deployment.md, "Storage sizing"). */

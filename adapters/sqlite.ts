@@ -11,7 +11,8 @@
  */
 import type Database from 'better-sqlite3';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { withinGrace, type RefreshRotation, type RotationPolicy, type RotationResult } from './rotation.js';
+import { withinGrace, type RefreshRotation, type RotationPolicy, type RotationResult, type SavedAlong } from './rotation.js';
+import { stablePlan } from './sqlite-plans.js';
 
 /** Models whose instances can be consumed (used once). */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
@@ -58,28 +59,41 @@ const now = () => Math.floor(Date.now() / 1000);
  */
 export function sqliteAdapterFactory(sqlite: Database.Database): new (name: string) => Adapter & RefreshRotation {
   createOidcTable(sqlite);
-  const upsert = sqlite.prepare(
+  // Plans made once, not per run (sqlite-plans.ts: a bound `model` compared with the tombstone
+  // index's `model = 'RefreshToken'` would re-prepare the statement on every call).
+  const prepare = <P extends unknown[] | {} = unknown[], R = unknown>(source: string) => sqlite.prepare<P, R>(stablePlan(source));
+  const upsert = prepare(
     `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at, consumed_at)
      VALUES (@model, @id, @payload, @grant_id, @uid, @user_code, @expires_at, NULL)
      ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
        uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at, consumed_at = NULL`,
   );
-  const find = sqlite.prepare<[string, string, number], Row>(
+  const find = prepare<[string, string, number], Row>(
     `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const findByUid = sqlite.prepare<[string, string, number], Row>(
+  const findByUid = prepare<[string, string, number], Row>(
     `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND uid = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const findByUserCode = sqlite.prepare<[string, string, number], Row>(
+  const findByUserCode = prepare<[string, string, number], Row>(
     `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const consume = sqlite.prepare(
+  const consume = prepare(
     `UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL`,
   );
-  const destroy = sqlite.prepare(`DELETE FROM oidc_models WHERE model = ? AND id = ?`);
-  const revokeByGrantId = sqlite.prepare(`DELETE FROM oidc_models WHERE grant_id = ? AND model = ?`);
+  const destroy = prepare(`DELETE FROM oidc_models WHERE model = ? AND id = ?`);
+  const revokeByGrantId = prepare(`DELETE FROM oidc_models WHERE grant_id = ? AND model = ?`);
 
-  const rotate = rotationStatement(sqlite, upsert);
+  /** `upsert`'s parameters for one instance (`t`: now, epoch seconds). */
+  const row = (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => ({
+    model,
+    id,
+    payload: JSON.stringify(payload),
+    grant_id: payload.grantId ?? null,
+    uid: payload.uid ?? null,
+    user_code: payload.userCode ?? null,
+    expires_at: expiresIn ? t + expiresIn : null,
+  });
+  const rotate = rotationStatement(sqlite, prepare, (...args) => upsert.run(row(...args)));
 
   const parse = (row: Row | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
@@ -91,15 +105,7 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
     constructor(private readonly name: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      upsert.run({
-        model: this.name,
-        id,
-        payload: JSON.stringify(payload),
-        grant_id: payload.grantId ?? null,
-        uid: payload.uid ?? null,
-        user_code: payload.userCode ?? null,
-        expires_at: expiresIn ? now() + expiresIn : null,
-      });
+      upsert.run(row(this.name, id, payload, expiresIn, now()));
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -130,8 +136,8 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
       revokeByGrantId.run(grantId, this.name);
     }
 
-    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): Promise<RotationResult> {
-      return rotate(oldId, newId, payload, expiresIn, policy);
+    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationResult> {
+      return rotate(oldId, newId, payload, expiresIn, policy, along);
     }
   };
 }
@@ -143,16 +149,21 @@ interface RotatedRow {
 
 /**
  * DESIGN D3 rotation (adapters/rotation.ts) as one SQLite transaction: the successor row and the
- * old row's consumption commit together or not at all (a crash in between rolls both back).
+ * old row's consumption commit together or not at all (a crash in between rolls both back), and
+ * with them the instance saved `along` (the access token: one commit per refresh, not two).
  */
-function rotationStatement(sqlite: Database.Database, upsert: Database.Statement) {
-  const read = sqlite.prepare<[string, number], RotatedRow>(
+function rotationStatement(
+  sqlite: Database.Database,
+  prepare: <P extends unknown[] | {}, R>(source: string) => Database.Statement<P, R>,
+  save: (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => void,
+) {
+  const read = prepare<[string, number], RotatedRow>(
     `SELECT consumed_at, expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
   // Every query on a grant's tombstones names the partial index's condition (model = 'RefreshToken'
   // AND consumed_at IS NOT NULL) and the index itself: without table statistics (no ANALYZE)
   // SQLite's planner would pick oidc_models_grant and visit every row of the grant.
-  const entomb = sqlite.prepare(
+  const entomb = prepare(
     `UPDATE oidc_models SET consumed_at = @t, expires_at = @until, rotated_seq = 1 + coalesce(
        (SELECT max(rotated_seq) FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant), 0)
      WHERE model = 'RefreshToken' AND id = @id`,
@@ -160,25 +171,24 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
   // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL): the
   // sequence number of the (keep + 1)-th newest bounds them (rows of older files have none: NULL
   // sorts last and they go first). A grant with at most `keep` tombstones has no such row.
-  const trim = sqlite.prepare(
+  const trim = prepare(
     `DELETE FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant
        AND (rotated_seq IS NULL OR rotated_seq <= @cutoff)`,
   );
-  const trimCutoff = sqlite
-    .prepare<{ grant: string; keep: number }, { rotated_seq: number | null }>(
-      `SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant
-         ORDER BY rotated_seq DESC LIMIT 1 OFFSET @keep`,
-    );
+  const trimCutoff = prepare<{ grant: string; keep: number }, { rotated_seq: number | null }>(
+    `SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant
+       ORDER BY rotated_seq DESC LIMIT 1 OFFSET @keep`,
+  );
   // Tombstones past the grace window keep only what reuse detection reads (oidc-provider's
   // refresh_token grant: jti, kind, iat, exp, clientId, accountId, grantId, scope).
-  const shrink = sqlite.prepare(
+  const shrink = prepare(
     `UPDATE oidc_models INDEXED BY oidc_models_tombstones SET payload = json_object('jti', payload->>'$.jti', 'kind', payload->>'$.kind', 'iat', payload->>'$.iat',
        'exp', payload->>'$.exp', 'clientId', payload->>'$.clientId', 'accountId', payload->>'$.accountId',
        'grantId', payload->>'$.grantId', 'scope', payload->>'$.scope', 'tombstone', json('true'))
      WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND consumed_at < @cutoff
        AND payload->>'$.tombstone' IS NULL`,
   );
-  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy): RotationResult => {
+  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): RotationResult => {
     const t = now();
     const old = read.get(oldId, t);
     if (!old) return 'gone';
@@ -190,15 +200,8 @@ function rotationStatement(sqlite: Database.Database, upsert: Database.Statement
       const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
       entomb.run({ t, until: old.expires_at === null ? until : Math.min(old.expires_at, until), grant: payload.grantId ?? null, id: oldId });
     }
-    upsert.run({
-      model: 'RefreshToken',
-      id: newId,
-      payload: JSON.stringify(payload),
-      grant_id: payload.grantId ?? null,
-      uid: payload.uid ?? null,
-      user_code: payload.userCode ?? null,
-      expires_at: expiresIn ? t + expiresIn : null,
-    });
+    save('RefreshToken', newId, payload, expiresIn, t);
+    if (along) save(along.model, along.id, along.payload, along.expiresIn, t);
     if (payload.grantId) {
       const beyond = trimCutoff.get({ grant: payload.grantId, keep: policy.keepTombstones });
       if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });

@@ -14,6 +14,7 @@ import { completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.j
 import { answerOutageAs503 as outageStep } from '../ops/store-outage.js';
 import { defaultScopeMiddleware } from '../oauth/default-scope.js';
 import { authorizationGuard } from '../oauth/suspension.js';
+import { settleRefreshRotation } from '../oauth/refresh-rotation.js';
 import type { Services } from '../compose.js';
 import { answersEveryMethod, type Pipelines, type Step } from './pipeline.js';
 import { MethodNotAllowed } from '../errors/catalogue.js';
@@ -43,7 +44,7 @@ export function oauthPipelines(services: Services, { limitBody, limitByClient, l
     jwks,
     authorization: answersEveryMethod(limitBody, fillDefaultScope, refuseSuspendedClient, answerOutageAs503, explainMetadataFailure, handToProvider),
     resume: answersEveryMethod(answerOutageAs503, explainMetadataFailure, handToProvider),
-    token: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, nameIdentityScopes, handToProvider),
+    token: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, nameIdentityScopes, settleRefreshRotation, handToProvider),
     revocation: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, handToProvider),
     introspection: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, handToProvider),
     // DESIGN D1: the table decides (vendor record, refusal) before the provider creates a loopback client.

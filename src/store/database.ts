@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type KyselyConfig } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { migratePlatform } from '../platform/migrations.js';
+import { stablePlan } from '../../adapters/sqlite-plans.js';
 
 /** An open embedded store: the raw SQLite handle (adapters) and the typed query layer (platform). */
 export interface EmbeddedStore {
@@ -82,6 +83,9 @@ function restrictFiles(dataDir: string): void {
  * Kysely's SQLite driver prepares every statement anew (`db.prepare(sql)` per query, ~4 % of a
  * token request). better-sqlite3 statements are reusable, so keep one per SQL text. The cache is
  * bounded (Kysely builds a small, fixed set of statements; parameters are bound, not inlined).
+ * Each is prepared with its parameters behind SQLite's no-op unary plus (`stablePlan`,
+ * adapters/sqlite-plans.ts): a `limit ?` or a join's `where … = ?` would otherwise make SQLite
+ * re-prepare the statement on every run (`liveMemberAt`'s join: 10.6 µs instead of 0.5 µs).
  */
 function withStatementCache(sqlite: Database.Database, max = 500): Database.Database {
   const cache = new Map<string, Database.Statement>();
@@ -91,7 +95,7 @@ function withStatementCache(sqlite: Database.Database, max = 500): Database.Data
         return (source: string) => {
           let stmt = cache.get(source);
           if (!stmt) {
-            stmt = target.prepare(source);
+            stmt = target.prepare(stablePlan(source));
             if (cache.size >= max) cache.delete(cache.keys().next().value!);
             cache.set(source, stmt);
           }

@@ -270,6 +270,32 @@ for (const [name, open] of Object.entries(subjects)) {
         expect(await rt.find(n4)).toBeUndefined();
       });
 
+      test('the access token saved along is written with the rotation, and only when the rotation is', async () => {
+        const grantId = uniq('g');
+        const old = await live(grantId);
+        const [n1, n2, n3] = [uniq('rt'), uniq('rt'), uniq('rt')];
+        const [a1, a2, a3, a4] = [uniq('at'), uniq('at'), uniq('at'), uniq('at')];
+        const along = (id: string, g = grantId) => ({ model: 'AccessToken', id, payload: { jti: id, grantId: g, accountId: 'u1' }, expiresIn: 600 });
+        const rt = new s.adapter('RefreshToken');
+        const at = new s.other('AccessToken');
+        expect(await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy, along(a1))).toBe('rotated');
+        expect(await at.find(a1)).toMatchObject({ jti: a1, grantId });
+        expect(await rt.rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy, along(a2))).toBe('grace');
+        expect(await at.find(a2)).toMatchObject({ jti: a2 });
+        expect(await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 }, along(a3))).toBe('reused');
+        expect(await rt.rotateRefreshToken(uniq('ghost'), uniq('rt'), { jti: 'x', grantId }, 600, policy, along(a4))).toBe('gone');
+        expect(await at.find(a3)).toBeUndefined();
+        expect(await at.find(a4)).toBeUndefined();
+        // Revoking the grant removes the access token saved along, as one saved by upsert.
+        await at.revokeByGrantId(grantId);
+        expect(await at.find(a1)).toBeUndefined();
+        // An instance of another grant (another Redis slot) is saved too.
+        const other = uniq('g');
+        const a5 = uniq('at');
+        expect(await rt.rotateRefreshToken(n1, uniq('rt'), { jti: 'y', grantId }, 600, policy, along(a5, other))).toBe('rotated');
+        expect(await at.find(a5)).toMatchObject({ jti: a5, grantId: other });
+      });
+
       test('10 parallel rotations of one token from two connections inside the window all succeed', async () => {
         const grantId = uniq('g');
         const old = await live(grantId);
