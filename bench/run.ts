@@ -7,7 +7,7 @@
  * coursegate is started as `npm start` does (`node --import tsx src/main.ts`, development mode with
  * the demo data, default log level, its JSON log lines on stdout redirected to a file in its data
  * directory), only its DESIGN D7 rate limits raised. BENCH_PROD=1 starts the compiled build instead
- * (`npm run build` first; `node dist/src/main.js` with NODE_ENV=production, as the Dockerfile does).
+ * (`npm run build` first; the Dockerfile's `CMD` with its runtime `ENV`, NODE_ENV=production).
  * Tokens are minted through the real login + consent pages by a first process on the same data
  * directory, which then stops: the measured process starts fresh, so "RSS after start" is a clean
  * start.
@@ -81,15 +81,32 @@ async function heapSnapshot(child: ChildProcess): Promise<void> {
   }
 }
 
+/** The Dockerfile's instructions, continuation lines joined, comments dropped. */
+function dockerfileLines(): string[] {
+  return readFileSync(path.join(root, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+}
+
 /**
  * The production start's node arguments, read from the Dockerfile's `CMD ["node", …]` (the V8
  * flags chosen for production, docs/deployment.md "Memory"), so the bench measures what ships.
  */
 function productionCommand(): string[] {
-  const line = readFileSync(path.join(root, 'Dockerfile'), 'utf8').split('\n').find((l) => l.startsWith('CMD '));
+  const line = dockerfileLines().find((l) => l.startsWith('CMD '));
   const cmd = line ? (JSON.parse(line.slice(4)) as string[]) : [];
   if (cmd[0] !== 'node' || !cmd.includes('dist/src/main.js')) throw new Error(`Dockerfile CMD is not \`node … dist/src/main.js\`: ${line}`);
   return cmd.slice(1);
+}
+
+/**
+ * The runtime stage's `ENV KEY=value …` settings (the last `FROM` onwards; e.g. MALLOC_ARENA_MAX,
+ * docs/deployment.md "Memory"): the production start gets them, under the bench's own PORT,
+ * DATA_DIR and NODE_ENV.
+ */
+function productionEnv(): Record<string, string> {
+  const lines = dockerfileLines();
+  const runtime = lines.slice(lines.findLastIndex((l) => l.startsWith('FROM ')));
+  const pairs = runtime.filter((l) => l.startsWith('ENV ')).flatMap((l) => l.slice(4).trim().split(/\s+/));
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }
 
 /** coursegate's environment: `npm start`'s, plus the bench's port, data directory, D7 limits and stores. */
@@ -97,6 +114,7 @@ function coursegateEnv(port: number, dir: string, prefix: string, production: bo
   const high = '100000000/1';
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...(PROD ? productionEnv() : {}),
     NODE_ENV: production ? 'production' : 'development',
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
@@ -315,7 +333,7 @@ async function main(): Promise<void> {
   });
   const store = REDIS ? 'Redis' : 'SQLite (WAL, synchronous=NORMAL)';
   const lines = [
-    `coursegate bench (${PROD ? `production start: node ${productionCommand().join(' ')}` : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
+    `coursegate bench (${PROD ? `production start: ${Object.entries(productionEnv()).filter(([k]) => k.startsWith('MALLOC_')).map(([k, v]) => `${k}=${v} `).join('')}node ${productionCommand().join(' ')}` : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
     '',
     '| scenario | coursegate req/s | p50 / p99 ms | CPU µs/req | bare oidc-provider scenario | bare req/s | p50 / p99 ms | CPU µs/req | ratio | CPU ratio | goal (req/s ratio) |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',

@@ -107,14 +107,17 @@ describe('Dockerfile', () => {
     expect(deps.steps.some((s) => s.op === 'RUN' && s.args.startsWith('npm install --omit=dev'))).toBe(true);
   });
 
-  test('`npm run start:prod` runs the CMD with the same node flags (docs/deployment.md §2 Memory: the V8 heap sizes)', () => {
+  test('`npm run start:prod` runs the CMD with the same node flags and malloc settings (docs/deployment.md §2 Memory)', () => {
     const cmd = JSON.parse(dockerfile.at(-1)!.steps.find((s) => s.op === 'CMD')!.args) as string[];
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(cmd[0]).toBe('node');
     expect(cmd).toContain('--max-semi-space-size=8');
     // No old-space cap: 128–160 MB made V8 collect so often that a refresh cost 1.6–5× the CPU.
     expect(cmd.some((a) => a.startsWith('--max-old-space-size'))).toBe(false);
-    expect(pkg.scripts['start:prod']).toBe(`node scripts/on-lts.mjs ${cmd.join(' ')}`);
+    // glibc settings of the runtime ENV (MALLOC_ARENA_MAX) precede the command in start:prod.
+    const malloc = dockerfile.at(-1)!.steps.filter((s) => s.op === 'ENV').flatMap((s) => s.args.split(' ')).filter((kv) => kv.startsWith('MALLOC_'));
+    expect(malloc).toContain('MALLOC_ARENA_MAX=2');
+    expect(pkg.scripts['start:prod']).toBe(`${malloc.join(' ')} node scripts/on-lts.mjs ${cmd.join(' ')}`);
   });
 
   test(
