@@ -26,8 +26,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   JSONRPCMessageSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type MessageExtraInfo,
@@ -111,7 +109,10 @@ export class DirectTransport implements Transport {
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.waiting || !(isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) || message.id !== this.waiting.id) return;
+    // The server's own messages: a response has an id and a result or an error (the SDK's zod
+    // guards would parse the whole result again, and build a failure for every non-error).
+    const response = message as { id?: unknown; result?: unknown; error?: unknown };
+    if (!this.waiting || response.id !== this.waiting.id || (response.result === undefined && response.error === undefined)) return;
     const { resolve } = this.waiting;
     this.waiting = undefined;
     resolve(message);
