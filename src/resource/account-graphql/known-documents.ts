@@ -5,7 +5,7 @@
  * query itself. Most clients send the same few documents again and again, so once **yoga** has
  * parsed, validated (every rule: graphql-armor's limits, the page budget, the introspection
  * bound) and executed a query document without error, a later request with the same text is
- * executed directly with graphql-js `execute` against the same schema and context.
+ * executed directly (graphql-jit, compiled once per document) against the same schema and context.
  *
  * Only the plain case takes the short path; everything else goes through yoga, so behaviour is
  * yoga's by construction:
@@ -16,12 +16,14 @@
  *   `operationName` (string), `extensions` (object), nothing else;
  * - a document yoga has run without error whose operation is a `query` (mutations keep yoga:
  *   the write-scope rule of write-scope.ts runs there);
- * - an execution result without errors. A result with errors is dropped and the request is
+ * - an execution result without errors (graphql-jit's compiled form of the document, or graphql-js
+ *   `execute` where jit declines one). A result with errors is dropped and the request is
  *   answered by yoga instead (a query reads only, so running it twice changes nothing): error
  *   masking, codes, HTTP status and the store-outage 503 stay yoga's and its plugins'.
  */
 import { execute, getOperationAST, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /** The request parameters of the short path (GraphQL over HTTP, POST JSON body). */
 export interface KnownRequest {
@@ -63,7 +65,7 @@ export class KnownDocuments {
   private readonly documents = new Map<string, DocumentNode>();
 
   /** @param max most documents kept */
-  constructor(private readonly max = 1000) {}
+  constructor(private readonly max = 200) {}
 
   private static key(query: string, operationName: string | undefined): string {
     return operationName === undefined ? query : `${operationName}\u0000${query}`;
@@ -100,8 +102,27 @@ export class KnownDocuments {
    * errors (the caller then lets yoga answer).
    */
   async run(schema: GraphQLSchema, document: DocumentNode, request: KnownRequest, contextValue: unknown): Promise<string | undefined> {
-    const result = await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
+    const compiled = this.compiledOf(schema, document, request.operationName);
+    const result = compiled ? await compiled.query(undefined, contextValue, request.variables ?? {}) : await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
     if (result.errors?.length || result.extensions !== undefined) return undefined;
     return JSON.stringify(result);
+  }
+
+  /**
+   * graphql-jit's compiled form of a checked document and operation, built once (null: jit declined
+   * it, graphql-js runs it). Yoga's parser cache gives one document object per query text.
+   */
+  private readonly compiled = new WeakMap<DocumentNode, Map<string | undefined, CompiledQuery | null>>();
+
+  private compiledOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
+    let byOperation = this.compiled.get(document);
+    if (!byOperation) this.compiled.set(document, (byOperation = new Map()));
+    let compiled = byOperation.get(operationName);
+    if (compiled === undefined) {
+      const result = compileQuery(schema, document, operationName);
+      compiled = isCompiledQuery(result) ? result : null;
+      byOperation.set(operationName, compiled);
+    }
+    return compiled;
   }
 }
