@@ -53,6 +53,13 @@ export function accessActive(terms: AccessTerms, now: Date = new Date()): boolea
 export const rowAccessActive = (row: { expires_at: string | null; lifetime_access: number }, now?: Date): boolean =>
   accessActive({ expireDate: row.expires_at, hasLifetimeAccess: row.lifetime_access === 1 }, now);
 
+/** The last watched lecture's columns of `pageWithLastWatched` (null without progress). */
+interface LastWatchedColumns {
+  last_lecture_id: string | null;
+  last_position_seconds: number | null;
+  last_recorded_at: string | null;
+}
+
 /** A member's enrollments with access expiry and last-watched lecture (SPEC §2.4), scoped by (site, user). */
 export class Enrollments {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
@@ -76,10 +83,39 @@ export class Enrollments {
       .limit(limit);
   }
 
-  /** `list`'s queries, compiled once (issue #15): the first page, a page after a cursor, the count. */
+  /**
+   * A page with each enrollment's last watched lecture: the course's most recent progress row
+   * (by `recorded_at`), found by a correlated subquery and joined by its primary key, so the page
+   * and its last-watched lectures are one statement (issue #15).
+   */
+  private pageWithLastWatched(siteId: string, userId: string, limit: number) {
+    return this.page(siteId, userId, limit)
+      .leftJoin('lecture_progress as last', (join) =>
+        join.onRef('last.user_id', '=', 'enrollments.user_id').on('last.lecture_id', '=', (eb) =>
+          eb
+            .selectFrom('lecture_progress as p')
+            .select('p.lecture_id')
+            .whereRef('p.site_id', '=', 'enrollments.site_id')
+            .whereRef('p.user_id', '=', 'enrollments.user_id')
+            .whereRef('p.course_id', '=', 'enrollments.course_id')
+            .orderBy('p.recorded_at', 'desc')
+            .limit(1),
+        ),
+      )
+      .select(['last.lecture_id as last_lecture_id', 'last.position_seconds as last_position_seconds', 'last.recorded_at as last_recorded_at']);
+  }
+
+  /**
+   * `list`'s queries, compiled once (issue #15): the first page, a page after a cursor, each with
+   * and without the last watched lectures, and the count.
+   */
   private readonly firstPage = new PreparedQuery(3, (siteId: string, userId: string, limit: number) => this.page(siteId, userId, limit));
   private readonly nextPage = new PreparedQuery(4, (siteId: string, userId: string, limit: number, after: string) =>
     this.page(siteId, userId, limit).where('enrollments.id', '>', after),
+  );
+  private readonly firstPageWatched = new PreparedQuery(3, (siteId: string, userId: string, limit: number) => this.pageWithLastWatched(siteId, userId, limit));
+  private readonly nextPageWatched = new PreparedQuery(4, (siteId: string, userId: string, limit: number, after: string) =>
+    this.pageWithLastWatched(siteId, userId, limit).where('enrollments.id', '>', after),
   );
   private readonly count = new PreparedQuery(2, (siteId: string, userId: string) =>
     this.db
@@ -93,20 +129,21 @@ export class Enrollments {
    * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
    * One query for the page; `totalCount` comes from the page itself when it is the first page and
    * holds every row (issue #15: the common case reads nothing more), else from one count query.
-   * One query for `lastWatchedLecture` unless `options.lastWatched` is false (then every
-   * `lastWatchedLecture` is null: the caller reads `lastWatched` itself when it needs it).
+   * `lastWatchedLecture` is read by the same query, unless `options.lastWatched` is false (then
+   * every `lastWatchedLecture` is null: the caller reads `lastWatched` itself when it needs it).
    * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
    */
   async list(member: MemberRef, first: number, after?: string, options: { lastWatched?: boolean } = {}): Promise<Page<Enrollment>> {
     checkPageSize(first);
     const firstPage = after === undefined || after === '';
-    const { rows } = await this.db.executeQuery(
-      firstPage ? this.firstPage.bind(member.siteId, member.userId, first + 1) : this.nextPage.bind(member.siteId, member.userId, first + 1, after),
-    );
+    const watched = options.lastWatched !== false;
+    const { siteId, userId } = member;
+    const { rows } = watched
+      ? await this.db.executeQuery(firstPage ? this.firstPageWatched.bind(siteId, userId, first + 1) : this.nextPageWatched.bind(siteId, userId, first + 1, after))
+      : await this.db.executeQuery(firstPage ? this.firstPage.bind(siteId, userId, first + 1) : this.nextPage.bind(siteId, userId, first + 1, after));
     const hasNextPage = rows.length > first;
-    const total = firstPage && !hasNextPage ? rows.length : (await this.db.executeQuery(this.count.bind(member.siteId, member.userId))).rows[0]!.n;
-    const pageRows = rows.slice(0, first);
-    const last = options.lastWatched === false ? new Map<string, LastWatched>() : await this.lastWatched(member, pageRows.map((r) => r.course_id));
+    const total = firstPage && !hasNextPage ? rows.length : (await this.db.executeQuery(this.count.bind(siteId, userId))).rows[0]!.n;
+    const pageRows = rows.slice(0, first) as Array<(typeof rows)[number] & Partial<LastWatchedColumns>>;
     return {
       items: pageRows.map((r) => ({
         cursor: r.id,
@@ -117,7 +154,7 @@ export class Enrollments {
           title: r.title,
           expireDate: r.expires_at,
           hasLifetimeAccess: r.lifetime_access === 1,
-          lastWatchedLecture: last.get(r.course_id) ?? null,
+          lastWatchedLecture: r.last_lecture_id ? { lectureId: r.last_lecture_id, positionSeconds: r.last_position_seconds!, updatedAt: r.last_recorded_at! } : null,
         },
       })),
       hasNextPage,
