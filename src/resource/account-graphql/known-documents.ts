@@ -15,7 +15,7 @@
  * - a JSON object body with `query` (a string) and optionally `variables` (object),
  *   `operationName` (string), `extensions` (object), nothing else;
  * - a document yoga has run without error whose operation is a `query` (mutations keep yoga:
- *   the write-scope rule of write-scope.ts runs there);
+ *   the write-scope rule of write-scope.ts runs there) and that names no `__schema` / `__type`;
  * - an execution result without errors (graphql-jit's compiled form of the document, or graphql-js
  *   `execute` where jit declines one). A result with errors is dropped and the request is
  *   answered by yoga instead (a query reads only, so running it twice changes nothing): error
@@ -31,6 +31,9 @@ export interface KnownRequest {
   variables?: Record<string, unknown>;
   operationName?: string;
 }
+
+/** A document that names an introspection root field (`__typename` is not one). */
+const INTROSPECTION = /__(schema|type)\b/;
 
 const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
@@ -86,6 +89,8 @@ export class KnownDocuments {
         onExecuteDone: ({ result }) => {
           const params = args.contextValue.params;
           if (typeof params?.query !== 'string' || ('errors' in result && result.errors?.length)) return;
+          // Introspection stays yoga's (graphql-js resolves it; the codegen contract reads it).
+          if (INTROSPECTION.test(params.query)) return;
           const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
           if (getOperationAST(args.document, operationName)?.operation !== 'query') return;
           const key = KnownDocuments.key(params.query, operationName);
