@@ -2,9 +2,9 @@
  * Enrollments and playback progress of one member at one site (SPEC §1, §2.4). Every query is
  * scoped by (site id, user id): callers cannot reach another member's or another site's rows.
  */
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import { checkPageSize, type Page } from './paging.js';
+import { checkPageSize, MAX_PAGE_SIZE, type Page } from './paging.js';
 import type { MemberRef } from './accounts.js';
 import { PreparedQuery } from './prepared.js';
 
@@ -53,23 +53,29 @@ export function accessActive(terms: AccessTerms, now: Date = new Date()): boolea
 export const rowAccessActive = (row: { expires_at: string | null; lifetime_access: number }, now?: Date): boolean =>
   accessActive({ expireDate: row.expires_at, hasLifetimeAccess: row.lifetime_access === 1 }, now);
 
+/** The last watched lecture's columns of `pageWithLastWatched` (null without progress). */
+interface LastWatchedColumns {
+  last_lecture_id: string | null;
+  last_position_seconds: number | null;
+  last_recorded_at: string | null;
+}
+
 /** A member's enrollments with access expiry and last-watched lecture (SPEC §2.4), scoped by (site, user). */
 export class Enrollments {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
-  /** A page of the member's enrollments with the member's `total_count`; `limit` rows at most. */
+  /** A page of the member's enrollments, `limit` rows at most. */
   private page(siteId: string, userId: string, limit: number) {
     return this.db
       .selectFrom('enrollments')
       .innerJoin('courses', 'courses.id', 'enrollments.course_id')
-      .select((eb) => [
+      .select([
         'enrollments.id as id',
         'courses.id as course_id',
         'courses.slug as slug',
         'courses.title as title',
         'enrollments.expires_at as expires_at',
         'enrollments.lifetime_access as lifetime_access',
-        this.countOf({ siteId, userId }, eb.selectFrom('enrollments as all_enrollments')).as('total_count'),
       ])
       .where('enrollments.site_id', '=', siteId)
       .where('enrollments.user_id', '=', userId)
@@ -77,28 +83,67 @@ export class Enrollments {
       .limit(limit);
   }
 
-  /** `list`'s queries, compiled once (issue #15): the first page, and a page after a cursor. */
+  /**
+   * A page with each enrollment's last watched lecture: the course's most recent progress row
+   * (by `recorded_at`), found by a correlated subquery and joined by its primary key, so the page
+   * and its last-watched lectures are one statement (issue #15).
+   */
+  private pageWithLastWatched(siteId: string, userId: string, limit: number) {
+    return this.page(siteId, userId, limit)
+      .leftJoin('lecture_progress as last', (join) =>
+        join.onRef('last.user_id', '=', 'enrollments.user_id').on('last.lecture_id', '=', (eb) =>
+          eb
+            .selectFrom('lecture_progress as p')
+            .select('p.lecture_id')
+            .whereRef('p.site_id', '=', 'enrollments.site_id')
+            .whereRef('p.user_id', '=', 'enrollments.user_id')
+            .whereRef('p.course_id', '=', 'enrollments.course_id')
+            .orderBy('p.recorded_at', 'desc')
+            .limit(1),
+        ),
+      )
+      .select(['last.lecture_id as last_lecture_id', 'last.position_seconds as last_position_seconds', 'last.recorded_at as last_recorded_at']);
+  }
+
+  /**
+   * `list`'s queries, compiled once (issue #15): the first page, a page after a cursor, each with
+   * and without the last watched lectures, and the count.
+   */
   private readonly firstPage = new PreparedQuery(3, (siteId: string, userId: string, limit: number) => this.page(siteId, userId, limit));
   private readonly nextPage = new PreparedQuery(4, (siteId: string, userId: string, limit: number, after: string) =>
     this.page(siteId, userId, limit).where('enrollments.id', '>', after),
   );
+  private readonly firstPageWatched = new PreparedQuery(3, (siteId: string, userId: string, limit: number) => this.pageWithLastWatched(siteId, userId, limit));
+  private readonly nextPageWatched = new PreparedQuery(4, (siteId: string, userId: string, limit: number, after: string) =>
+    this.pageWithLastWatched(siteId, userId, limit).where('enrollments.id', '>', after),
+  );
+  private readonly count = new PreparedQuery(2, (siteId: string, userId: string) =>
+    this.db
+      .selectFrom('enrollments')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('site_id', '=', siteId)
+      .where('user_id', '=', userId),
+  );
 
   /**
    * The member's enrollments ordered by id, `first` at most (0…MAX_PAGE_SIZE), after the row `after`.
-   * One query for the page and its `totalCount` (a scalar subquery; a second query only for an empty
-   * page after a cursor), one for `lastWatchedLecture` unless `options.lastWatched` is false (then
+   * One query for the page; `totalCount` comes from the page itself when it is the first page and
+   * holds every row (issue #15: the common case reads nothing more), else from one count query.
+   * `lastWatchedLecture` is read by the same query, unless `options.lastWatched` is false (then
    * every `lastWatchedLecture` is null: the caller reads `lastWatched` itself when it needs it).
    * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
    */
   async list(member: MemberRef, first: number, after?: string, options: { lastWatched?: boolean } = {}): Promise<Page<Enrollment>> {
     checkPageSize(first);
-    const { rows } = await this.db.executeQuery(
-      after === undefined || after === '' ? this.firstPage.bind(member.siteId, member.userId, first + 1) : this.nextPage.bind(member.siteId, member.userId, first + 1, after),
-    );
-    // An empty page carries no count row: none at all without a cursor, else count apart.
-    const total = rows[0] ? rows[0].total_count : after ? (await this.countOf(member, this.db.selectFrom('enrollments as all_enrollments')).executeTakeFirstOrThrow()).n : 0;
-    const pageRows = rows.slice(0, first);
-    const last = options.lastWatched === false ? new Map<string, LastWatched>() : await this.lastWatched(member, pageRows.map((r) => r.course_id));
+    const firstPage = after === undefined || after === '';
+    const watched = options.lastWatched !== false;
+    const { siteId, userId } = member;
+    const { rows } = watched
+      ? await this.db.executeQuery(firstPage ? this.firstPageWatched.bind(siteId, userId, first + 1) : this.nextPageWatched.bind(siteId, userId, first + 1, after))
+      : await this.db.executeQuery(firstPage ? this.firstPage.bind(siteId, userId, first + 1) : this.nextPage.bind(siteId, userId, first + 1, after));
+    const hasNextPage = rows.length > first;
+    const total = firstPage && !hasNextPage ? rows.length : (await this.db.executeQuery(this.count.bind(siteId, userId))).rows[0]!.n;
+    const pageRows = rows.slice(0, first) as Array<(typeof rows)[number] & Partial<LastWatchedColumns>>;
     return {
       items: pageRows.map((r) => ({
         cursor: r.id,
@@ -109,34 +154,50 @@ export class Enrollments {
           title: r.title,
           expireDate: r.expires_at,
           hasLifetimeAccess: r.lifetime_access === 1,
-          lastWatchedLecture: last.get(r.course_id) ?? null,
+          lastWatchedLecture: r.last_lecture_id ? { lectureId: r.last_lecture_id, positionSeconds: r.last_position_seconds!, updatedAt: r.last_recorded_at! } : null,
         },
       })),
-      hasNextPage: rows.length > first,
+      hasNextPage,
       totalCount: Number(total),
     };
   }
 
-  /** `select count(*) as n` of the member's enrollments, from `from` (a top-level or nested query). */
-  private countOf(member: MemberRef, from: SelectQueryBuilder<PlatformDatabase & { all_enrollments: PlatformDatabase['enrollments'] }, 'all_enrollments', object>) {
-    return from
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('all_enrollments.site_id', '=', member.siteId)
-      .where('all_enrollments.user_id', '=', member.userId);
+  /** `lastWatched`'s query for `n` courses, compiled once per `n` (at most MAX_PAGE_SIZE + 1 of them). */
+  private readonly lastWatchedQueries = new Map<number, PreparedQuery<string[], { course_id: string; lecture_id: string; position_seconds: number; recorded_at: string }>>();
+
+  private lastWatchedQuery(n: number) {
+    let query = this.lastWatchedQueries.get(n);
+    if (!query) {
+      query = new PreparedQuery(n + 2, (siteId: string, userId: string, ...courseIds: string[]) =>
+        this.db
+          .selectFrom('lecture_progress')
+          .select(['course_id', 'lecture_id', 'position_seconds', 'recorded_at'])
+          .where('site_id', '=', siteId)
+          .where('user_id', '=', userId)
+          .where('course_id', 'in', courseIds)
+          .orderBy('recorded_at', 'desc'),
+      );
+      this.lastWatchedQueries.set(n, query);
+    }
+    return query;
   }
 
   /** The most recently watched lecture per course, for the given courses. */
   async lastWatched(member: MemberRef, courseIds: string[]): Promise<Map<string, LastWatched>> {
     const result = new Map<string, LastWatched>();
     if (courseIds.length === 0) return result;
-    const rows = await this.db
-      .selectFrom('lecture_progress')
-      .select(['course_id', 'lecture_id', 'position_seconds', 'recorded_at'])
-      .where('site_id', '=', member.siteId)
-      .where('user_id', '=', member.userId)
-      .where('course_id', 'in', courseIds)
-      .orderBy('recorded_at', 'desc')
-      .execute();
+    // A page has at most MAX_PAGE_SIZE courses; longer lists (none today) are not worth compiling.
+    const rows =
+      courseIds.length <= MAX_PAGE_SIZE
+        ? (await this.db.executeQuery(this.lastWatchedQuery(courseIds.length).bind(member.siteId, member.userId, ...courseIds))).rows
+        : await this.db
+            .selectFrom('lecture_progress')
+            .select(['course_id', 'lecture_id', 'position_seconds', 'recorded_at'])
+            .where('site_id', '=', member.siteId)
+            .where('user_id', '=', member.userId)
+            .where('course_id', 'in', courseIds)
+            .orderBy('recorded_at', 'desc')
+            .execute();
     for (const r of rows) {
       if (!result.has(r.course_id)) {
         result.set(r.course_id, { lectureId: r.lecture_id, positionSeconds: r.position_seconds, updatedAt: r.recorded_at });

@@ -256,3 +256,34 @@ describe('Relay pagination: first/after, opaque stable cursors, hasNextPage, tot
     }
   });
 });
+
+describe('issue #15: a document yoga has run is answered by the short path exactly as yoga answered it', () => {
+  /** The raw answer: status, Content-Type and body text. */
+  async function raw(query: string, variables: Record<string, unknown> | undefined, accept?: string) {
+    const res = await fetch(`${server.baseUrl}/account/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(accept ? { accept } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), body: await res.text() };
+  }
+
+  test.each([undefined, 'application/json', 'application/graphql-response+json', '*/*'])('Accept %s: same status, Content-Type and body the second and third time', async (accept) => {
+    const first = await raw(EVERY_FIELD, undefined, accept);
+    expect(first.status).toBe(200);
+    expect(await raw(EVERY_FIELD, undefined, accept)).toEqual(first);
+    expect(await raw(EVERY_FIELD, undefined, accept)).toEqual(first);
+  });
+
+  test('a known document whose execution fails is still answered by yoga (codes, masking)', async () => {
+    const query = 'query Page($n: Int!) { viewer { enrolledCourses(first: $n) { nodes { slug } } } }';
+    const ok = await raw(query, { n: 2 });
+    expect(JSON.parse(ok.body).errors).toBeUndefined();
+    expect(await raw(query, { n: 2 })).toEqual(ok);
+    const tooMany = JSON.parse((await raw(query, { n: 1000 })).body);
+    expect(tooMany.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const wrongType = JSON.parse((await raw(query, { n: 'two' })).body);
+    expect(wrongType.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(wrongType.data).toBeUndefined();
+  });
+});

@@ -242,6 +242,18 @@ describe('DESIGN D8 bad input → JSON-RPC / MCP errors, never a 500', () => {
     const res = await post(rpc('tools/list'), { 'mcp-protocol-version': '1999-01-01' });
     expect(res.status).toBe(400);
   });
+
+  test('issue #15: a plain request (pooled server on an in-process transport) is answered as the SDK transport answers it', async () => {
+    // A Content-Type with a parameter takes the SDK transport; the plain one does not.
+    for (const message of [rpc('tools/list', undefined, 7), call('search_courses', { query: 'sql' }), rpc('no/such/method', {}, 'x'), call('get_course', { slug: 42 })]) {
+      const plain = await post(message);
+      const sdk = await post(message, { 'content-type': 'application/json; charset=utf-8' });
+      expect(plain.status).toBe(sdk.status);
+      expect(plain.headers.get('content-type')).toBe(sdk.headers.get('content-type'));
+      expect(plain.headers.get('cache-control')).toBe('no-store');
+      expect(plain.text).toBe(sdk.text);
+    }
+  });
 });
 
 describe('scope map generated from the tool registry', () => {

@@ -122,7 +122,10 @@ for (const [name, open] of Object.entries(backends)) {
       expect(all.some((e) => e.hasLifetimeAccess)).toBe(true);
       expect(all.some((e) => e.expireDate !== null)).toBe(true);
       expect(all.some((e) => e.lastWatchedLecture !== null)).toBe(true);
-      // totalCount rides on the page query; an empty page after a cursor still counts every row.
+      // The page's own last-watched lectures are what lastWatched() reads for the same courses.
+      const last = await enrollments.lastWatched(member, all.map((e) => e.courseId));
+      for (const e of all) expect(e.lastWatchedLecture).toEqual(last.get(e.courseId) ?? null);
+      // A first page holding every row counts itself; an empty page after a cursor still counts every row.
       const past = await enrollments.list(member, 10, 'zzzz');
       expect(past).toEqual({ items: [], hasNextPage: false, totalCount: page.totalCount });
       expect((await enrollments.list({ siteId: 'demo', userId: 'no-such-user' }, 10)).totalCount).toBe(0);

@@ -8,9 +8,10 @@
 import { readFileSync } from 'node:fs';
 import type { Context, Middleware } from 'koa';
 import { GraphQLError, lexicographicSortSchema, printSchema } from 'graphql';
-import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
+import { createSchema, createYoga, type Plugin, type YogaLogger } from 'graphql-yoga';
 import type { Principal } from '../bearer.js';
 import type { AccountContext, AccountServices } from './context.js';
+import { KnownDocuments, plainParameters } from './known-documents.js';
 import { resolvers } from './resolvers.js';
 import { limitPlugins } from './limits.js';
 import { writeScopePlugin } from './write-scope.js';
@@ -85,8 +86,11 @@ const storeOutagePlugin = {
   },
 };
 
-/** The yoga instance of the Account API; `koa.state.principal` must be set by the bearer middleware. */
-export function createAccountYoga(deps: AccountApiDeps) {
+/**
+ * The yoga instance of the Account API; `koa.state.principal` must be set by the bearer middleware.
+ * @param known where the documents yoga ran are learnt for the short path (known-documents.ts)
+ */
+export function createAccountYoga(deps: AccountApiDeps, known?: KnownDocuments) {
   return createYoga<KoaServerContext, AccountContext>({
     schema,
     graphqlEndpoint: '/account/graphql',
@@ -97,12 +101,15 @@ export function createAccountYoga(deps: AccountApiDeps) {
     logging: yogaLogger(deps.log),
     // Unexpected errors become "Unexpected error." with code INTERNAL_SERVER_ERROR; never a stack trace.
     maskedErrors: { isDev: false },
-    plugins: [storeOutagePlugin, ...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl), errorCodesPlugin],
-    context: ({ koa }) => {
-      const principal = koa.state['principal'] as Principal;
-      return { principal, member: { siteId: principal.siteId, userId: principal.userId }, services: deps.services };
-    },
+    plugins: [storeOutagePlugin, ...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl), errorCodesPlugin, ...(known ? [known.plugin() as Plugin] : [])],
+    context: ({ koa }) => accountContext(koa, deps.services),
   });
+}
+
+/** The resolvers' context of a request (`koa.state.principal` set by the bearer step). */
+function accountContext(koa: Pick<Context, 'state'>, services: AccountServices): AccountContext {
+  const principal = koa.state['principal'] as Principal;
+  return { principal, member: { siteId: principal.siteId, userId: principal.userId }, services };
 }
 
 /** `GET /account/graphql/schema.graphql`: the SDL, public (the contract clients build against). */
@@ -114,13 +121,37 @@ export const accountSchemaHandler: Middleware = (ctx) => {
   ctx.body = ACCOUNT_SCHEMA_SDL;
 };
 
+/** The request `Content-Type` values of the short path (known-documents.ts). */
+const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+/** Yoga's answer types for a single (non-streamed) result. */
+const REGULAR_TYPES = new Set(['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8']);
+
 /** Koa handler of `/account/graphql`; expects `ctx.state.principal` from the bearer middleware. */
 export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
-  const yoga = createAccountYoga(deps);
+  const known = new KnownDocuments();
+  const yoga = createAccountYoga(deps, known);
+  /** `Accept` value ('' when absent) → the `Content-Type` yoga answered a successful query with. */
+  const acceptedTypes = new Map<string, string>();
+
+  /** The short path of known-documents.ts: true when it answered. */
+  const answerKnown = async (ctx: Context, text: string): Promise<boolean> => {
+    const type = acceptedTypes.get(ctx.get('accept'));
+    if (type === undefined || ctx.get('origin') !== '' || !JSON_TYPES.has(ctx.get('content-type'))) return false;
+    const request = plainParameters(text);
+    const document = request && known.documentOf(request.query, request.operationName);
+    if (!request || !document) return false;
+    const json = await known.run(schema, document, request, accountContext(ctx, deps.services));
+    if (json === undefined) return false;
+    ctx.body = json;
+    ctx.status = 200;
+    ctx.set('Content-Type', type);
+    return true;
+  };
+
   return async (ctx) => {
     // GraphQL over HTTP GET: yoga's JSON.parse of `variables` / `extensions` would surface as a
     // masked 500; malformed input is the client's error (DESIGN D8: never a 500 for bad input).
-    for (const name of ['variables', 'extensions']) {
+    if (ctx.querystring !== '') for (const name of ['variables', 'extensions']) {
       const raw = ctx.query[name];
       if (typeof raw !== 'string' || raw === '') continue;
       try {
@@ -134,6 +165,7 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
     // The body is read here, within the route's 64 KiB (src/http/body.ts), and handed to yoga
     // as text (issue #15: yoga's own Node-stream reading and abort wiring cost more than the query).
     const text = ctx.method === 'POST' ? await readText(ctx) : undefined;
+    if (text !== undefined && (await answerKnown(ctx, text))) return;
     const response = await yoga.fetch(ctx.href, { method: ctx.method, headers: ctx.req.headers as Record<string, string>, body: text }, { koa: ctx });
     // Rendered as 503 + Retry-After by the outage middleware (the same answer on every surface).
     if (ctx.state[OUTAGE]) throw ctx.state[OUTAGE];
@@ -142,5 +174,8 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
     // After the body: Koa turns a null body into 204 otherwise (yoga's 415/405 carry none).
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.set(key, value));
+    // Yoga's choice for this Accept value, replayed by the short path (a bounded set: clients send few).
+    const type = response.headers.get('content-type');
+    if (response.status === 200 && type !== null && REGULAR_TYPES.has(type) && acceptedTypes.size < 100) acceptedTypes.set(ctx.get('accept'), type);
   };
 }

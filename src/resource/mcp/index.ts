@@ -19,7 +19,7 @@ import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
 import { calledToolScopes, gateToolCalls } from './gate.js';
 import { originGuard } from './origin-guard.js';
 import { McpServerPool } from './server.js';
-import { serveWithSdk } from './transport.js';
+import { plainRequest, serveDirect, serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
 import { renderError } from '../../errors/render.js';
 import type { Caller, ToolServices } from './tools/types.js';
@@ -104,7 +104,9 @@ function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
   return async (ctx) => {
     let outage: unknown;
     const scope = { caller: state(ctx).caller, requestId: String(ctx.state.requestId ?? ''), onOutage: (err: unknown) => (outage ??= err) };
-    await servers.serve(scope, (server) => serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl));
+    const plain = plainRequest(ctx, state(ctx).body);
+    if (plain) await servers.serveDirect(scope, (transport) => serveDirect(ctx, transport, plain, deps.baseUrl));
+    else await servers.serve(scope, (server) => serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl));
     if (outage) throw outage;
   };
 }

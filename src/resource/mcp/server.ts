@@ -16,6 +16,7 @@ import { visibleTools } from './access.js';
 import { isOperator } from '../../platform/accounts.js';
 import { TOOLS } from './tools/registry.js';
 import type { AnyTool, Caller, ToolServices } from './tools/types.js';
+import { DirectTransport } from './transport.js';
 
 export const SERVER_INFO = { name: 'coursegate', title: 'coursegate course platform', version: '0.1.0' } as const;
 
@@ -119,24 +120,28 @@ export function buildMcpServer(caller: Caller, services: ToolServices, logger: L
   return serverWith(visibleTools(TOOLS, caller), services, logger, () => scope);
 }
 
-/** A pooled server and the request it serves now (none while idle). */
+/** A pooled server, the request it serves now (none while idle), and its direct transport if it has one. */
 interface Pooled {
   server: McpServer;
   serving?: CallScope;
+  /** Set for a server that stays connected (transport.ts `DirectTransport`). */
+  direct?: DirectTransport;
 }
 
 /**
  * Built servers, kept by the set of tools they hold (issue #15: building a server and registering
  * every visible tool's schemas was per-request work). The SDK connects a server to one transport
  * at a time, so each serves one request at a time: a request takes an idle server holding its
- * caller's tools, or builds one, connects it to the request's own transport (stateless, DESIGN §1)
- * and gives it back once the transport is closed. Nothing of a request stays on a server: tool
- * calls read the caller from the request being served, and a stateless server keeps no session.
+ * caller's tools, or builds one, and gives it back once answered. Two kinds are kept apart:
+ * servers connected to each request's own SDK transport (`serve`, connected and closed per
+ * request) and servers that stay connected to a `DirectTransport` (`serveDirect`). Nothing of a
+ * request stays on a server: tool calls read the caller from the request being served, and a
+ * stateless server keeps no session.
  */
 export class McpServerPool {
   private readonly idle = new Map<string, Pooled[]>();
 
-  /** @param maxIdle most idle servers kept per tool set (more are built under load, then dropped) */
+  /** @param maxIdle most idle servers kept per tool set and kind (more are built under load, then dropped) */
   constructor(
     private readonly services: ToolServices,
     private readonly logger: Logger,
@@ -162,32 +167,67 @@ export class McpServerPool {
     return found;
   }
 
+  /** An idle server of `key`, or a new one holding `tools` (connected to a direct transport when `direct`). */
+  private async take(key: string, tools: AnyTool[], direct: boolean): Promise<Pooled> {
+    const entry = this.idle.get(key)?.pop();
+    if (entry) return entry;
+    const built: Pooled = { server: undefined as unknown as McpServer };
+    built.server = serverWith(tools, this.services, this.logger, () => {
+      if (!built.serving) throw new Error('mcp: tool call outside a request');
+      return built.serving;
+    });
+    if (direct) {
+      built.direct = new DirectTransport();
+      await built.server.connect(built.direct);
+    }
+    return built;
+  }
+
+  private giveBack(key: string, entry: Pooled): void {
+    const kept = this.idle.get(key) ?? [];
+    if (kept.length < this.maxIdle) {
+      kept.push(entry);
+      this.idle.set(key, kept);
+    } else if (entry.direct) {
+      void entry.server.close();
+    }
+  }
+
   /**
    * Runs `use` with a server holding exactly the tools `scope.caller` may call; `use` must connect
    * it to a transport and close it before it returns (as `serveWithSdk` does).
    */
   async serve(scope: CallScope, use: (server: McpServer) => Promise<void>): Promise<void> {
     const { tools, key } = this.toolsFor(scope.caller);
-    let entry = this.idle.get(key)?.pop();
-    if (!entry) {
-      const built: Pooled = { server: undefined as unknown as McpServer };
-      built.server = serverWith(tools, this.services, this.logger, () => {
-        if (!built.serving) throw new Error('mcp: tool call outside a request');
-        return built.serving;
-      });
-      entry = built;
-    }
+    const entry = await this.take(key, tools, false);
     entry.serving = scope;
     try {
       await use(entry.server);
     } finally {
       entry.serving = undefined;
       // A server still connected (its request failed half-way) is dropped, not reused.
-      const kept = this.idle.get(key) ?? [];
-      if (!entry.server.isConnected() && kept.length < this.maxIdle) {
-        kept.push(entry);
-        this.idle.set(key, kept);
-      }
+      if (!entry.server.isConnected()) this.giveBack(key, entry);
+    }
+  }
+
+  /**
+   * Runs `use` with a server holding exactly the tools `scope.caller` may call and the direct
+   * transport it stays connected to (transport.ts `serveDirect`).
+   */
+  async serveDirect(scope: CallScope, use: (transport: DirectTransport) => Promise<void>): Promise<void> {
+    const { tools, key } = this.toolsFor(scope.caller);
+    const directKey = `direct:${key}`;
+    const entry = await this.take(directKey, tools, true);
+    entry.serving = scope;
+    let answered = false;
+    try {
+      await use(entry.direct!);
+      answered = true;
+    } finally {
+      entry.serving = undefined;
+      // A request that failed half-way may still be running on the server: drop it.
+      if (answered) this.giveBack(directKey, entry);
+      else void entry.server.close();
     }
   }
 }
