@@ -77,6 +77,15 @@ return left`;
  */
 const ROTATE = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return {'gone'} end
+-- Writes one instance as UPSERT does and indexes it under its grant (score = its expiry, ms).
+local function save(key, payload, ttl, index, score, id)
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'p', payload)
+  local ms = tonumber(ttl)
+  if ms > 0 then redis.call('PEXPIRE', key, ms) end
+  redis.call('ZADD', index, score, id)
+  redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. ARGV[5])
+end
 local nowS = tonumber(ARGV[10])
 local grace = tonumber(ARGV[6])
 local tomb = tonumber(ARGV[7])
@@ -107,12 +116,7 @@ for _, tid in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
     redis.call('HSET', k, 'p', cjson.encode(t), 's', '1')
   end
 end
-redis.call('DEL', KEYS[2])
-redis.call('HSET', KEYS[2], 'p', ARGV[1])
-local ttl = tonumber(ARGV[2])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[5])
+save(KEYS[2], ARGV[1], ARGV[2], KEYS[3], ARGV[3], ARGV[4])
 local out = {result}
 local extra = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[8])
 if extra > 0 then
@@ -129,12 +133,7 @@ else
   redis.call('PEXPIREAT', KEYS[4], top)
 end
 if KEYS[5] then
-  redis.call('DEL', KEYS[5])
-  redis.call('HSET', KEYS[5], 'p', ARGV[12])
-  local attl = tonumber(ARGV[13])
-  if attl > 0 then redis.call('PEXPIRE', KEYS[5], attl) end
-  redis.call('ZADD', KEYS[6], ARGV[14], ARGV[15])
-  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', '(' .. ARGV[5])
+  save(KEYS[5], ARGV[12], ARGV[13], KEYS[6], ARGV[14], ARGV[15])
   local atop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
   if atop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], atop) end
 end
