@@ -30,7 +30,7 @@ export const LOG_FLUSH_MS = 200;
 
 /**
  * Builds a pino logger writing JSON lines to stdout (fd 1) through an asynchronous buffered
- * destination: lines gather up to 16 KiB (`BatchedLines`, src/ops/log-lines.ts) and are written
+ * destination: lines gather up to 8 KiB (`BatchedLines`, src/ops/log-lines.ts) and are written
  * by sonic-boom without blocking the event loop, and the buffer is written at the latest every
  * {@link LOG_FLUSH_MS} ms when idle. One synchronous `write(2)` per request was a large share of the
  * CPU a cheap request costs (issue #15). No line is lost on a normal exit: the rest is written
