@@ -3,13 +3,18 @@
  * interaction pages, UserInfo, the Account API, RFC 9728 metadata and `/openapi.json`, on one origin.
  *
  * `createApp` is three steps (issue #9): compose the services once (src/compose.ts) → build each
- * endpoint's pipeline (src/pipelines/*) → a Koa app whose only middlewares are the edge steps
- * every request needs and the dispatcher that runs the one pipeline of the request's route:
+ * endpoint's pipeline (src/pipelines/*) → a Koa app whose one middleware is the edge: the steps
+ * every request needs, in this order, around the dispatcher that runs the one pipeline of the
+ * request's route:
  *
- *   fixedOrigin → edge (request id, access log, error rendering) → resolveRoute (ctx.state.route)
- *     → metrics → store-outage 503 → security headers → dispatch(route's pipeline)
+ *   fixedOrigin → request id → resolve the route (ctx.state.route) → security headers
+ *     → dispatch(route's pipeline) → error rendering (store outages: 503) → metrics → access log
+ *
+ * Issue #15: the edge steps are synchronous functions called by one async middleware, one await
+ * per request instead of one promise and microtask hop per step.
  */
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import Koa from 'koa';
 import { securityHeaders } from './http/security-headers.js';
 import type { Logger } from 'pino';
@@ -23,11 +28,10 @@ import type { Enrollments } from './platform/enrollments.js';
 import type { ErrorRenderer } from './errors/render.js';
 import { openApiDocument } from './resource/openapi.js';
 import type { MemberClients } from './oauth/member-clients.js';
-import { resolveRoute } from './http/route-table.js';
-import type { Metrics } from './ops/metrics.js';
+import { RouteTable } from './http/route-table.js';
+import { statusOfThrown, type Metrics } from './ops/metrics.js';
 import { fixedOrigin } from './http/origin.js';
 import type { Readiness } from './ops/health.js';
-import { outageMiddleware } from './ops/store-outage.js';
 import type { AuditTrail } from './platform/audit.js';
 import { composeServices, type Services } from './compose.js';
 import { dispatch, type Pipelines } from './pipelines/pipeline.js';
@@ -59,25 +63,53 @@ export interface CoursegateApp {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** The edge's parts, each built once at start. */
+interface EdgeSteps {
+  /** Every URL from BASE_URL (src/http/origin.ts). */
+  pinOrigin: (ctx: Koa.Context) => void;
+  /** The route table `ctx.state.route` is resolved against (src/http/route-table.ts). */
+  routes: RouteTable;
+  /** The replayed helmet headers (src/http/security-headers.ts). */
+  setSecurityHeaders: (res: ServerResponse) => void;
+  /** Runs the pipeline of `ctx.state.route` (src/pipelines/pipeline.ts). */
+  dispatchRoute: Koa.Middleware;
+  /** The request's surface renders a thrown error; a store outage becomes 503 (src/errors/render.ts). */
+  renderError: ErrorRenderer;
+  metrics: Pick<Metrics, 'observeRequest'>;
+  logger: Logger;
+}
+
+const noop = () => Promise.resolve();
+
 /**
- * Request id, access log (path only: query strings can carry codes and state), error rendering by
- * the request's surface (src/errors/render.ts).
+ * The edge, the app's one middleware: request id (an incoming `X-Request-Id` of 1-64
+ * `[A-Za-z0-9._-]` is kept, else a UUID; echoed in the answer), the route, the security headers,
+ * the route's pipeline, error rendering by the request's surface (src/errors/render.ts; store
+ * outages: 503 + Retry-After, issue #14), the request metrics (src/ops/metrics.ts, thrown errors
+ * counted under the status they are answered with) and one access log line (path only: query
+ * strings can carry codes and state).
  */
-function edge(logger: Logger, renderError: ErrorRenderer): Koa.Middleware {
-  return async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    const incoming = ctx.get('x-request-id');
-    const id = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+function edge(steps: EdgeSteps): Koa.Middleware {
+  const { pinOrigin, routes, setSecurityHeaders, dispatchRoute, renderError, metrics, logger } = steps;
+  return async function edgeOfEveryRequest(ctx) {
+    const started = performance.now();
+    pinOrigin(ctx);
+    const incoming = ctx.req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
-    ctx.set('X-Request-Id', id);
+    ctx.res.setHeader('X-Request-Id', id);
+    ctx.state.route = routes.resolve(ctx.path);
+    let thrown: number | undefined;
     try {
-      await next();
+      setSecurityHeaders(ctx.res);
+      await dispatchRoute(ctx, noop);
     } catch (err) {
+      thrown = statusOfThrown(ctx, err);
       renderError(ctx, err);
-    } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
+    const ms = performance.now() - started;
+    metrics.observeRequest(ctx, ms / 1000, thrown ?? ctx.status);
+    logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
   };
 }
 
@@ -107,33 +139,36 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = services.cookieKeys;
-  app.use(fixedOrigin(app, config.baseUrl));
-  app.use(edge(logger, services.renderError));
-  app.use(resolveRoute());
-  app.use(metrics.middleware);
-  app.use(outageMiddleware(services.renderError));
-  app.use(
-    securityHeaders({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'none'"],
-          // No script of ours; oidc-provider appends the sha256 of its own inline auto-submit script
-          // (response_mode=form_post) to this directive, which it only does when the directive exists.
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          baseUri: ["'none'"],
-          frameAncestors: ["'none'"],
-          // form-action is left out on purpose: browsers apply it to the redirect chain that ends
-          // at the client's redirect_uri, which is on another origin.
-        },
+  const setSecurityHeaders = securityHeaders({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        // No script of ours; oidc-provider appends the sha256 of its own inline auto-submit script
+        // (response_mode=form_post) to this directive, which it only does when the directive exists.
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        // form-action is left out on purpose: browsers apply it to the redirect chain that ends
+        // at the client's redirect_uri, which is on another origin.
       },
-      crossOriginResourcePolicy: { policy: 'cross-origin' },
-      strictTransportSecurity: config.baseUrl.startsWith('https:'),
+    },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    strictTransportSecurity: config.baseUrl.startsWith('https:'),
+  });
+  app.use(
+    edge({
+      pinOrigin: fixedOrigin(app, config.baseUrl),
+      routes: new RouteTable(),
+      setSecurityHeaders,
+      dispatchRoute: dispatch(pipelines),
+      renderError: services.renderError,
+      metrics,
+      logger,
     }),
   );
-  app.use(dispatch(pipelines));
 
   const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
   if (sqlite) purgeExpired(sqlite);

@@ -11,7 +11,6 @@
  * used for `ctx.secure` and so for Secure cookies).
  */
 import type Koa from 'koa';
-import type { Middleware } from 'koa';
 
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -28,9 +27,10 @@ function pathAndQuery(raw: string): string {
  * request cost a property-shape change per request), so they hold for every request of the app,
  * also inside oidc-provider (mounted with koa-mount, same context).
  * @param baseUrl the origin (`https://auth.example.com`, no trailing slash)
- * @returns middleware that drops `X-Forwarded-Host` and replaces the `Host` header
+ * @returns the per-request part, a synchronous step of the edge (src/app.ts; issue #15: no async
+ *   hop of its own): drops `X-Forwarded-Host` and replaces the `Host` header
  */
-export function fixedOrigin(app: Koa, baseUrl: string): Middleware {
+export function fixedOrigin(app: Koa, baseUrl: string): (ctx: Koa.Context) => void {
   const base = new URL(baseUrl);
   Object.defineProperties(app.request, {
     host: { get: () => base.host, configurable: true },
@@ -43,12 +43,12 @@ export function fixedOrigin(app: Koa, baseUrl: string): Middleware {
       configurable: true,
     },
   });
-  return async (ctx, next) => {
-    delete ctx.req.headers['x-forwarded-host'];
+  return function pinOrigin(ctx) {
+    const headers = ctx.req.headers;
+    if (headers['x-forwarded-host'] !== undefined) delete headers['x-forwarded-host'];
     // Kept for the DNS-rebinding check of /mcp (src/resource/mcp/origin-guard.ts), which must see
     // the Host the client sent.
-    ctx.state.sentHost = ctx.req.headers.host;
-    ctx.req.headers.host = base.host;
-    await next();
+    ctx.state.sentHost = headers.host;
+    headers.host = base.host;
   };
 }

@@ -3,7 +3,7 @@
  * ours — with what the request path does before any handler runs: methods, body limit and reader,
  * rate-limit policy and key, authentication kind, and the error surface that renders its failures.
  *
- * A request is resolved against this table **once** (`resolveRoute` middleware in `src/app.ts`),
+ * A request is resolved against this table **once** (by the edge in `src/app.ts`),
  * with oidc-provider's own matching rules (`lib/helpers/router.js`: case-insensitive, one trailing
  * slash ignored; `@koa/router` matches the same way for our routes), and the result is put on
  * `ctx.state.route`. The body limit and the rate limits read `ctx.state.route`; nothing after this
@@ -266,8 +266,9 @@ export class RouteTable {
 }
 
 /**
- * The first step of every request after the edge: resolves the route once and puts it on
- * `ctx.state.route` (undefined when no row matches; the request then ends in a 404).
+ * `RouteTable.resolve` as a middleware of its own (the app's edge, src/app.ts, calls `resolve`
+ * directly; this form is for apps built in tests): puts the route on `ctx.state.route` (undefined
+ * when no row matches; the request then ends in a 404).
  */
 export function resolveRoute(table: RouteTable = new RouteTable()): (ctx: { path: string; state: { route?: ResolvedRoute } }, next: () => Promise<unknown>) => Promise<unknown> {
   return (ctx, next) => {

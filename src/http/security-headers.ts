@@ -7,14 +7,14 @@
  * helmet per request, at a fraction of the cost (~25 µs → ~3 µs per request).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type Koa from 'koa';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * @param options helmet options; must not depend on the request (no CSP nonce functions)
- * @returns a Koa middleware setting the headers before the rest of the stack runs
+ * @returns a synchronous step of the edge (src/app.ts; issue #15: no async hop of its own) that
+ *   sets the headers on the response before the route's pipeline runs
  */
-export function securityHeaders(options: HelmetOptions): Koa.Middleware {
+export function securityHeaders(options: HelmetOptions): (res: ServerResponse) => void {
   const recorded = new Map<string, string>();
   const recorder = {
     setHeader(name: string, value: unknown) {
@@ -29,9 +29,9 @@ export function securityHeaders(options: HelmetOptions): Koa.Middleware {
     done = true;
   });
   if (!done) throw new Error('helmet did not complete synchronously: the options depend on the request');
-  const headers = [...recorded];
-  return async (ctx, next) => {
-    for (const [name, value] of headers) ctx.res.setHeader(name, value);
-    await next();
+  const names = [...recorded.keys()];
+  const values = [...recorded.values()];
+  return function setSecurityHeaders(res) {
+    for (let i = 0; i < names.length; i++) res.setHeader(names[i]!, values[i]!);
   };
 }

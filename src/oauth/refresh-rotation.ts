@@ -65,11 +65,18 @@ export function withRefreshRotation(Base: RotatingClass, policy: RotationPolicy)
       this.rotating = name === 'RefreshToken';
     }
 
-    async find(id: string): Promise<AdapterPayload | undefined> {
-      const before = this.rotating ? runWaiting(currentRequest()) : undefined;
+    find(id: string): Promise<AdapterPayload | undefined> {
+      // Other models pass straight through: no async step of this wrapper on the access token and
+      // grant reads of every resource request (issue #15).
+      if (!this.rotating) return this.inner.find(id) as Promise<AdapterPayload | undefined>;
+      return this.findRefreshToken(id);
+    }
+
+    private async findRefreshToken(id: string): Promise<AdapterPayload | undefined> {
+      const before = runWaiting(currentRequest());
       if (before) await before;
       const found = (await this.inner.find(id)) ?? undefined;
-      if (!this.rotating || !found?.consumed || !withinGrace(found.consumed, nowSeconds(), policy.graceSeconds)) return found;
+      if (!found?.consumed || !withinGrace(found.consumed, nowSeconds(), policy.graceSeconds)) return found;
       const { consumed: _consumed, ...unconsumed } = found;
       return unconsumed;
     }

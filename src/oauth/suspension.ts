@@ -34,9 +34,11 @@ export const SUSPENSION_CACHE_MS = 1000;
 /** Most clients whose answers are kept at once (the map is emptied when it is full). */
 const CACHE_ENTRIES = 10_000;
 
+const NOT_SUSPENDED = { suspension: undefined } as const;
+
 /** Answers "is this client a member client of a site whose MCP connections beta is off?". */
 export class Suspensions {
-  private readonly kept = new Map<string, { until: number; answer: Promise<Suspension | undefined> }>();
+  private readonly kept = new Map<string, { until: number; answer: Promise<Suspension | undefined>; settled?: { suspension: Suspension | undefined } }>();
 
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
@@ -52,12 +54,28 @@ export class Suspensions {
     if (hit && hit.until > now) return hit.answer;
     if (this.kept.size >= CACHE_ENTRIES) this.kept.clear();
     const answer = this.query(clientId);
-    const entry = { until: now + SUSPENSION_CACHE_MS, answer };
+    const entry: { until: number; answer: Promise<Suspension | undefined>; settled?: { suspension: Suspension | undefined } } = { until: now + SUSPENSION_CACHE_MS, answer };
     this.kept.set(clientId, entry);
-    answer.catch(() => {
-      if (this.kept.get(clientId) === entry) this.kept.delete(clientId);
-    });
+    answer.then(
+      (suspension) => {
+        entry.settled = { suspension };
+      },
+      () => {
+        if (this.kept.get(clientId) === entry) this.kept.delete(clientId);
+      },
+    );
     return answer;
+  }
+
+  /**
+   * `of`'s answer when it is already known (kept and settled, or no member client can have this
+   * id), without waiting a microtask; undefined when `of` must be awaited. Issue #15: every token
+   * lookup of every resource request asks.
+   */
+  known(clientId: string | undefined): { suspension: Suspension | undefined } | undefined {
+    if (!clientId || clientId.length > 200) return NOT_SUSPENDED;
+    const hit = this.kept.get(clientId);
+    return hit && hit.until > Date.now() ? hit.settled : undefined;
   }
 
   /** Forgets every kept answer (called when a site's "MCP connections" switch changes in this process). */
@@ -121,7 +139,9 @@ export function hideSuspendedTokens(provider: Provider, suspensions: Suspensions
       if (!token) return token;
       const route = (Provider.ctx as { oidc?: { route?: string } } | undefined)?.oidc?.route;
       if (route === 'revocation' || route === 'token') return token;
-      return (await suspensions.of(token.clientId)) ? undefined : token;
+      const known = suspensions.known(token.clientId);
+      const suspended = known ? known.suspension : await suspensions.of(token.clientId);
+      return suspended ? undefined : token;
     };
   }
 }

@@ -25,7 +25,15 @@ type AdapterClass = new (name: string) => Adapter;
 export interface Metrics {
   registry: Registry;
   rateLimited: Counter<'limit'>;
-  /** Koa middleware counting and timing each request. */
+  /**
+   * Counts and times one answered request (called once per request by the edge, src/app.ts).
+   * @param ctx the request (method, `ctx.oidc.route`, path for the `route` label)
+   * @param seconds the time from the start of the edge to the answer
+   * @param status the status the request is answered with (for a thrown error: the status the
+   *   error renderer will give it, `statusOfThrown`)
+   */
+  observeRequest(ctx: Koa.Context, seconds: number, status: number): void;
+  /** Koa middleware counting and timing each request (`observeRequest` around the rest of the stack). */
   middleware: Koa.Middleware;
   /** Wraps an adapter class so that each operation is timed. */
   instrumentAdapter(adapter: AdapterClass, store: string): AdapterClass;
@@ -41,11 +49,20 @@ const KNOWN = ['/healthz', '/readyz', '/metrics', '/account/graphql', '/mcp', '/
 function routeLabel(ctx: Koa.Context): string {
   const oidcRoute = (ctx as unknown as { oidc?: { route?: string } }).oidc?.route;
   if (oidcRoute) return oidcRoute;
-  if (ctx.path.startsWith('/interaction/')) return 'interaction';
-  if (ctx.path.startsWith('/.well-known/')) return 'well-known';
-  if (ctx.path.startsWith('/admin')) return 'admin';
-  if (ctx.path.startsWith('/api/v1/')) return 'admin-api';
-  return KNOWN.includes(ctx.path) ? ctx.path : 'other';
+  const path = ctx.path;
+  if (path.startsWith('/interaction/')) return 'interaction';
+  if (path.startsWith('/.well-known/')) return 'well-known';
+  if (path.startsWith('/admin')) return 'admin';
+  if (path.startsWith('/api/v1/')) return 'admin-api';
+  return KNOWN.includes(path) ? path : 'other';
+}
+
+/**
+ * The status a thrown error is answered with by the edge's error renderer (src/errors/render.ts):
+ * the catalogue's, else 500; once the headers are out, the status already sent.
+ */
+export function statusOfThrown(ctx: Koa.Context, err: unknown): number {
+  return ctx.headerSent ? ctx.status : (classify(err)?.status ?? 500);
 }
 
 /** Creates the registry and the metrics listed above. */
@@ -71,32 +88,38 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
-  // Label sets resolved once per (method, route[, status]): bounded by routeLabel's fixed labels.
-  const durationOf = new Map<string, { observe(seconds: number): void }>();
-  const countOf = new Map<string, { inc(): void }>();
+  // Label sets resolved once per (method, route) and status: bounded by routeLabel's fixed labels
+  // (issue #15: no label object or key string per request on the hot path).
+  interface RouteChildren {
+    timed: { observe(seconds: number): void };
+    counted: Map<number, { inc(): void }>;
+  }
+  const childrenOf = new Map<string, Map<string, RouteChildren>>();
+  function observeRequest(ctx: Koa.Context, seconds: number, status: number): void {
+    const route = routeLabel(ctx);
+    const method = ctx.method;
+    let byRoute = childrenOf.get(method);
+    if (!byRoute) childrenOf.set(method, (byRoute = new Map()));
+    let children = byRoute.get(route);
+    if (!children) byRoute.set(route, (children = { timed: duration.labels({ method, route }), counted: new Map() }));
+    children.timed.observe(seconds);
+    let counted = children.counted.get(status);
+    if (!counted) children.counted.set(status, (counted = requests.labels({ method, route, status: String(status) })));
+    counted.inc();
+    if (status >= 500) errors.inc({ kind: 'http_5xx' });
+  }
   const middleware: Koa.Middleware = async (ctx, next) => {
     const started = performance.now();
     // A thrown error is rendered by the edge (src/app.ts), outside this step: count the status it
     // will be answered with (the catalogue's, else 500), not Koa's default 404.
-    let thrown: { status: number } | undefined;
+    let thrown: number | undefined;
     try {
       await next();
     } catch (err) {
-      thrown = { status: ctx.headerSent ? ctx.status : (classify(err)?.status ?? 500) };
+      thrown = statusOfThrown(ctx, err);
       throw err;
     } finally {
-      const route = routeLabel(ctx);
-      const method = ctx.method;
-      const key = `${method} ${route}`;
-      let timed = durationOf.get(key);
-      if (!timed) durationOf.set(key, (timed = duration.labels({ method, route })));
-      timed.observe((performance.now() - started) / 1000);
-      const answered = thrown?.status ?? ctx.status;
-      const status = String(answered);
-      let counted = countOf.get(`${key} ${status}`);
-      if (!counted) countOf.set(`${key} ${status}`, (counted = requests.labels({ method, route, status })));
-      counted.inc();
-      if (answered >= 500) errors.inc({ kind: 'http_5xx' });
+      observeRequest(ctx, (performance.now() - started) / 1000, thrown ?? ctx.status);
     }
   };
 
@@ -194,5 +217,5 @@ export function createMetrics(): Metrics {
     if (!ok) errors.inc({ kind: 'platform_query' });
   }
 
-  return { registry, rateLimited, middleware, instrumentAdapter, observeQuery, observeProvider };
+  return { registry, rateLimited, observeRequest, middleware, instrumentAdapter, observeQuery, observeProvider };
 }

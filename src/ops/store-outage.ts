@@ -5,6 +5,10 @@
  * (`ctx.state.route.spec.surface`) through the one error renderer (src/errors/render.ts):
  * problem+json on `/api/v1`, JSON-RPC on `/mcp`, an HTML page for people, RFC 6749 §5.2 JSON
  * `{"error":"temporarily_unavailable"}` on the OAuth endpoints. Other errors are left alone.
+ *
+ * Outside oidc-provider (our routes) no step of its own is needed: the edge (src/app.ts) renders a
+ * thrown store outage through the same renderer, whose `classify` makes it `TemporarilyUnavailable`
+ * (503), and the request metrics count it as 503.
  */
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
@@ -38,21 +42,5 @@ export function answerOutageAs503(render: ErrorRenderer): Koa.Middleware {
   return async function answerOutageAs503(ctx, next) {
     await next();
     if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) render(ctx, new TemporarilyUnavailable());
-  };
-}
-
-/**
- * Outside oidc-provider (our routes): errors from a store outage become 503, rendered here so the
- * steps around (metrics) see the answer, not an exception.
- * @param render the app's error renderer (`errorRenderer`)
- */
-export function outageMiddleware(render: ErrorRenderer): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      if (!isStoreOutage(err)) throw err;
-      render(ctx, new TemporarilyUnavailable());
-    }
   };
 }
