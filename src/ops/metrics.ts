@@ -33,8 +33,6 @@ export interface Metrics {
    *   error renderer will give it, `statusOfThrown`)
    */
   observeRequest(ctx: Koa.Context, seconds: number, status: number): void;
-  /** Koa middleware counting and timing each request (`observeRequest` around the rest of the stack). */
-  middleware: Koa.Middleware;
   /** Wraps an adapter class so that each operation is timed. */
   instrumentAdapter(adapter: AdapterClass, store: string): AdapterClass;
   /** Records one platform query (Kysely log hook); `ms` in milliseconds. */
@@ -108,20 +106,6 @@ export function createMetrics(): Metrics {
     counted.inc();
     if (status >= 500) errors.inc({ kind: 'http_5xx' });
   }
-  const middleware: Koa.Middleware = async (ctx, next) => {
-    const started = performance.now();
-    // A thrown error is rendered by the edge (src/app.ts), outside this step: count the status it
-    // will be answered with (the catalogue's, else 500), not Koa's default 404.
-    let thrown: number | undefined;
-    try {
-      await next();
-    } catch (err) {
-      thrown = statusOfThrown(ctx, err);
-      throw err;
-    } finally {
-      observeRequest(ctx, (performance.now() - started) / 1000, thrown ?? ctx.status);
-    }
-  };
 
   function instrumentAdapter(Base: AdapterClass, store: string): AdapterClass {
     // Issue #15: the adapter is on every token request's path several times. Each instance keeps
@@ -217,5 +201,5 @@ export function createMetrics(): Metrics {
     if (!ok) errors.inc({ kind: 'platform_query' });
   }
 
-  return { registry, rateLimited, observeRequest, middleware, instrumentAdapter, observeQuery, observeProvider };
+  return { registry, rateLimited, observeRequest, instrumentAdapter, observeQuery, observeProvider };
 }
