@@ -10,7 +10,6 @@ import { createApp, type CoursegateApp } from './app.js';
 import { readSeed, seedDemo } from './platform/seed.js';
 import { seedOperatorDemo } from './platform/operator/demo-seed.js';
 import { metricsServer } from './ops/metrics-access.js';
-import { BATCH_CHARS, BatchedLines } from './ops/log-lines.js';
 
 /** A listening server. */
 export interface RunningServer extends CoursegateApp {
@@ -30,16 +29,15 @@ export const LOG_FLUSH_MS = 200;
 
 /**
  * Builds a pino logger writing JSON lines to stdout (fd 1) through an asynchronous buffered
- * destination: lines gather up to 8 KiB (`BatchedLines`, src/ops/log-lines.ts) and are written
- * by sonic-boom without blocking the event loop, and the buffer is written at the latest every
- * {@link LOG_FLUSH_MS} ms when idle. One synchronous `write(2)` per request was a large share of the
- * CPU a cheap request costs (issue #15). No line is lost on a normal exit: the rest is written
- * synchronously on process `exit` (also after an uncaught exception), and {@link RunningServer.stop}
- * flushes it after draining. A `SIGKILL` can lose at most the last {@link LOG_FLUSH_MS} ms.
+ * destination: lines gather up to 4 KiB and are written without blocking the event loop, and the
+ * buffer is written at the latest every {@link LOG_FLUSH_MS} ms when idle. One synchronous
+ * `write(2)` per request was a large share of the CPU a cheap request costs (issue #15). No line is
+ * lost on a normal exit: pino writes the buffer synchronously on process `exit` (also after an
+ * uncaught exception), and {@link RunningServer.stop} flushes it after draining. A `SIGKILL` can lose
+ * at most the last {@link LOG_FLUSH_MS} ms.
  */
 export function createLogger(config: Config): Logger {
-  const sink = pino.destination({ dest: 1, sync: false, minLength: BATCH_CHARS });
-  const destination = new BatchedLines(sink, 1, LOG_FLUSH_MS);
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_MS });
   return pino({ level: config.logLevel, base: { service: 'coursegate' }, redact: ['req.headers.authorization', 'req.headers.cookie'] }, destination);
 }
 
