@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { CookieJar, parseForm } from '../helpers/user-agent.js';
 import { pkcePair } from '../helpers/pkce.js';
 import { MEMBER_CLIENT, REDIRECT_URI } from '../helpers/flows.js';
+import { memberToken } from '../helpers/member-token.js';
 
 /** The four spellings of a path; `:param`-like segments (given in `keep`) keep their case. */
 function spellings(path: string, keep: string[] = []): Array<[string, string]> {
@@ -203,4 +204,35 @@ describe('DESIGN D7 / issue #9: every spelling of a route has the same limits', 
       });
     }
   });
+});
+
+describe('SPEC §4.3 / issue #9: every spelling of a resource route reaches the same handler', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    token = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope: 'openid account:read' });
+  });
+  afterAll(() => server.close());
+
+  const auth = () => ({ authorization: `Bearer ${token}` });
+  const routes: Array<[string, () => RequestInit]> = [
+    ['/api/oauth/userinfo', () => ({ headers: auth() })],
+    ['/account/graphql', () => ({ method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { email enrolledCourses(first: 5) { nodes { slug } } } }' }) })],
+    ['/mcp', () => ({ method: 'POST', headers: { ...auth(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: { first: 5 } } }) })],
+  ];
+
+  for (const [route, init] of routes) {
+    it(`${route}: 20 parallel requests in each of four spellings answer 200 with the canonical body`, async () => {
+      // The odd spellings go first: nothing a canonical request taught the server (the Account
+      // API's known documents) may answer for them.
+      const answers: Array<{ status: number; body: string }> = [];
+      for (const [, path] of spellings(route).reverse()) {
+        answers.push(...(await Promise.all(Array.from({ length: 20 }, () => fetch(new URL(path, server.baseUrl), init()).then(async (r) => ({ status: r.status, body: await r.text() }))))));
+      }
+      const canonical = answers.at(-1)!;
+      expect(canonical.status).toBe(200);
+      for (const a of answers) expect(a).toEqual(canonical);
+    });
+  }
 });

@@ -129,6 +129,7 @@ const REGULAR_TYPES = new Set(['application/json; charset=utf-8', 'application/g
 /** Koa handler of `/account/graphql`; expects `ctx.state.principal` from the bearer middleware. */
 export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
   const known = new KnownDocuments();
+  const endpointOrigin = new URL(deps.baseUrl).origin;
   const yoga = createAccountYoga(deps, known);
   /** `Accept` value ('' when absent) → the `Content-Type` yoga answered a successful query with. */
   const acceptedTypes = new Map<string, string>();
@@ -166,7 +167,10 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
     // as text (issue #15: yoga's own Node-stream reading and abort wiring cost more than the query).
     const text = ctx.method === 'POST' ? await readText(ctx) : undefined;
     if (text !== undefined && (await answerKnown(ctx, text))) return;
-    const response = await yoga.fetch(ctx.href, { method: ctx.method, headers: ctx.req.headers as Record<string, string>, body: text }, { koa: ctx });
+    // The route table resolved this request case-insensitively, with or without a trailing slash
+    // (oidc-provider's matching rules, src/http/route-table.ts); yoga compares its endpoint exactly,
+    // so it is handed the canonical path (SPEC §4.3 `/account/graphql`) with the request's query.
+    const response = await yoga.fetch(`${endpointOrigin}/account/graphql${ctx.search}`, { method: ctx.method, headers: ctx.req.headers as Record<string, string>, body: text }, { koa: ctx });
     // Rendered as 503 + Retry-After by the outage middleware (the same answer on every surface).
     if (ctx.state[OUTAGE]) throw ctx.state[OUTAGE];
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
