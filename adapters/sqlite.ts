@@ -17,7 +17,10 @@ import { stablePlan } from './sqlite-plans.js';
 /** Models whose instances can be consumed (used once). */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
-/** Creates the adapter table; idempotent. */
+/**
+ * Creates the adapter table and its indexes; idempotent, and migrates files of earlier versions
+ * (their rows stay readable, rotatable and revocable).
+ */
 export function createOidcTable(sqlite: Database.Database): void {
   sqlite.exec(`
     CREATE TABLE IF NOT EXISTS oidc_models (
@@ -31,7 +34,6 @@ export function createOidcTable(sqlite: Database.Database): void {
       consumed_at INTEGER,
       PRIMARY KEY (model, id)
     ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS oidc_models_grant ON oidc_models (grant_id) WHERE grant_id IS NOT NULL;
     CREATE INDEX IF NOT EXISTS oidc_models_uid ON oidc_models (uid) WHERE uid IS NOT NULL;
     CREATE INDEX IF NOT EXISTS oidc_models_user_code ON oidc_models (user_code) WHERE user_code IS NOT NULL;
     CREATE INDEX IF NOT EXISTS oidc_models_expiry ON oidc_models (expires_at) WHERE expires_at IS NOT NULL;
@@ -39,11 +41,16 @@ export function createOidcTable(sqlite: Database.Database): void {
   // Rotation order of a grant's refresh-token tombstones (DESIGN D3, issue #14); added to older files.
   const columns = sqlite.prepare(`SELECT name FROM pragma_table_info('oidc_models')`).all() as { name: string }[];
   if (!columns.some((c) => c.name === 'rotated_seq')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER');
-  // A grant's tombstones in rotation order (issue #15): each rotation reads the newest sequence
-  // number and the tombstones beyond the newest `keep` from this index alone, instead of visiting
-  // every row of the grant (its access tokens included) in the table.
-  sqlite.exec(`CREATE INDEX IF NOT EXISTS oidc_models_tombstones ON oidc_models (grant_id, rotated_seq)
-    WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL`);
+  // One index for everything read by grant (issue #15): revokeByGrantId (grant, model) and the
+  // rotation's tombstone queries (grant, 'RefreshToken', rotation order, consumed or not) read it
+  // alone, without visiting the table. It replaces two indexes of earlier versions, on
+  // (grant_id) and on (grant_id, rotated_seq) for consumed refresh tokens: a rotation wrote a leaf
+  // of each (one WAL frame per page and commit), now one.
+  sqlite.exec(`
+    CREATE INDEX IF NOT EXISTS oidc_models_by_grant ON oidc_models (grant_id, model, rotated_seq, consumed_at) WHERE grant_id IS NOT NULL;
+    DROP INDEX IF EXISTS oidc_models_grant;
+    DROP INDEX IF EXISTS oidc_models_tombstones;
+  `);
 }
 
 interface Row {
@@ -81,7 +88,8 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
     `UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL`,
   );
   const destroy = prepare(`DELETE FROM oidc_models WHERE model = ? AND id = ?`);
-  const revokeByGrantId = prepare(`DELETE FROM oidc_models WHERE grant_id = ? AND model = ?`);
+  // Named: without table statistics the planner would walk the primary key's rows of the model.
+  const revokeByGrantId = prepare(`DELETE FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = ? AND model = ?`);
 
   /** `upsert`'s parameters for one instance (`t`: now, epoch seconds). */
   const row = (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => ({
@@ -160,32 +168,35 @@ function rotationStatement(
   const read = prepare<[string, number], RotatedRow>(
     `SELECT consumed_at, expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  // Every query on a grant's tombstones names the partial index's condition (model = 'RefreshToken'
-  // AND consumed_at IS NOT NULL) and the index itself: without table statistics (no ANALYZE)
-  // SQLite's planner would pick oidc_models_grant and visit every row of the grant.
+  // A grant's tombstones are its consumed refresh tokens: in oidc_models_by_grant they follow the
+  // live ones (rotated_seq NULL sorts first) in rotation order, and every condition below is on the
+  // index's columns, so none of these statements reads a table row it does not change. Each names
+  // the index: without table statistics (no ANALYZE) the planner might prefer the primary key.
   const entomb = prepare(
     `UPDATE oidc_models SET consumed_at = @t, expires_at = @until, rotated_seq = 1 + coalesce(
-       (SELECT max(rotated_seq) FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant), 0)
+       (SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL
+          ORDER BY rotated_seq DESC LIMIT 1), 0)
      WHERE model = 'RefreshToken' AND id = @id`,
   );
   // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL): the
   // sequence number of the (keep + 1)-th newest bounds them (rows of older files have none: NULL
   // sorts last and they go first). A grant with at most `keep` tombstones has no such row.
   const trim = prepare(
-    `DELETE FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant
+    `DELETE FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL
        AND (rotated_seq IS NULL OR rotated_seq <= @cutoff)`,
   );
   const trimCutoff = prepare<{ grant: string; keep: number }, { rotated_seq: number | null }>(
-    `SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_tombstones WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL AND grant_id = @grant
+    `SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL
        ORDER BY rotated_seq DESC LIMIT 1 OFFSET @keep`,
   );
   // Tombstones past the grace window keep only what reuse detection reads (oidc-provider's
-  // refresh_token grant: jti, kind, iat, exp, clientId, accountId, grantId, scope).
+  // refresh_token grant: jti, kind, iat, exp, clientId, accountId, grantId, scope). The index
+  // answers `consumed_at < @cutoff`: only tombstones past the window have their payload read.
   const shrink = prepare(
-    `UPDATE oidc_models INDEXED BY oidc_models_tombstones SET payload = json_object('jti', payload->>'$.jti', 'kind', payload->>'$.kind', 'iat', payload->>'$.iat',
+    `UPDATE oidc_models INDEXED BY oidc_models_by_grant SET payload = json_object('jti', payload->>'$.jti', 'kind', payload->>'$.kind', 'iat', payload->>'$.iat',
        'exp', payload->>'$.exp', 'clientId', payload->>'$.clientId', 'accountId', payload->>'$.accountId',
        'grantId', payload->>'$.grantId', 'scope', payload->>'$.scope', 'tombstone', json('true'))
-     WHERE model = 'RefreshToken' AND grant_id = @grant AND consumed_at IS NOT NULL AND consumed_at < @cutoff
+     WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL AND consumed_at < @cutoff
        AND payload->>'$.tombstone' IS NULL`,
   );
   return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): RotationResult => {

@@ -1,0 +1,109 @@
+/**
+ * The SQLite adapter's schema migration (adapters/sqlite.ts `createOidcTable`, issue #15): a data
+ * file written by an earlier version (two grant indexes, with or without `rotated_seq`) is opened
+ * by this one; its indexes are replaced by `oidc_models_by_grant` and its rows keep working: found,
+ * rotated (DESIGN D3, tombstone order continued, older tombstones trimmed first), revoked by grant.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
+
+/** The adapter table as the version before issue #14 created it (no rotation order). */
+const ISSUE_13_SCHEMA = `
+  CREATE TABLE oidc_models (
+    model TEXT NOT NULL, id TEXT NOT NULL, payload TEXT NOT NULL, grant_id TEXT, uid TEXT, user_code TEXT,
+    expires_at INTEGER, consumed_at INTEGER, PRIMARY KEY (model, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX oidc_models_grant ON oidc_models (grant_id) WHERE grant_id IS NOT NULL;
+  CREATE INDEX oidc_models_uid ON oidc_models (uid) WHERE uid IS NOT NULL;
+  CREATE INDEX oidc_models_user_code ON oidc_models (user_code) WHERE user_code IS NOT NULL;
+  CREATE INDEX oidc_models_expiry ON oidc_models (expires_at) WHERE expires_at IS NOT NULL;`;
+
+/** ... and as the version of issue #14 did (rotation order and a tombstone index). */
+const ISSUE_14_SCHEMA = `${ISSUE_13_SCHEMA}
+  ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER;
+  CREATE INDEX oidc_models_tombstones ON oidc_models (grant_id, rotated_seq) WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL;`;
+
+const policy = { graceSeconds: 0, tombstoneSeconds: 3600, keepTombstones: 2 };
+const now = () => Math.floor(Date.now() / 1000);
+
+describe.each([
+  ['issue #13', ISSUE_13_SCHEMA],
+  ['issue #14', ISSUE_14_SCHEMA],
+])('a SQLite file of the %s version', (_version, schema) => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'cg-schema-'));
+    file = path.join(dir, 'oidc.db');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec(schema);
+    const insert = old.prepare(
+      `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at, consumed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const t = now();
+    const row = (model: string, id: string, grantId: string | null, extra: { uid?: string; consumed?: number; expires?: number } = {}) =>
+      insert.run(model, id, JSON.stringify({ jti: id, kind: model, grantId: grantId ?? undefined, uid: extra.uid, accountId: 'u1' }), grantId, extra.uid ?? null, null, extra.expires ?? t + 3600, extra.consumed ?? null);
+    // Grant g1: a live refresh token, two tombstones of the old shape (consumed, no rotation
+    // order), an access token. Grant g2: one live refresh token. A session found by uid.
+    row('RefreshToken', 'rt-live', 'g1');
+    row('RefreshToken', 'rt-old-1', 'g1', { consumed: t - 20 });
+    row('RefreshToken', 'rt-old-2', 'g1', { consumed: t - 10 });
+    row('AccessToken', 'at-1', 'g1');
+    row('RefreshToken', 'rt-other', 'g2');
+    row('Session', 'sess-1', null, { uid: 'uid-1' });
+    old.close();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const indexes = (db: Database.Database) =>
+    (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'oidc_models' AND sql IS NOT NULL ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+
+  test('opening it replaces the grant indexes by one and keeps every row working', async () => {
+    const db = new Database(file);
+    const Adapter = sqliteAdapterFactory(db);
+    expect(indexes(db)).toEqual(['oidc_models_by_grant', 'oidc_models_expiry', 'oidc_models_uid', 'oidc_models_user_code']);
+
+    const rt = new Adapter('RefreshToken');
+    expect(await rt.find('rt-live')).toMatchObject({ jti: 'rt-live', grantId: 'g1' });
+    expect(await rt.find('rt-old-1')).toMatchObject({ jti: 'rt-old-1', consumed: expect.any(Number) });
+    expect(await new Adapter('Session').findByUid('uid-1')).toMatchObject({ jti: 'sess-1' });
+
+    // Rotating the old live token: a tombstone with rotation order 1; the two tombstones of the old
+    // shape (no order) are the oldest, so with keepTombstones 2 the first rotation drops both.
+    expect(await rt.rotateRefreshToken('rt-live', 'rt-new-1', { jti: 'rt-new-1', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('rotated');
+    expect(await rt.find('rt-old-1')).toBeUndefined();
+    expect(await rt.find('rt-old-2')).toBeUndefined();
+    expect(await rt.find('rt-live')).toMatchObject({ consumed: expect.any(Number) });
+    expect(await rt.rotateRefreshToken('rt-new-1', 'rt-new-2', { jti: 'rt-new-2', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('rotated');
+    expect(await rt.rotateRefreshToken('rt-new-2', 'rt-new-3', { jti: 'rt-new-3', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('rotated');
+    const order = db.prepare(`SELECT id, rotated_seq FROM oidc_models WHERE grant_id = 'g1' AND model = 'RefreshToken' AND consumed_at IS NOT NULL ORDER BY rotated_seq`).all();
+    expect(order).toEqual([{ id: 'rt-new-1', rotated_seq: 2 }, { id: 'rt-new-2', rotated_seq: 3 }]);
+    // Reuse of a tombstone outside the (zero) grace window is still detected.
+    expect(await rt.rotateRefreshToken('rt-new-2', 'rt-x', { jti: 'rt-x', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('reused');
+
+    // revokeByGrantId reaches rows written before and after the migration, of that grant only.
+    await rt.revokeByGrantId('g1');
+    expect(await rt.find('rt-new-3')).toBeUndefined();
+    expect(await rt.find('rt-new-2')).toBeUndefined();
+    expect(await new Adapter('AccessToken').find('at-1')).toMatchObject({ jti: 'at-1' });
+    await new Adapter('AccessToken').revokeByGrantId('g1');
+    expect(await new Adapter('AccessToken').find('at-1')).toBeUndefined();
+    expect(await rt.find('rt-other')).toMatchObject({ jti: 'rt-other' });
+    db.close();
+  });
+
+  test('opening it again (a second process, a restart) changes nothing', () => {
+    const a = new Database(file);
+    sqliteAdapterFactory(a);
+    const b = new Database(file);
+    sqliteAdapterFactory(b);
+    expect(indexes(b)).toEqual(indexes(a));
+    expect((b.prepare('SELECT count(*) AS n FROM oidc_models').get() as { n: number }).n).toBe(6);
+    a.close();
+    b.close();
+  });
+});
