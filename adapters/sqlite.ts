@@ -152,7 +152,6 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
 
 interface RotatedRow {
   consumed_at: number | null;
-  expires_at: number | null;
 }
 
 /**
@@ -165,18 +164,22 @@ function rotationStatement(
   prepare: <P extends unknown[] | {}, R>(source: string) => Database.Statement<P, R>,
   save: (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => void,
 ) {
+  // Read only when `entomb` changed nothing: the token was rotated before (grace or reuse) or is gone.
   const read = prepare<[string, number], RotatedRow>(
-    `SELECT consumed_at, expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+    `SELECT consumed_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
   // A grant's tombstones are its consumed refresh tokens: in oidc_models_by_grant they follow the
   // live ones (rotated_seq NULL sorts first) in rotation order, and every condition below is on the
   // index's columns, so none of these statements reads a table row it does not change. Each names
   // the index: without table statistics (no ANALYZE) the planner might prefer the primary key.
+  // `entomb` is the common case in one statement (issue #15: no read before it): a live token
+  // becomes the grant's newest tombstone, its life cut to `until` unless it ends sooner.
   const entomb = prepare(
-    `UPDATE oidc_models SET consumed_at = @t, expires_at = @until, rotated_seq = 1 + coalesce(
+    `UPDATE oidc_models SET consumed_at = @t, expires_at = CASE WHEN expires_at IS NULL OR expires_at > @until THEN @until ELSE expires_at END,
+       rotated_seq = 1 + coalesce(
        (SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL
           ORDER BY rotated_seq DESC LIMIT 1), 0)
-     WHERE model = 'RefreshToken' AND id = @id`,
+     WHERE model = 'RefreshToken' AND id = @id AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > @t)`,
   );
   // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL): the
   // sequence number of the (keep + 1)-th newest bounds them (rows of older files have none: NULL
@@ -201,15 +204,14 @@ function rotationStatement(
   );
   return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): RotationResult => {
     const t = now();
-    const old = read.get(oldId, t);
-    if (!old) return 'gone';
     let result: RotationResult = 'rotated';
-    if (old.consumed_at !== null) {
+    const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
+    if (entomb.run({ t, until, grant: payload.grantId ?? null, id: oldId }).changes === 0) {
+      // Not a live token: already rotated (grace window or reuse), or gone.
+      const old = read.get(oldId, t);
+      if (!old || old.consumed_at === null) return 'gone';
       if (!withinGrace(old.consumed_at, t, policy.graceSeconds)) return 'reused';
       result = 'grace';
-    } else {
-      const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
-      entomb.run({ t, until: old.expires_at === null ? until : Math.min(old.expires_at, until), grant: payload.grantId ?? null, id: oldId });
     }
     save('RefreshToken', newId, payload, expiresIn, t);
     if (along) save(along.model, along.id, along.payload, along.expiresIn, t);

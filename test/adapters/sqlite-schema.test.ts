@@ -107,3 +107,36 @@ describe.each([
     b.close();
   });
 });
+
+describe('a tombstone’s stored life (DESIGN D3)', () => {
+  test('is the tombstone window, or the token’s own expiry when that comes first', async () => {
+    const db = new Database(':memory:');
+    const rt = new (sqliteAdapterFactory(db))('RefreshToken');
+    const expiresAt = (id: string) => (db.prepare(`SELECT expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ?`).get(id) as { expires_at: number | null }).expires_at;
+    const t = now();
+    await rt.upsert('short', { jti: 'short', grantId: 'g1' }, 600);
+    await rt.upsert('long', { jti: 'long', grantId: 'g2' }, 86_400);
+    await rt.upsert('endless', { jti: 'endless', grantId: 'g3' });
+    const window = { graceSeconds: 30, tombstoneSeconds: 3600, keepTombstones: 2 };
+    for (const id of ['short', 'long', 'endless']) {
+      expect(await rt.rotateRefreshToken(id, `${id}-2`, { jti: `${id}-2`, grantId: `g-${id}` }, 600, window)).toBe('rotated');
+    }
+    expect(expiresAt('short')).toBeGreaterThanOrEqual(t + 600);
+    expect(expiresAt('short')).toBeLessThanOrEqual(t + 601);
+    expect(expiresAt('long')).toBeGreaterThanOrEqual(t + 3600);
+    expect(expiresAt('long')).toBeLessThanOrEqual(t + 3601);
+    expect(expiresAt('endless')).toBeGreaterThanOrEqual(t + 3600);
+    expect(expiresAt('endless')).toBeLessThanOrEqual(t + 3601);
+    // A grace window longer than the tombstone window keeps the tombstone for the grace window.
+    await rt.upsert('graceful', { jti: 'graceful', grantId: 'g4' }, 86_400);
+    expect(await rt.rotateRefreshToken('graceful', 'graceful-2', { jti: 'graceful-2', grantId: 'g4' }, 600, { ...window, graceSeconds: 7200 })).toBe('rotated');
+    expect(expiresAt('graceful')).toBeGreaterThanOrEqual(t + 7200);
+    expect(expiresAt('graceful')).toBeLessThanOrEqual(t + 7201);
+    // An expired token is gone, not rotated, and stays as it was.
+    db.prepare(`UPDATE oidc_models SET expires_at = ? WHERE id = 'long-2'`).run(t - 1);
+    expect(await rt.rotateRefreshToken('long-2', 'long-3', { jti: 'long-3', grantId: 'g2' }, 600, window)).toBe('gone');
+    expect(expiresAt('long-2')).toBe(t - 1);
+    expect(await rt.find('long-3')).toBeUndefined();
+    db.close();
+  });
+});
