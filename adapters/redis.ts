@@ -54,6 +54,21 @@ if KEYS[2] then
 end
 return 1`;
 
+/**
+ * KEYS: locator. ARGV: grant id, ttl (ms, 0 = none). Writes a locator (the instance's own slot
+ * names its grant) atomically, as MULTI DEL/HSET/PEXPIRE did. Not an ioredis MULTI: ioredis gives
+ * every Pipeline a `length` getter of its own (Object.defineProperty with a new closure), which V8
+ * keeps reachable from old space until the next full collection, and with it the awaiting request:
+ * ~25 KB promoted to the old generation per refresh grant (issue #15, memory; docs/deployment.md
+ * §2 "Memory").
+ */
+const LOCATE = `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'g', ARGV[1])
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1`;
+
 /** KEYS: data. ARGV: consumed-at (epoch s). Returns 1 when this call consumed it, 0 otherwise. */
 const CONSUME = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return 0 end
@@ -142,14 +157,16 @@ return out`;
 interface Scripts {
   cgRotate(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
   cgUpsert(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  cgLocate(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgConsume(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgRevoke(numKeys: number, ...args: (string | number)[]): Promise<number>;
 }
 
 function defineScripts(client: RedisClient): RedisClient & Scripts {
   const c = client as RedisClient & Partial<Scripts>;
-  if (!c.cgUpsert) {
+  if (!c.cgLocate) {
     client.defineCommand('cgUpsert', { lua: UPSERT });
+    client.defineCommand('cgLocate', { lua: LOCATE });
     client.defineCommand('cgConsume', { lua: CONSUME });
     client.defineCommand('cgRevoke', { lua: REVOKE });
     client.defineCommand('cgRotate', { lua: ROTATE });
@@ -207,8 +224,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
         const score = ttlMs ? String(Date.now() + ttlMs) : '+inf';
         writes.push(redis.cgUpsert(2, data(id), index, json, ttlMs, score, id, Date.now()));
         // The locator lives in the instance's own slot: a separate single-key transaction.
-        const locator = redis.multi().del(this.locatorKey(id)).hset(this.locatorKey(id), 'g', grantId);
-        writes.push((ttlMs ? locator.pexpire(this.locatorKey(id), ttlMs) : locator).exec());
+        writes.push(redis.cgLocate(1, this.locatorKey(id), grantId, ttlMs));
       } else {
         writes.push(redis.cgUpsert(1, this.locatorKey(id), json, ttlMs, 0, id, 0));
       }
@@ -277,10 +293,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const newLocator = this.locatorKey(newId);
       // The successors' locators first (their own slots): should the script below not run, they
       // point at nothing and find() answers "not found", as for any unknown token.
-      const locate = (key: string, ms: number) => {
-        const m = redis.multi().del(key).hset(key, 'g', grantId);
-        return (ms ? m.pexpire(key, ms) : m).exec();
-      };
+      const locate = (key: string, ms: number) => redis.cgLocate(1, key, grantId, ms);
       const alongMs = folded && folded.expiresIn > 0 ? Math.ceil(folded.expiresIn * 1000) : 0;
       const alongLocator = folded ? `${prefix}:${folded.model}:{${folded.id}}` : undefined;
       await Promise.all([locate(newLocator, ttlMs), alongLocator ? locate(alongLocator, alongMs) : undefined]);
@@ -341,8 +354,12 @@ export interface RedisConnection {
  */
 export function connectRedis(connection: RedisConnection): RedisClient {
   const retryStrategy = (attempt: number) => Math.min(50 * 2 ** attempt, 500);
-  // Auto-pipelining batches the commands issued in one event-loop tick into one socket write.
-  const common = { maxRetriesPerRequest: 1, commandTimeout: 1000, retryStrategy, connectTimeout: 2000, lazyConnect: false, enableAutoPipelining: true } as const;
+  // No auto-pipelining (issue #15, memory; docs/deployment.md §2 "Memory"): ioredis builds a
+  // Pipeline per event-loop tick for it, whose per-instance `length` getter V8 keeps reachable from
+  // old space until the next full collection, and with it every awaiting request (bench: 1.1 GB →
+  // 0.17 GB promoted over introspection + UserInfo + /mcp). CPU per request: UserInfo −10 µs, bare
+  // `AccessToken.find` −7 µs, `/mcp` +30 µs (its parallel reads go out as separate writes).
+  const common = { maxRetriesPerRequest: 1, commandTimeout: 1000, retryStrategy, connectTimeout: 2000, lazyConnect: false, enableAutoPipelining: false } as const;
   let client: RedisClient;
   if (connection.clusterNodes && connection.clusterNodes.length > 0) {
     const auth = connection.url ? new URL(connection.url) : undefined;

@@ -31,6 +31,7 @@ import type { MemberClients } from './oauth/member-clients.js';
 import { RouteTable } from './http/route-table.js';
 import { statusOfThrown, type Metrics } from './ops/metrics.js';
 import { fixedOrigin } from './http/origin.js';
+import { releaseWhenFinished } from './http/release.js';
 import type { Readiness } from './ops/health.js';
 import type { AuditTrail } from './platform/audit.js';
 import { composeServices, type Services } from './compose.js';
@@ -110,6 +111,7 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     const ms = performance.now() - started;
     metrics.observeRequest(ctx, ms / 1000, thrown ?? ctx.status);
     logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    releaseWhenFinished(ctx);
   };
 }
 
