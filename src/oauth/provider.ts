@@ -18,6 +18,7 @@ import type { SiteChoices } from './account.js';
 import { CLAIMS_BY_SCOPE, loadClaims } from '../domain/claims.js';
 import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from '../domain/scopes.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
 import { HttpError } from '../errors/catalogue.js';
@@ -67,7 +68,7 @@ function sameUrl(a: string, b: string): boolean {
 }
 
 function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boolean {
-  return !!client && kindOf(client.metadata()) === 'member';
+  return !!client && kindOf(clientMetadata(client)) === 'member';
 }
 
 /**
@@ -237,9 +238,10 @@ export function createProvider(deps: ProviderDeps): Provider {
           }
           // DESIGN D2: the ceiling of the client's kind, checked at /authorize and at /token.
           const requested = parseScope(ctx.oidc.params?.scope as string | undefined);
-          const above = scopesAboveCeiling(kindOf(client.metadata()), requested);
+          const kind = kindOf(clientMetadata(client));
+          const above = scopesAboveCeiling(kind, requested);
           if (above.length > 0) {
-            const refusal = ceilingRefusal(kindOf(client.metadata()), above);
+            const refusal = ceilingRefusal(kind, above);
             throw new errors.InvalidScope(withDocs(refusal.description, config.docsUrl, refusal.memberData ? 'memberAccess' : 'scopes'), above.join(' '));
           }
           return {
