@@ -54,6 +54,18 @@ if KEYS[2] then
 end
 return 1`;
 
+/**
+ * KEYS: locator. ARGV: grant id, ttl ms (0 = none). The locator of a grant-bound instance, written
+ * whole (one script call instead of a MULTI of DEL, HSET, PEXPIRE: issue #15, five commands each
+ * costing the Node.js process its own encoding, reply and promise).
+ */
+const LOCATE = `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'g', ARGV[1])
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1`;
+
 /** KEYS: data. ARGV: consumed-at (epoch s). Returns 1 when this call consumed it, 0 otherwise. */
 const CONSUME = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return 0 end
@@ -71,7 +83,8 @@ return left`;
  * KEYS: old data, new data, index, tombstones[, along data, along index]. ARGV: payload, ttl ms,
  * index score, new id, now ms, grace s, tombstone ms, tombstones kept, old id, now s, data key
  * prefix of the grant's tokens[, along payload, along ttl ms, along index score, along id].
- * Returns {result, evicted tombstone ids…}. The tombstones' data keys read by id are in the same
+ * Returns {result, evicted tombstone ids…} (their data keys and index entries are deleted here, their
+ * locators, in other slots, are left to the caller). The tombstones' data keys read by id are in the same
  * slot as KEYS (same `{g:G}` hash tag); so is the instance saved along (the access token, bound to
  * the same grant), written as UPSERT writes it.
  */
@@ -120,9 +133,14 @@ save(KEYS[2], ARGV[1], ARGV[2], KEYS[3], ARGV[3], ARGV[4])
 local out = {result}
 local extra = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[8])
 if extra > 0 then
+  -- The oldest tombstones beyond the policy go: data keys and index entries (this slot).
   local gone = redis.call('ZRANGE', KEYS[4], 0, extra - 1)
   redis.call('ZREMRANGEBYRANK', KEYS[4], 0, extra - 1)
-  for i = 1, #gone do out[#out + 1] = gone[i] end
+  for i = 1, #gone do
+    redis.call('DEL', ARGV[11] .. gone[i])
+    out[#out + 1] = gone[i]
+  end
+  redis.call('ZREM', KEYS[3], unpack(gone))
 end
 local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
 if top == 'inf' then
@@ -144,15 +162,17 @@ interface Scripts {
   cgUpsert(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgConsume(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgRevoke(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  cgLocate(numKeys: number, ...args: (string | number)[]): Promise<number>;
 }
 
 function defineScripts(client: RedisClient): RedisClient & Scripts {
   const c = client as RedisClient & Partial<Scripts>;
-  if (!c.cgUpsert) {
+  if (!c.cgLocate) {
     client.defineCommand('cgUpsert', { lua: UPSERT });
     client.defineCommand('cgConsume', { lua: CONSUME });
     client.defineCommand('cgRevoke', { lua: REVOKE });
     client.defineCommand('cgRotate', { lua: ROTATE });
+    client.defineCommand('cgLocate', { lua: LOCATE });
   }
   return client as RedisClient & Scripts;
 }
@@ -206,9 +226,8 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
         const { data, index } = this.grantKeys(grantId);
         const score = ttlMs ? String(Date.now() + ttlMs) : '+inf';
         writes.push(redis.cgUpsert(2, data(id), index, json, ttlMs, score, id, Date.now()));
-        // The locator lives in the instance's own slot: a separate single-key transaction.
-        const locator = redis.multi().del(this.locatorKey(id)).hset(this.locatorKey(id), 'g', grantId);
-        writes.push((ttlMs ? locator.pexpire(this.locatorKey(id), ttlMs) : locator).exec());
+        // The locator lives in the instance's own slot: a separate single-key script.
+        writes.push(redis.cgLocate(1, this.locatorKey(id), grantId, ttlMs));
       } else {
         writes.push(redis.cgUpsert(1, this.locatorKey(id), json, ttlMs, 0, id, 0));
       }
@@ -277,10 +296,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const newLocator = this.locatorKey(newId);
       // The successors' locators first (their own slots): should the script below not run, they
       // point at nothing and find() answers "not found", as for any unknown token.
-      const locate = (key: string, ms: number) => {
-        const m = redis.multi().del(key).hset(key, 'g', grantId);
-        return (ms ? m.pexpire(key, ms) : m).exec();
-      };
+      const locate = (key: string, ms: number) => redis.cgLocate(1, key, grantId, ms);
       const alongMs = folded && folded.expiresIn > 0 ? Math.ceil(folded.expiresIn * 1000) : 0;
       const alongLocator = folded ? `${prefix}:${folded.model}:{${folded.id}}` : undefined;
       await Promise.all([locate(newLocator, ttlMs), alongLocator ? locate(alongLocator, alongMs) : undefined]);
@@ -299,10 +315,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const chores: Promise<unknown>[] = [];
       if (result === 'rotated') chores.push(redis.pexpire(this.locatorKey(oldId), tombMs, 'LT'));
       if (!written) chores.push(redis.del(newLocator), ...(alongLocator ? [redis.del(alongLocator)] : []));
-      if (evicted.length) {
-        chores.push(redis.cgRevoke(1 + evicted.length, index, ...evicted.map(data), ...evicted));
-        chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
-      }
+      chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
       await Promise.all(chores).catch(() => undefined);
       return result as RotationResult;
     }
