@@ -90,7 +90,7 @@ describeWith('redis')('Redis adapter key layout', () => {
       expect(await redis.hgetall(`${prefix}:RefreshToken:{c4}`)).toEqual({ g: 'G4' });
       expect(await redis.pttl(`${prefix}:RefreshToken:{c4}`)).toBeGreaterThan(3_600_000);
       expect(await redis.hgetall(`${prefix}:AccessToken:{a4}`)).toEqual({ g: 'G4' });
-      expect(await redis.zrange(`${prefix}:{g:G4}:RefreshToken:idx`, 0, -1)).toEqual(['c2', 'c3', 'c4']);
+      expect(await redis.zrange(`${prefix}:{g:G4}:RefreshToken:idx`, '0', '-1')).toEqual(['c2', 'c3', 'c4']);
       expect((await new Adapter('AccessToken').find('a4'))?.jti).toBe('a4');
     } finally {
       counted.disconnect();
