@@ -55,12 +55,12 @@ end
 return 1`;
 
 /**
- * KEYS: locator. ARGV: grant id, ttl (ms, 0 = none). Writes a locator (the instance's own slot
- * names its grant) atomically, as MULTI DEL/HSET/PEXPIRE did. Not an ioredis MULTI: ioredis gives
- * every Pipeline a `length` getter of its own (Object.defineProperty with a new closure), which V8
- * keeps reachable from old space until the next full collection, and with it the awaiting request:
- * ~25 KB promoted to the old generation per refresh grant (issue #15, memory; docs/deployment.md
- * §2 "Memory").
+ * KEYS: locator. ARGV: grant id, ttl ms (0 = none). The locator of a grant-bound instance, written
+ * whole and atomically, as a MULTI of DEL, HSET, PEXPIRE did (issue #15): one command instead of
+ * five, each costing the Node.js process its own encoding, reply and promise; and not an ioredis
+ * MULTI, whose Pipeline gets a `length` getter of its own (Object.defineProperty with a new
+ * closure) that V8 keeps reachable from old space until the next full collection, and with it the
+ * awaiting request (~25 KB promoted per refresh grant; docs/deployment.md §2 "Memory").
  */
 const LOCATE = `
 redis.call('DEL', KEYS[1])
@@ -85,10 +85,17 @@ return left`;
 /**
  * KEYS: old data, new data, index, tombstones[, along data, along index]. ARGV: payload, ttl ms,
  * index score, new id, now ms, grace s, tombstone ms, tombstones kept, old id, now s, data key
- * prefix of the grant's tokens[, along payload, along ttl ms, along index score, along id].
- * Returns {result, evicted tombstone ids…}. The tombstones' data keys read by id are in the same
- * slot as KEYS (same `{g:G}` hash tag); so is the instance saved along (the access token, bound to
- * the same grant), written as UPSERT writes it.
+ * prefix of the grant's tokens, locator key prefix ('' = none), grant id, along locator key
+ * (''), [along payload, along ttl ms, along index score, along id].
+ * Returns {result, evicted tombstone ids…}; their data keys and index entries are deleted here. The
+ * tombstones' data keys read by id are in the same slot as KEYS (same `{g:G}` hash tag); so is the
+ * instance saved along (the access token, bound to the same grant), written as UPSERT writes it.
+ *
+ * Locators live in their tokens' own slots. On a standalone Redis (no slots) the caller passes the
+ * locator key prefix (`P:RefreshToken:{`), and the script also writes the successor's and the
+ * instance-saved-along's locators (as LOCATE does), shrinks the rotated token's locator to the
+ * tombstone's lifetime and deletes the evicted tombstones' locators: the whole rotation is one
+ * command (issue #15). On a Cluster the caller does those in separate commands around the script.
  */
 const ROTATE = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return {'gone'} end
@@ -100,6 +107,13 @@ local function save(key, payload, ttl, index, score, id)
   if ms > 0 then redis.call('PEXPIRE', key, ms) end
   redis.call('ZADD', index, score, id)
   redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. ARGV[5])
+end
+local loc = ARGV[12]
+local function locate(key, ttl)
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'g', ARGV[13])
+  local ms = tonumber(ttl)
+  if ms > 0 then redis.call('PEXPIRE', key, ms) end
 end
 local nowS = tonumber(ARGV[10])
 local grace = tonumber(ARGV[6])
@@ -119,6 +133,7 @@ else
   redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + pttl, ARGV[9])
   local last = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')[2]
   redis.call('ZADD', KEYS[4], (tonumber(last) or 0) + 1, ARGV[9])
+  if loc ~= '' then redis.call('PEXPIRE', loc .. ARGV[9] .. '}', tomb, 'LT') end
 end
 -- Tombstones past the grace window keep only what reuse detection reads ('s' = shrunk).
 local cutoff = nowS - grace
@@ -132,12 +147,19 @@ for _, tid in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
   end
 end
 save(KEYS[2], ARGV[1], ARGV[2], KEYS[3], ARGV[3], ARGV[4])
+if loc ~= '' then locate(loc .. ARGV[4] .. '}', ARGV[2]) end
 local out = {result}
 local extra = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[8])
 if extra > 0 then
+  -- The oldest tombstones beyond the policy go: data keys and index entries (this slot).
   local gone = redis.call('ZRANGE', KEYS[4], 0, extra - 1)
   redis.call('ZREMRANGEBYRANK', KEYS[4], 0, extra - 1)
-  for i = 1, #gone do out[#out + 1] = gone[i] end
+  for i = 1, #gone do
+    redis.call('DEL', ARGV[11] .. gone[i])
+    if loc ~= '' then redis.call('DEL', loc .. gone[i] .. '}') end
+    out[#out + 1] = gone[i]
+  end
+  redis.call('ZREM', KEYS[3], unpack(gone))
 end
 local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
 if top == 'inf' then
@@ -148,7 +170,8 @@ else
   redis.call('PEXPIREAT', KEYS[4], top)
 end
 if KEYS[5] then
-  save(KEYS[5], ARGV[12], ARGV[13], KEYS[6], ARGV[14], ARGV[15])
+  save(KEYS[5], ARGV[15], ARGV[16], KEYS[6], ARGV[17], ARGV[18])
+  if loc ~= '' and ARGV[14] ~= '' then locate(ARGV[14], ARGV[16]) end
   local atop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
   if atop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], atop) end
 end
@@ -157,19 +180,19 @@ return out`;
 interface Scripts {
   cgRotate(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
   cgUpsert(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  cgLocate(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgConsume(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgRevoke(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  cgLocate(numKeys: number, ...args: (string | number)[]): Promise<number>;
 }
 
 function defineScripts(client: RedisClient): RedisClient & Scripts {
   const c = client as RedisClient & Partial<Scripts>;
   if (!c.cgLocate) {
     client.defineCommand('cgUpsert', { lua: UPSERT });
-    client.defineCommand('cgLocate', { lua: LOCATE });
     client.defineCommand('cgConsume', { lua: CONSUME });
     client.defineCommand('cgRevoke', { lua: REVOKE });
     client.defineCommand('cgRotate', { lua: ROTATE });
+    client.defineCommand('cgLocate', { lua: LOCATE });
   }
   return client as RedisClient & Scripts;
 }
@@ -192,6 +215,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  */
 export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOptions = {}): new (name: string) => Adapter & RefreshRotation {
   const redis = defineScripts(client);
+  // A Cluster keeps each script within one slot; a standalone server runs a rotation as one script.
+  const cluster = client instanceof Cluster;
   const prefix = options.prefix ?? 'cg';
   if (/[{}]/.test(prefix)) throw new Error('redis adapter prefix must not contain braces (hash tags)');
 
@@ -223,7 +248,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
         const { data, index } = this.grantKeys(grantId);
         const score = ttlMs ? String(Date.now() + ttlMs) : '+inf';
         writes.push(redis.cgUpsert(2, data(id), index, json, ttlMs, score, id, Date.now()));
-        // The locator lives in the instance's own slot: a separate single-key transaction.
+        // The locator lives in the instance's own slot: a separate single-key script.
         writes.push(redis.cgLocate(1, this.locatorKey(id), grantId, ttlMs));
       } else {
         writes.push(redis.cgUpsert(1, this.locatorKey(id), json, ttlMs, 0, id, 0));
@@ -291,12 +316,14 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const ttlMs = expiresIn > 0 ? Math.ceil(expiresIn * 1000) : 0;
       const tombMs = Math.max(policy.tombstoneSeconds, policy.graceSeconds) * 1000;
       const newLocator = this.locatorKey(newId);
-      // The successors' locators first (their own slots): should the script below not run, they
-      // point at nothing and find() answers "not found", as for any unknown token.
-      const locate = (key: string, ms: number) => redis.cgLocate(1, key, grantId, ms);
       const alongMs = folded && folded.expiresIn > 0 ? Math.ceil(folded.expiresIn * 1000) : 0;
       const alongLocator = folded ? `${prefix}:${folded.model}:{${folded.id}}` : undefined;
-      await Promise.all([locate(newLocator, ttlMs), alongLocator ? locate(alongLocator, alongMs) : undefined]);
+      if (cluster) {
+        // The successors' locators first (their own slots): should the script below not run, they
+        // point at nothing and find() answers "not found", as for any unknown token.
+        const locate = (key: string, ms: number) => redis.cgLocate(1, key, grantId, ms);
+        await Promise.all([locate(newLocator, ttlMs), alongLocator ? locate(alongLocator, alongMs) : undefined]);
+      }
       const nowMs = Date.now();
       const alongGrantKeys = folded ? new RedisAdapter(folded.model).grantKeys(grantId) : undefined;
       const alongKeys = folded && alongGrantKeys ? [alongGrantKeys.data(folded.id), alongGrantKeys.index] : [];
@@ -304,18 +331,17 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const [result, ...evicted] = await redis.cgRotate(
         4 + alongKeys.length, data(oldId), data(newId), index, `${prefix}:{g:${grantId}}:${this.name}:rot`, ...alongKeys,
         JSON.stringify(payload), ttlMs, ttlMs ? String(nowMs + ttlMs) : '+inf', newId, nowMs,
-        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000), data(''), ...alongArgs,
+        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000), data(''),
+        cluster ? '' : `${prefix}:${this.name}:{`, grantId, (!cluster && alongLocator) || '', ...alongArgs,
       );
       const written = result === 'rotated' || result === 'grace';
       if (written && along && !folded) await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
+      if (!cluster) return result as RotationResult;
       // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.
       const chores: Promise<unknown>[] = [];
       if (result === 'rotated') chores.push(redis.pexpire(this.locatorKey(oldId), tombMs, 'LT'));
       if (!written) chores.push(redis.del(newLocator), ...(alongLocator ? [redis.del(alongLocator)] : []));
-      if (evicted.length) {
-        chores.push(redis.cgRevoke(1 + evicted.length, index, ...evicted.map(data), ...evicted));
-        chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
-      }
+      chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
       await Promise.all(chores).catch(() => undefined);
       return result as RotationResult;
     }

@@ -22,6 +22,7 @@ import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
 import { parseForm as form, formBody } from '../http/body.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { HttpError, InvalidRequest } from '../errors/catalogue.js';
@@ -93,7 +94,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
   async function clientOf(d: Details) {
     const client = await provider.Client.find(String(d.params.client_id));
     if (!client) throw new Error('interaction client vanished');
-    const metadata = client.metadata();
+    const metadata = clientMetadata(client);
     const kind = kindOf(metadata);
     const org = kind === 'member' ? (metadata[CLIENT_ORG_PROPERTY] as string | undefined) : undefined;
     return { client, name: client.clientName ?? client.clientId, kind, org };

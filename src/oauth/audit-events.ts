@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { AuditInput, AuditTrail } from '../platform/audit.js';
 import type { SiteChoices } from './account.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 
 type Entities = Record<string, { accountId?: string; grantId?: string; scope?: string; extra?: Record<string, unknown> } | undefined>;
 
@@ -25,7 +26,8 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
   const entities = (ctx: KoaContextWithOIDC): Entities => (ctx.oidc?.entities ?? {}) as unknown as Entities;
   /** The member client's own site, else the site recorded for the grant (DESIGN D5). */
   const siteOf = async (ctx: KoaContextWithOIDC, grantId?: string): Promise<string | null> => {
-    const metadata = ctx.oidc?.client?.metadata();
+    const client = ctx.oidc?.client;
+    const metadata = client ? clientMetadata(client) : undefined;
     if (metadata && kindOf(metadata) === 'member' && typeof metadata[CLIENT_ORG_PROPERTY] === 'string') return metadata[CLIENT_ORG_PROPERTY] as string;
     return (await siteChoices.siteOf(grantId)) ?? null;
   };
@@ -79,7 +81,7 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
         kind: 'registration',
         siteId: null,
         clientId: client.clientId,
-        detail: `dynamic registration (RFC 7591), kind ${String(client.metadata()[CLIENT_KIND_PROPERTY] ?? 'unknown')}`,
+        detail: `dynamic registration (RFC 7591), kind ${String(clientMetadata(client)[CLIENT_KIND_PROPERTY] ?? 'unknown')}`,
       } satisfies AuditInput),
     ),
   );

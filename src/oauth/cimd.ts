@@ -22,6 +22,7 @@ import { errors, type Configuration, type ClientMetadata } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { CimdConfig } from '../config.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 import { assertPublicHost, guardedLookup, isForbiddenAddress, ForbiddenTargetError } from './ssrf.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
 import { withDocs } from '../http/docs-links.js';
@@ -89,7 +90,7 @@ export function cimdFeature(config: CimdConfig, logger: Logger, failures: CimdFa
     },
     async allowClient(_ctx, client) {
       const docHost = new URL(client.clientId).host.toLowerCase();
-      const metadata = client.metadata();
+      const metadata = clientMetadata(client);
       // Issue #13 finding 2: post_logout_redirect_uris follow the redirect_uris rule.
       for (const field of ['redirect_uris', 'post_logout_redirect_uris'] as const) {
         const uris = (metadata[field] ?? []) as string[];

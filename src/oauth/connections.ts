@@ -10,6 +10,7 @@ import type Provider from 'oidc-provider';
 import type { AuditTrail } from '../platform/audit.js';
 import type { ConnectedGrant, ConnectedGrants } from '../platform/connected-grants.js';
 import { CLIENT_KINDS, kindOf } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 import type { Connection, ConnectionService } from '../domain/applications.js';
 
 
@@ -35,7 +36,7 @@ export class Connections implements ConnectionService {
       }
       if (!clients.has(row.clientId)) {
         const client = await this.provider.Client.find(row.clientId).catch(() => undefined);
-        clients.set(row.clientId, client ? { name: client.clientName ?? client.clientId, kind: CLIENT_KINDS[kindOf(client.metadata())].label } : undefined);
+        clients.set(row.clientId, client ? { name: client.clientName ?? client.clientId, kind: CLIENT_KINDS[kindOf(clientMetadata(client))].label } : undefined);
       }
       const c = clients.get(row.clientId);
       out.push({ ...row, clientName: c?.name ?? `${row.clientId} (deleted)`, kindLabel: c?.kind ?? 'Deleted application' });

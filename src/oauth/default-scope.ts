@@ -12,6 +12,7 @@
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { defaultScopeOf } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 // The set itself (`defaultScopeOf`) is domain vocabulary shared with the bearer step.
 
 /**
@@ -25,9 +26,10 @@ export function defaultScopeMiddleware(provider: Provider): Middleware {
     if (ctx.method !== 'GET' || ctx.state.route?.spec.name !== 'authorization') return next();
     const { scope, client_id: clientId } = ctx.query;
     if ((typeof scope === 'string' && scope.trim() !== '') || Array.isArray(scope) || typeof clientId !== 'string') return next();
-    let metadata: Record<string, unknown> | undefined;
+    let metadata: Readonly<Record<string, unknown>> | undefined;
     try {
-      metadata = (await provider.Client.find(clientId))?.metadata();
+      const client = await provider.Client.find(clientId);
+      metadata = client ? clientMetadata(client) : undefined;
     } catch {
       metadata = undefined;
     }

@@ -32,6 +32,7 @@ import { HttpError, sendOAuthError } from '../http/errors.js';
 import { readText } from '../http/body.js';
 import { withDocs } from '../http/docs-links.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
 import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from '../domain/scopes.js';
@@ -395,7 +396,7 @@ async function expireUnlessUsed(AdapterClass: new (name: string) => Adapter, cli
 export async function keepUsedLoopbackClient(AdapterClass: new (name: string) => Adapter, ctx: KoaContextWithOIDC): Promise<void> {
   const client = ctx.oidc.client;
   if (!client || ctx.oidc.params?.grant_type !== 'authorization_code') return;
-  if (kindOf(client.metadata()) !== 'loopback' || client.clientIdMetadataDocument) return;
+  if (kindOf(clientMetadata(client)) !== 'loopback' || client.clientIdMetadataDocument) return;
   const adapter = new AdapterClass('Client');
   const payload = await adapter.find(client.clientId);
   if (payload) await adapter.upsert(client.clientId, payload);

@@ -15,6 +15,7 @@ import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { parseScope } from '../domain/scopes.js';
 import { defaultScopeOf } from '../domain/client-kinds.js';
+import { clientMetadata } from '../domain/client-metadata.js';
 import { challenge } from '../http/challenge.js';
 import type { Accounts, Site, User } from '../platform/accounts.js';
 
@@ -92,7 +93,7 @@ export function readBearerToken(ctx: Context, baseUrl: string, hint: ScopeHint):
 async function clientDefaultScope(provider: Provider, clientId: string | undefined): Promise<string | undefined> {
   if (!clientId) return undefined;
   const client = await provider.Client.find(clientId).catch(() => undefined);
-  return client ? defaultScopeOf(client.metadata() as Record<string, unknown>) || undefined : undefined;
+  return client ? defaultScopeOf(clientMetadata(client)) || undefined : undefined;
 }
 
 /**

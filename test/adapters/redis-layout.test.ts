@@ -1,7 +1,7 @@
 /**
  * Redis-specific guarantees of adapters/redis.ts beyond the shared contract: every key carries a
  * TTL, grant indexes stay bounded by the live tokens of the grant, and all keys of one grant share
- * one Cluster hash tag.
+ * one Cluster hash tag. On a standalone server a refresh rotation is one command (issue #15).
  */
 import { Redis } from 'ioredis';
 import { redisAdapterFactory } from '../../adapters/redis.js';
@@ -54,5 +54,46 @@ describeWith('redis')('Redis adapter key layout', () => {
     const code = new Adapter('AuthorizationCode');
     await expect(code.consume('gone')).rejects.toThrow();
     expect(await redis.keys(`${prefix}:*gone*`)).toEqual([]);
+  });
+
+  test('standalone server: a refresh rotation is one command, and leaves the keys the rotation left before', async () => {
+    const commands: string[] = [];
+    const counted = new Redis(TEST_REDIS_URL!);
+    const send = counted.sendCommand.bind(counted);
+    counted.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+      commands.push(command.name);
+      return (send as (...a: unknown[]) => unknown)(command, ...rest);
+    }) as typeof counted.sendCommand;
+    try {
+      const Adapter = redisAdapterFactory(counted, { prefix });
+      const rt = new Adapter('RefreshToken');
+      const policy = { graceSeconds: 30, tombstoneSeconds: 3600, keepTombstones: 2 };
+      const chain = ['c0'];
+      await rt.upsert('c0', { jti: 'c0', grantId: 'G4' }, 7200);
+      for (let i = 1; i <= 4; i++) {
+        commands.length = 0;
+        const along = { model: 'AccessToken', id: `a${i}`, payload: { jti: `a${i}`, grantId: 'G4' }, expiresIn: 600 };
+        expect(await rt.rotateRefreshToken(chain.at(-1)!, `c${i}`, { jti: `c${i}`, grantId: 'G4' }, 7200, policy, along)).toBe('rotated');
+        chain.push(`c${i}`);
+        // The script is loaded once (EVALSHA, after one EVAL or SCRIPT LOAD at first use).
+        if (i > 1) expect(commands).toEqual(['evalsha']);
+      }
+      // c0 and c1 were evicted (2 tombstones kept): neither data nor locator is left.
+      expect(await redis.keys(`${prefix}:*c0*`)).toEqual([]);
+      expect(await redis.keys(`${prefix}:*c1*`)).toEqual([]);
+      // Tombstones' locators live as long as the tombstone; the successors' point at their grant.
+      for (const id of ['c2', 'c3']) {
+        const ttl = await redis.pttl(`${prefix}:RefreshToken:{${id}}`);
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(3_600_000);
+      }
+      expect(await redis.hgetall(`${prefix}:RefreshToken:{c4}`)).toEqual({ g: 'G4' });
+      expect(await redis.pttl(`${prefix}:RefreshToken:{c4}`)).toBeGreaterThan(3_600_000);
+      expect(await redis.hgetall(`${prefix}:AccessToken:{a4}`)).toEqual({ g: 'G4' });
+      expect(await redis.zrange(`${prefix}:{g:G4}:RefreshToken:idx`, '0', '-1')).toEqual(['c2', 'c3', 'c4']);
+      expect((await new Adapter('AccessToken').find('a4'))?.jti).toBe('a4');
+    } finally {
+      counted.disconnect();
+    }
   });
 });

@@ -1,10 +1,11 @@
 /**
  * DESIGN D10 audit trail, issue 11 overview chart: `tokenUsage` counts token issuances and
- * refreshes per client per UTC day for the last N days, per site, on SQLite and PostgreSQL.
+ * refreshes per client per UTC day for the last N days, per site, on SQLite and PostgreSQL. Also:
+ * event ids are time-ordered (issue #15: each INSERT lands on the primary-key index's last page).
  */
 import path from 'node:path';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
-import { AuditTrail, usageDays } from '../../src/platform/audit.js';
+import { AuditTrail, usageDays, uuidV7FromV4 } from '../../src/platform/audit.js';
 import { platformBackends } from '../helpers/platform-stores.js';
 
 const backends = platformBackends('audit-usage');
@@ -41,5 +42,30 @@ for (const [name, open] of Object.entries(backends)) {
         { day: '2026-03-15', clientId: 'app-b', count: 1 },
       ]);
     });
+
+    test('event ids are RFC 9562 version 7 UUIDs: recorded one after another, they sort in recording order', async () => {
+      const audit = new AuditTrail(opened.db, 90);
+      const clientId = `ids-${Date.now()}`;
+      for (let i = 0; i < 3; i++) {
+        await audit.record({ kind: 'refresh', siteId: 'demo', clientId, detail: `n=${i}` });
+        await new Promise((r) => setTimeout(r, 3)); // a new millisecond: v7 orders by time, not within one
+      }
+      const events = await audit.list('demo', { clientId });
+      expect(events.map((e) => e.detail)).toEqual(['n=2', 'n=1', 'n=0']);
+      for (const e of events) expect(e.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const ids = events.map((e) => e.id).reverse();
+      expect([...ids].sort()).toEqual(ids);
+    });
   });
 }
+
+describe('uuidV7FromV4 (the audit ids on Node.js without crypto.randomUUIDv7)', () => {
+  test('the Unix time in milliseconds in the first 48 bits, version 7, the v4 variant and random bits', () => {
+    const v4 = '0f1e2d3c-4b5a-4978-b695-a4b3c2d1e0f9';
+    const ms = Date.UTC(2026, 10, 24, 5, 30);
+    const id = uuidV7FromV4(ms, v4);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7978-b695-a4b3c2d1e0f9$/);
+    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(ms);
+    expect(uuidV7FromV4(ms + 1) > id).toBe(true);
+  });
+});
