@@ -7,7 +7,7 @@
  * a request: a store error is logged.
  */
 import type Provider from 'oidc-provider';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { AuditInput, AuditTrail } from '../platform/audit.js';
 import type { SiteChoices } from './account.js';
@@ -24,9 +24,13 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
       .catch((err: unknown) => logger.error({ event: 'audit_failed', err: { message: (err as Error)?.message } }, 'audit event not recorded'));
 
   const entities = (ctx: KoaContextWithOIDC): Entities => (ctx.oidc?.entities ?? {}) as unknown as Entities;
-  /** The member client's own site, else the site recorded for the grant (DESIGN D5). */
-  const siteOf = async (ctx: KoaContextWithOIDC, grantId?: string): Promise<string | null> => {
-    const client = ctx.oidc?.client;
+  /**
+   * The member client's own site, else the site recorded for the grant (DESIGN D5).
+   * Takes what it needs of the request, not the request: each listener reads its request
+   * synchronously, when the event fires, because the context is emptied once the answer has been
+   * written (src/http/release.ts) while this may still be waiting for the store.
+   */
+  const siteOf = async (client: Client | undefined, grantId?: string): Promise<string | null> => {
     const metadata = client ? clientMetadata(client) : undefined;
     if (metadata && kindOf(metadata) === 'member' && typeof metadata[CLIENT_ORG_PROPERTY] === 'string') return metadata[CLIENT_ORG_PROPERTY] as string;
     return (await siteChoices.siteOf(grantId)) ?? null;
@@ -34,46 +38,47 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
   const grantIdOf = (e: Entities) => e.AccessToken?.grantId ?? e.RefreshToken?.grantId ?? e.AuthorizationCode?.grantId ?? e.Grant?.grantId;
   const userOf = (e: Entities) => e.AccessToken?.accountId ?? e.RefreshToken?.accountId ?? e.AuthorizationCode?.accountId ?? e.Account?.accountId ?? null;
 
-  provider.on('grant.success', (ctx: KoaContextWithOIDC) =>
-    save(
-      (async () => {
-        const e = entities(ctx);
-        const grantType = String(ctx.oidc.params?.grant_type ?? '');
-        const org = e.AccessToken?.extra?.org_id;
-        return {
-          kind: grantType === 'refresh_token' ? 'refresh' : 'token_issued',
-          siteId: typeof org === 'string' ? org : await siteOf(ctx, grantIdOf(e)),
-          clientId: ctx.oidc.client?.clientId ?? null,
-          userId: userOf(e),
-          detail: `grant_type=${grantType}; scope=${e.AccessToken?.scope ?? ''}`,
-        } satisfies AuditInput;
-      })(),
-    ),
-  );
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    const e = entities(ctx);
+    const client = ctx.oidc.client;
+    const grantType = String(ctx.oidc.params?.grant_type ?? '');
+    const org = e.AccessToken?.extra?.org_id;
+    const fixed = {
+      kind: grantType === 'refresh_token' ? 'refresh' : 'token_issued',
+      clientId: client?.clientId ?? null,
+      userId: userOf(e),
+      detail: `grant_type=${grantType}; scope=${e.AccessToken?.scope ?? ''}`,
+    } as const;
+    const grantId = grantIdOf(e);
+    save((async () => ({ ...fixed, siteId: typeof org === 'string' ? org : await siteOf(client, grantId) }) satisfies AuditInput)());
+  });
 
-  const refused = (where: string) => (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) =>
+  const refused = (where: string) => (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {
+    const e = entities(ctx);
+    const client = ctx.oidc?.client;
+    const grantId = grantIdOf(e);
+    const fixed = { kind: 'refused', clientId: client?.clientId ?? null, userId: userOf(e), detail: `${where}: ${err.error ?? 'error'}: ${err.error_description ?? ''}` } as const;
     save(
       (async () => {
-        const e = entities(ctx);
-        const siteId = await siteOf(ctx, grantIdOf(e));
+        const siteId = await siteOf(client, grantId);
         if (!siteId) return undefined; // not attributable to a site: the request log has it
-        return { kind: 'refused', siteId, clientId: ctx.oidc?.client?.clientId ?? null, userId: userOf(e), detail: `${where}: ${err.error ?? 'error'}: ${err.error_description ?? ''}` } satisfies AuditInput;
+        return { ...fixed, siteId } satisfies AuditInput;
       })(),
     );
+  };
   provider.on('grant.error', refused('token endpoint'));
   provider.on('authorization.error', refused('authorization'));
 
-  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) =>
-    save(
-      (async () => ({
-        kind: 'revocation',
-        siteId: await siteOf(ctx, grantId),
-        clientId: ctx.oidc?.client?.clientId ?? null,
-        userId: userOf(entities(ctx)),
-        detail: ctx.oidc?.route === 'revocation' ? 'grant revoked by the client (RFC 7009)' : 'grant revoked: a used refresh token was presented again',
-      }) satisfies AuditInput)(),
-    ),
-  );
+  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+    const client = ctx.oidc?.client;
+    const fixed = {
+      kind: 'revocation',
+      clientId: client?.clientId ?? null,
+      userId: userOf(entities(ctx)),
+      detail: ctx.oidc?.route === 'revocation' ? 'grant revoked by the client (RFC 7009)' : 'grant revoked: a used refresh token was presented again',
+    } as const;
+    save((async () => ({ ...fixed, siteId: await siteOf(client, grantId) }) satisfies AuditInput)());
+  });
 
   provider.on('registration_create.success', (ctx: KoaContextWithOIDC, client: { clientId: string; metadata(): Record<string, unknown> }) =>
     save(
