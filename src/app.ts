@@ -9,6 +9,7 @@
  *
  *   fixedOrigin → request id → resolve the route (ctx.state.route) → security headers
  *     → dispatch(route's pipeline) → error rendering (store outages: 503) → metrics → access log
+ *     → (once the answer is written) release the context, src/http/release.ts
  *
  * Issue #15: the edge steps are synchronous functions called by one async middleware, one await
  * per request instead of one promise and microtask hop per step.
