@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
-import { AuditTrail, usageDays, uuidV7FromV4 } from '../../src/platform/audit.js';
+import { AuditTrail, usageDays } from '../../src/platform/audit.js';
 import { platformBackends } from '../helpers/platform-stores.js';
 
 const backends = platformBackends('audit-usage');
@@ -58,14 +58,3 @@ for (const [name, open] of Object.entries(backends)) {
     });
   });
 }
-
-describe('uuidV7FromV4 (the audit ids on Node.js without crypto.randomUUIDv7)', () => {
-  test('the Unix time in milliseconds in the first 48 bits, version 7, the v4 variant and random bits', () => {
-    const v4 = '0f1e2d3c-4b5a-4978-b695-a4b3c2d1e0f9';
-    const ms = Date.UTC(2026, 10, 24, 5, 30);
-    const id = uuidV7FromV4(ms, v4);
-    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7978-b695-a4b3c2d1e0f9$/);
-    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(ms);
-    expect(uuidV7FromV4(ms + 1) > id).toBe(true);
-  });
-});
