@@ -87,6 +87,23 @@ describe('DESIGN D7 limits (one process, in-memory counters)', () => {
     }
   });
 
+  test('the form field names the client under any spelling of the form type, and only in a form body', async () => {
+    // src/http/rate-limits.ts remembers type-is's answer per Content-Type value: each spelling is
+    // asked once, later requests of the same spelling reuse the answer.
+    const path = '/api/oauth/introspect';
+    const spellings = ['application/x-www-form-urlencoded; charset=UTF-8', 'Application/X-WWW-Form-Urlencoded'];
+    for (const [i, type] of spellings.entries()) {
+      const form = { token: 'whatever', client_id: `client-typed-${i}` };
+      for (let n = 0; n < 2; n++) expect((await postForm(server.baseUrl, path, form, { 'content-type': type })).status).not.toBe(429);
+      expect429(await postForm(server.baseUrl, path, form, { 'content-type': type }));
+    }
+    // A JSON body is not a form: its client_id spends nothing of that client's budget.
+    const json = (clientId: string) =>
+      fetch(new URL(path, server.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'whatever', client_id: clientId }) });
+    for (let n = 0; n < 3; n++) await (await json('client-json')).text();
+    expect((await postForm(server.baseUrl, path, { token: 'whatever', client_id: 'client-json' })).status).not.toBe(429);
+  });
+
   test('registration: keyed by IP', async () => {
     const register = () =>
       fetch(`${server.baseUrl}/api/oauth/register`, {
