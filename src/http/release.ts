@@ -13,34 +13,22 @@
  * so once the answer has been written the context lets go of what it reaches: the retained closure
  * then keeps a few empty objects alive instead of the request.
  */
-import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
-
-/** The context a response releases when it finishes. */
-const CONTEXT = Symbol('releaseContext');
 
 /**
  * Empties `ctx` (the properties Koa gives each context) and, when oidc-provider defined one, its
  * `OIDCContext` (every own property set to `undefined`) once `ctx.res` has emitted `finish` (the
  * whole answer handed to the socket, after Koa's `respond`). Not on `close` alone: an aborted
- * request may still be running its pipeline. Call it from the outermost middleware, after the last step that reads `ctx` (access log,
- * metrics); a response that has already finished at that point (a handler that wrote to `ctx.res`
- * itself) is left alone, since Koa's `respond` still reads the context after the middleware.
+ * request may still be running its pipeline. Call it from the outermost middleware, after the last
+ * step that reads `ctx` (access log, metrics); a response that has already finished at that point
+ * (a handler that wrote to `ctx.res` itself) is left alone, since Koa's `respond` still reads the
+ * context after the middleware.
  * @param ctx the request's Koa context; nothing may read it after its response finished
  */
 export function releaseWhenFinished(ctx: Koa.Context): void {
-  const res = ctx.res as ServerResponse & { [CONTEXT]?: Koa.Context };
+  const res = ctx.res;
   if (res.writableFinished) return;
-  // One listener function for every response, the context on the response itself: no closure and
-  // no `once` wrapper per request (`finish` is emitted once).
-  res[CONTEXT] = ctx;
-  res.on('finish', releaseOnFinish);
-}
-
-function releaseOnFinish(this: ServerResponse & { [CONTEXT]?: Koa.Context }): void {
-  const ctx = this[CONTEXT];
-  this[CONTEXT] = undefined;
-  if (ctx) release(ctx);
+  res.once('finish', () => release(ctx));
 }
 
 /**
