@@ -100,10 +100,7 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
     ctx.res.setHeader('X-Request-Id', id);
-    // Read once (for the route and the log line): nothing in the app rewrites a request's path
-    // (oidc-provider is mounted at `/`), and a later read may parse the URL again.
-    const path = ctx.path;
-    ctx.state.route = routes.resolve(path);
+    ctx.state.route = routes.resolve(ctx.path);
     let thrown: number | undefined;
     try {
       setSecurityHeaders(ctx.res);
@@ -114,7 +111,7 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     }
     const ms = performance.now() - started;
     metrics.observeRequest(ctx, ms / 1000, thrown ?? ctx.status);
-    logger.info({ req_id: id, method: ctx.method, path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     releaseWhenFinished(ctx);
   };
 }

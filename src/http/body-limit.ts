@@ -12,21 +12,16 @@
 import type Koa from 'koa';
 import { bodyLimitOf, bodyTooLarge, readText } from './body.js';
 
-/**
- * The 413 step of every route (reads `ctx.state.route`). Not an async function (issue #15, eighth
- * pass): a request that needs no reading here goes on with `next()`'s own promise, no promise and
- * resumption of this step's; the 413 is thrown synchronously, which the pipeline's `koa-compose`
- * turns into the same rejection.
- */
+/** The 413 step of every route (reads `ctx.state.route`). */
 export function bodyLimit(): Koa.Middleware {
-  return (ctx, next) => {
+  return async (ctx, next) => {
     const policy = ctx.state.route?.spec.body;
     if (policy?.ownTooLarge) return next();
     const limit = bodyLimitOf(ctx);
     const declared = ctx.get('content-length');
     // Rendered by the route's surface (src/app.ts renderError): JSON, or the HTML error page.
     if (Number(declared || 0) > limit) throw bodyTooLarge(limit);
-    if (policy?.reader === 'buffer' && !declared && ctx.get('transfer-encoding') && ctx.method !== 'GET' && ctx.method !== 'HEAD') return readText(ctx).then(() => next());
+    if (policy?.reader === 'buffer' && !declared && ctx.get('transfer-encoding') && ctx.method !== 'GET' && ctx.method !== 'HEAD') await readText(ctx);
     return next();
   };
 }

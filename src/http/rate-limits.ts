@@ -95,29 +95,6 @@ export function clientIdOf(authorization: string | undefined, form: URLSearchPar
   return form.get('client_id') ?? undefined;
 }
 
-const FORM = 'application/x-www-form-urlencoded';
-/** Distinct `Content-Type` values remembered by {@link sendsForm}; beyond them `ctx.is` runs per request. */
-const FORM_TYPES_KEPT = 16;
-
-/**
- * Whether a request may carry an `application/x-www-form-urlencoded` body, as `ctx.is` (type-is)
- * answers it, remembered per `Content-Type` value (issue #15, eighth pass: type-is parses the header
- * on every call, ~0.5 µs hot, ~2 µs in a token request's profile). A remembered form type is
- * answered `true` also for a request that sends no body (where `ctx.is` gives `null`): its body then
- * reads as empty text, which names no client, as before.
- * @param kept the remembered answers (per rate-limiting instance)
- */
-function sendsForm(ctx: Context, kept: Map<string, boolean>): boolean {
-  const type = ctx.req.headers['content-type'];
-  if (type === undefined) return false;
-  const known = kept.get(type);
-  if (known !== undefined) return known;
-  const answer = ctx.is(FORM);
-  // null: no body, so this request says nothing about the type.
-  if (answer !== null && kept.size < FORM_TYPES_KEPT) kept.set(type, answer !== false);
-  return Boolean(answer);
-}
-
 /** Builds the limiters and the middleware of DESIGN D7. */
 export function rateLimiting(deps: RateLimitDeps): RateLimiting {
   const names = Object.keys(deps.limits) as LimitName[];
@@ -143,7 +120,6 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
     }
   }
 
-  const formTypes = new Map<string, boolean>();
   const middleware: Koa.Middleware = async (ctx, next) => {
     const policy = ctx.state.route?.spec.rateLimit;
     if (!policy || policy.on === 'failure' || !policy.methods.includes(ctx.method)) return next();
@@ -153,7 +129,7 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       await consume(name, limiters[name], `ip:${ctx.ip}`, `too many ${what} from this address; retry later`);
       return next();
     }
-    const form = sendsForm(ctx, formTypes) ? new URLSearchParams(await readText(ctx)) : new URLSearchParams();
+    const form = ctx.is('application/x-www-form-urlencoded') ? new URLSearchParams(await readText(ctx)) : new URLSearchParams();
     const clientId = clientIdOf(ctx.get('authorization') || undefined, form)?.slice(0, 512);
     if (!clientId) {
       await consume(name, limiters[name], `anonymous-ip:${ctx.ip}`, `too many ${name} requests from this address; retry later`);

@@ -222,39 +222,27 @@ interface Pattern {
 
 /** A compiled table: exact paths in a map, patterns tried in order. */
 export class RouteTable {
-  /** Exact rows by canonical path; one frozen answer per row (read-only for every reader). */
-  private readonly exact = new Map<string, ResolvedRoute>();
-  /**
-   * The same answers keyed by each exact row's path as declared, the spelling nearly every request
-   * uses: found without building the canonical (upper-case) string (issue #15, eighth pass).
-   */
-  private readonly declared = new Map<string, ResolvedRoute>();
+  private readonly exact = new Map<string, RouteSpec>();
   private readonly patterns: Pattern[] = [];
 
   constructor(readonly specs: readonly RouteSpec[] = ROUTE_TABLE) {
     for (const spec of specs) {
       if (spec.path.includes('/:') || spec.path.endsWith('/*')) {
         this.patterns.push({ spec, segments: spec.path.split('/').slice(1).map((s) => (s.startsWith(':') ? s : s.toUpperCase())) });
-        continue;
+      } else if (!this.exact.has(canonicalPath(spec.path))) {
+        this.exact.set(canonicalPath(spec.path), spec);
       }
-      const canonical = canonicalPath(spec.path);
-      let resolved = this.exact.get(canonical);
-      if (!resolved) this.exact.set(canonical, (resolved = Object.freeze({ spec, params: Object.freeze({}) as Record<string, string> })));
-      if (!this.declared.has(spec.path)) this.declared.set(spec.path, resolved);
     }
   }
 
   /**
    * The row serving `path` (undefined: none). Case-insensitive, one trailing slash ignored, as
-   * oidc-provider's router; `:param` values keep their case. An exact row's answer is one frozen
-   * object shared by its requests.
+   * oidc-provider's router; `:param` values keep their case.
    */
   resolve(path: string): ResolvedRoute | undefined {
-    const known = this.declared.get(path);
-    if (known) return known;
     const canonical = canonicalPath(path);
     const hit = this.exact.get(canonical);
-    if (hit) return hit;
+    if (hit) return { spec: hit, params: {} };
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
     const given = trimmed.split('/').slice(1);
     const upper = canonical.split('/').slice(1);

@@ -88,8 +88,8 @@ describe('DESIGN D7 limits (one process, in-memory counters)', () => {
   });
 
   test('the form field names the client under any spelling of the form type, and only in a form body', async () => {
-    // src/http/rate-limits.ts remembers type-is's answer per Content-Type value: each spelling is
-    // asked once, later requests of the same spelling reuse the answer.
+    // Media types are case-insensitive and may carry parameters (RFC 9110 §8.3.1); each spelling is
+    // sent three times (a cache of type-is's answer per Content-Type value was tried in issue #15).
     const path = '/api/oauth/introspect';
     const spellings = ['application/x-www-form-urlencoded; charset=UTF-8', 'Application/X-WWW-Form-Urlencoded'];
     for (const [i, type] of spellings.entries()) {
