@@ -101,10 +101,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     findAccount: async (ctx, accountId, token) => {
       // SPEC §5.4: a suspended member client's code or refresh token is refused (before rotation).
-      if (token && deps.suspensions && ctx?.oidc?.route === 'token') {
-        const refusal = refuseSuspendedGrant(deps.suspensions, token.clientId);
-        if (refusal) await refusal;
-      }
+      if (token && deps.suspensions && ctx?.oidc?.route === 'token') await refuseSuspendedGrant(deps.suspensions, token.clientId);
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.

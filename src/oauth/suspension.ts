@@ -116,22 +116,12 @@ export function authorizationGuard(suspensions: Suspensions): Middleware {
 
 /**
  * For `findAccount` at the token endpoint: refuses a code or refresh token of a suspended client.
- * A kept, settled answer is read without waiting (issue #15: no microtask hops on every refresh):
- * then nothing is returned, or the refusal is thrown at once; otherwise the returned promise
- * settles once the platform store has answered.
  * @throws `invalid_grant` (400) whose error_description names the site and the switch (oidc-provider's
- *   InvalidGrant would hide it in error_detail behind "grant request is invalid"), synchronously
- *   when the answer was known, else as the promise's rejection
+ *   InvalidGrant would hide it in error_detail behind "grant request is invalid")
  */
-export function refuseSuspendedGrant(suspensions: Suspensions, clientId: string | undefined): Promise<void> | undefined {
-  const known = suspensions.known(clientId);
-  if (known) return refuse(known.suspension);
-  return suspensions.of(clientId).then(refuse);
-}
-
-function refuse(suspended: Suspension | undefined): undefined {
+export async function refuseSuspendedGrant(suspensions: Suspensions, clientId: string | undefined): Promise<void> {
+  const suspended = await suspensions.of(clientId);
   if (suspended) throw new errors.CustomOIDCProviderError('invalid_grant', suspendedMessage(suspended));
-  return undefined;
 }
 
 type Finder = { find(value: string, options?: unknown): Promise<{ clientId?: string } | undefined> };
