@@ -20,10 +20,9 @@ const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', '
 /**
  * Token models whose payload is stored without the fields its row's key and columns already hold
  * (issue #15): `jti` (the `id` column), `kind` (`model`) and `grantId` (`grant_id`), ~125 of a
- * refresh or access token's ~400–450 bytes. Rows this small fit ~8.5 to a 4 KiB page instead of ~6
- * (refresh bench: 5.9 → 8.5 rows per leaf), so
- * the random inserts of a refresh split and rebalance pages less often: fewer pages written per
- * commit (WAL frames) and copied per checkpoint. Read back, the payload gets them again; rows
+ * refresh or access token's ~400–450 bytes. Rows this small fit ~8.5 to a 4 KiB page instead of
+ * ~6 (refresh bench: 5.9 → 8.5 rows per leaf), so the random inserts of a refresh split and
+ * rebalance pages less often: fewer pages written per commit (WAL frames) and copied per checkpoint. Read back, the payload gets them again; rows
  * written by earlier versions carry them and are read as they are.
  */
 const SLIM = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
