@@ -18,6 +18,23 @@ import { stablePlan } from './sqlite-plans.js';
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
 /**
+ * Token models whose payload is stored without the fields its row's key and columns already hold
+ * (issue #15): `jti` (the `id` column), `kind` (`model`) and `grantId` (`grant_id`), ~125 of a
+ * refresh or access token's ~400–450 bytes. Rows this small fit ~8.5 to a 4 KiB page instead of
+ * ~6 (refresh bench: 5.9 → 8.5 rows per leaf), so the random inserts of a refresh split and
+ * rebalance pages less often: fewer pages written per commit (WAL frames) and copied per checkpoint. Read back, the payload gets them again; rows
+ * written by earlier versions carry them and are read as they are.
+ */
+const SLIM = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
+
+/** What a token model's row stores as `payload`: slim when its fields match the row (see {@link SLIM}). */
+function storedPayload(model: string, id: string, payload: AdapterPayload): string {
+  if (!SLIM.has(model) || payload.jti !== id || payload.kind !== model) return JSON.stringify(payload);
+  const { jti: _jti, kind: _kind, grantId: _grantId, ...rest } = payload;
+  return JSON.stringify(rest);
+}
+
+/**
  * Creates the adapter table and its indexes; idempotent, and migrates files of earlier versions
  * (their rows stay readable, rotatable and revocable).
  */
@@ -54,7 +71,9 @@ export function createOidcTable(sqlite: Database.Database): void {
 }
 
 interface Row {
+  id: string;
   payload: string;
+  grant_id: string | null;
   consumed_at: number | null;
 }
 
@@ -76,13 +95,13 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
        uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at, consumed_at = NULL`,
   );
   const find = prepare<[string, string, number], Row>(
-    `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+    `SELECT id, payload, grant_id, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
   const findByUid = prepare<[string, string, number], Row>(
-    `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND uid = ? AND (expires_at IS NULL OR expires_at > ?)`,
+    `SELECT id, payload, grant_id, consumed_at FROM oidc_models WHERE model = ? AND uid = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
   const findByUserCode = prepare<[string, string, number], Row>(
-    `SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND (expires_at IS NULL OR expires_at > ?)`,
+    `SELECT id, payload, grant_id, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
   const consume = prepare(
     `UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL`,
@@ -95,7 +114,7 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
   const row = (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => ({
     model,
     id,
-    payload: JSON.stringify(payload),
+    payload: storedPayload(model, id, payload),
     grant_id: payload.grantId ?? null,
     uid: payload.uid ?? null,
     user_code: payload.userCode ?? null,
@@ -103,9 +122,15 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
   });
   const rotate = rotationStatement(sqlite, prepare, (...args) => upsert.run(row(...args)));
 
-  const parse = (row: Row | undefined): AdapterPayload | undefined => {
+  /** The payload of `row` of model `model`, with what a slim row leaves to its columns (see {@link SLIM}). */
+  const parse = (model: string, row: Row | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
+    if (payload.jti === undefined && SLIM.has(model)) {
+      payload.jti = row.id;
+      payload.kind = model;
+      if (row.grant_id !== null) payload.grantId = row.grant_id;
+    }
     return row.consumed_at ? { ...payload, consumed: row.consumed_at } : payload;
   };
 
@@ -117,15 +142,15 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      return parse(find.get(this.name, id, now()));
+      return parse(this.name, find.get(this.name, id, now()));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return parse(findByUid.get(this.name, uid, now()));
+      return parse(this.name, findByUid.get(this.name, uid, now()));
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return parse(findByUserCode.get(this.name, userCode, now()));
+      return parse(this.name, findByUserCode.get(this.name, userCode, now()));
     }
 
     async consume(id: string): Promise<void> {
@@ -193,12 +218,13 @@ function rotationStatement(
        ORDER BY rotated_seq DESC LIMIT 1 OFFSET @keep`,
   );
   // Tombstones past the grace window keep only what reuse detection reads (oidc-provider's
-  // refresh_token grant: jti, kind, iat, exp, clientId, accountId, grantId, scope). The index
+  // refresh_token grant: jti, kind, iat, exp, clientId, accountId, grantId, scope), slim (SLIM:
+  // jti, kind and grantId are the row's id, model and grant_id, added back when read). The index
   // answers `consumed_at < @cutoff`: only tombstones past the window have their payload read.
   const shrink = prepare(
-    `UPDATE oidc_models INDEXED BY oidc_models_by_grant SET payload = json_object('jti', payload->>'$.jti', 'kind', payload->>'$.kind', 'iat', payload->>'$.iat',
+    `UPDATE oidc_models INDEXED BY oidc_models_by_grant SET payload = json_object('iat', payload->>'$.iat',
        'exp', payload->>'$.exp', 'clientId', payload->>'$.clientId', 'accountId', payload->>'$.accountId',
-       'grantId', payload->>'$.grantId', 'scope', payload->>'$.scope', 'tombstone', json('true'))
+       'scope', payload->>'$.scope', 'tombstone', json('true'))
      WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL AND consumed_at < @cutoff
        AND payload->>'$.tombstone' IS NULL`,
   );

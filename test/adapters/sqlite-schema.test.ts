@@ -140,3 +140,48 @@ describe('a tombstone’s stored life (DESIGN D3)', () => {
     db.close();
   });
 });
+
+describe('slim token rows (issue #15)', () => {
+  const stored = (db: Database.Database, model: string, id: string) =>
+    JSON.parse((db.prepare(`SELECT payload FROM oidc_models WHERE model = ? AND id = ?`).get(model, id) as { payload: string }).payload) as Record<string, unknown>;
+
+  test('access and refresh tokens and codes are stored without jti, kind and grantId, and read back with them', async () => {
+    const db = new Database(':memory:');
+    const Adapter = sqliteAdapterFactory(db);
+    for (const model of ['AccessToken', 'RefreshToken', 'AuthorizationCode']) {
+      const payload = { jti: `${model}-1`, kind: model, grantId: 'g1', accountId: 'u1', clientId: 'c1', scope: 'openid', iat: 1, exp: now() + 600 };
+      await new Adapter(model).upsert(`${model}-1`, payload, 600);
+      expect(stored(db, model, `${model}-1`)).toEqual({ accountId: 'u1', clientId: 'c1', scope: 'openid', iat: 1, exp: payload.exp });
+      expect(await new Adapter(model).find(`${model}-1`)).toEqual(payload);
+    }
+    // Without a grant (client credentials, a code of no grant): no grantId comes back.
+    await new Adapter('AccessToken').upsert('at-2', { jti: 'at-2', kind: 'AccessToken', clientId: 'c1' }, 600);
+    expect(await new Adapter('AccessToken').find('at-2')).toEqual({ jti: 'at-2', kind: 'AccessToken', clientId: 'c1' });
+    // Fields that do not match their row, and other models, are stored as they are.
+    await new Adapter('AccessToken').upsert('at-3', { jti: 'other', kind: 'AccessToken', grantId: 'g1' }, 600);
+    expect(stored(db, 'AccessToken', 'at-3')).toEqual({ jti: 'other', kind: 'AccessToken', grantId: 'g1' });
+    await new Adapter('Grant').upsert('g1', { jti: 'g1', kind: 'Grant', accountId: 'u1' }, 600);
+    expect(stored(db, 'Grant', 'g1')).toEqual({ jti: 'g1', kind: 'Grant', accountId: 'u1' });
+    db.close();
+  });
+
+  test('a rotated and shrunk tombstone reads as jti, kind and grantId plus what reuse detection needs', async () => {
+    const db = new Database(':memory:');
+    const rt = new (sqliteAdapterFactory(db))('RefreshToken');
+    const body = (jti: string) => ({ jti, kind: 'RefreshToken', grantId: 'g1', accountId: 'u1', clientId: 'c1', scope: 'openid', iat: 1, exp: now() + 600, sessionUid: 's1' });
+    await rt.upsert('rt-1', body('rt-1'), 600);
+    // A row of an earlier version (full payload) is shrunk too.
+    db.prepare(`INSERT INTO oidc_models (model, id, payload, grant_id, expires_at) VALUES ('RefreshToken', 'rt-old', ?, 'g1', ?)`).run(JSON.stringify(body('rt-old')), now() + 600);
+    const window = { graceSeconds: 0, tombstoneSeconds: 3600, keepTombstones: 5 };
+    expect(await rt.rotateRefreshToken('rt-old', 'rt-0', body('rt-0'), 600, window)).toBe('rotated');
+    expect(await rt.rotateRefreshToken('rt-1', 'rt-2', body('rt-2'), 600, window)).toBe('rotated');
+    // consumed_at < now - 0: push both tombstones into the past, then rotate once more to shrink them.
+    db.prepare(`UPDATE oidc_models SET consumed_at = consumed_at - 10 WHERE consumed_at IS NOT NULL`).run();
+    expect(await rt.rotateRefreshToken('rt-2', 'rt-3', body('rt-3'), 600, window)).toBe('rotated');
+    for (const id of ['rt-old', 'rt-1']) {
+      expect(stored(db, 'RefreshToken', id)).toEqual({ iat: 1, exp: expect.any(Number), clientId: 'c1', accountId: 'u1', scope: 'openid', tombstone: true });
+      expect(await rt.find(id)).toEqual({ jti: id, kind: 'RefreshToken', grantId: 'g1', iat: 1, exp: expect.any(Number), clientId: 'c1', accountId: 'u1', scope: 'openid', tombstone: true, consumed: expect.any(Number) });
+    }
+    db.close();
+  });
+});

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
-import { AuditTrail, usageDays } from '../../src/platform/audit.js';
+import { AuditTrail, usageDays, type AuditEvent } from '../../src/platform/audit.js';
 import { platformBackends } from '../helpers/platform-stores.js';
 
 const backends = platformBackends('audit-usage');
@@ -55,6 +55,29 @@ for (const [name, open] of Object.entries(backends)) {
       for (const e of events) expect(e.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const ids = events.map((e) => e.id).reverse();
       expect([...ids].sort()).toEqual(ids);
+    });
+
+    test('batches of every size are stored whole, each event with its own values (issue #15: an INSERT compiled once per batch size)', async () => {
+      const audit = new AuditTrail(opened.db, 90);
+      const clientId = `batches-${Date.now()}`;
+      // 1, 2 and 3 events twice (a compiled INSERT used again), 64 (the largest compiled), 65 (built per batch).
+      const sizes = [1, 2, 3, 2, 1, 3, 64, 65];
+      let n = 0;
+      for (const size of sizes) {
+        const batch = Array.from({ length: size }, () => {
+          const i = n++;
+          return audit.record({ kind: i % 2 ? 'refresh' : 'token_issued', siteId: 'demo', clientId, userId: i % 3 ? `u${i}` : null, detail: `n=${i}` }, new Date(Date.UTC(2026, 2, 1, 0, 0, 0, i)));
+        });
+        await Promise.all(batch);
+      }
+      expect(n).toBe(141);
+      const stored: AuditEvent[] = [];
+      for (let page = await audit.list('demo', { clientId }); page.length > 0; page = await audit.list('demo', { clientId, after: page.at(-1)! })) stored.push(...page);
+      expect(stored).toHaveLength(n);
+      const byDetail = new Map(stored.map((e) => [e.detail, e]));
+      for (let i = 0; i < n; i++) {
+        expect(byDetail.get(`n=${i}`)).toMatchObject({ kind: i % 2 ? 'refresh' : 'token_issued', siteId: 'demo', clientId, userId: i % 3 ? `u${i}` : null, at: new Date(Date.UTC(2026, 2, 1, 0, 0, 0, i)).toISOString() });
+      }
     });
   });
 }
