@@ -9,13 +9,27 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizeMember, MEMBER_CLIENT, postForm, redeemCode } from '../helpers/flows.js';
 import { Connections } from '../../src/oauth/connections.js';
 import { ConnectedGrants } from '../../src/platform/connected-grants.js';
+import { deleteRedisPrefix, randomPrefix, TEST_REDIS_URL } from '../helpers/services.js';
 
-describe('SPEC 2.3 UserInfo and the grant of the token', () => {
+/** The OIDC store of each run: the embedded SQLite file, and Redis when one is available. */
+const stores: Array<{ store: 'sqlite' | 'redis'; env: () => Record<string, string> }> = [
+  { store: 'sqlite', env: () => ({}) },
+  ...(TEST_REDIS_URL ? [{ store: 'redis' as const, env: () => ({ REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix() }) }] : []),
+];
+if (!TEST_REDIS_URL) process.stderr.write('\n*** SKIPPED the Redis run of userinfo-grants: Redis not available ***\n');
+
+describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state on $store)', ({ store, env }) => {
   let server: TestServer;
+  let prefix: string | undefined;
   beforeAll(async () => {
-    server = await startTestServer();
+    const settings = env();
+    prefix = settings.REDIS_KEY_PREFIX;
+    server = await startTestServer(settings);
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    if (prefix) await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
+  });
 
   const userinfo = (token: string) => fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } });
   const issue = async (scope: string) => {
@@ -26,7 +40,8 @@ describe('SPEC 2.3 UserInfo and the grant of the token', () => {
   /** How many times the OIDC store was asked for a grant so far (`/metrics`). */
   const grantReads = async () => {
     const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    return Number(/coursegate_store_operation_duration_seconds_count\{store="sqlite",model="Grant",op="find"\} (\d+)/.exec(text)?.[1] ?? 0);
+    const line = new RegExp(`coursegate_store_operation_duration_seconds_count\\{store="${store}",model="Grant",op="find"\\} (\\d+)`);
+    return Number(line.exec(text)?.[1] ?? 0);
   };
   /** Status, body and headers of an answer, without the per-request ones. */
   const answer = async (res: Response) => {
@@ -47,6 +62,7 @@ describe('SPEC 2.3 UserInfo and the grant of the token', () => {
     expect(first.status).toBe(200);
     expect(JSON.parse(first.body)).toEqual({ sub: 'usr_student', org_id: 'demo', roles: ['student'], email: 'student@demo.test', email_verified: true, name: expect.any(String) });
     const readsAfterFirst = await grantReads();
+    expect(readsAfterFirst).toBeGreaterThan(0);
     for (let i = 0; i < 3; i++) expect(await answer(await userinfo(accessToken))).toEqual(first);
     expect(await grantReads()).toBe(readsAfterFirst);
   });
