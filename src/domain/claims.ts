@@ -35,11 +35,11 @@ export async function loadClaims(accounts: Accounts, userId: string, siteId: str
 
 /**
  * The claims of a user read already (e.g. by the bearer step, `Accounts.liveMemberAt`) at a site
- * where they hold `roles`, filtered by granted scope (space-delimited): `sub`, `org_id`, `roles`;
- * `email`, `email_verified` with `email`; `name` with `profile`.
+ * where they hold `roles`, filtered by granted scope (space-delimited, or parsed already):
+ * `sub`, `org_id`, `roles`; `email`, `email_verified` with `email`; `name` with `profile`.
  */
-export function claimsOf(user: User, siteId: string, roles: readonly string[], scope: string): MemberClaims {
-  const scopes = parseScope(scope);
+export function claimsOf(user: User, siteId: string, roles: readonly string[], scope: string | ReadonlySet<string>): MemberClaims {
+  const scopes = typeof scope === 'string' ? parseScope(scope) : scope;
   const claims: MemberClaims = { sub: user.id, org_id: siteId, roles: [...roles] };
   if (scopes.has('email')) {
     claims.email = user.email;
