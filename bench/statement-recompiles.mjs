@@ -10,9 +10,11 @@
  *
  * This preload counts every `Function(...)` compilation by its source; a row factory
  * `(v0,v1) => ({"col":v0,…})` counted once per request names the columns of a statement that
- * is re-prepared at every run. Rewrite it so the planner has nothing to weigh: primary-key reads,
- * scalar subqueries instead of joins, sort in JS instead of ORDER BY (src/platform/accounts.ts
- * `liveMemberAt`).
+ * is re-prepared at every run. Give the planner nothing to weigh: the embedded store binds every
+ * parameter behind SQLite's no-op unary plus (`+?`, src/store/database.ts and
+ * adapters/sqlite-plans.ts), with which joins keep their plan too (src/platform/accounts.ts
+ * `liveMemberAt` is a join again since issue #15's eighth pass); sort in JS where an ORDER BY
+ * would still weigh a value.
  *
  * Usage: node --import ./bench/statement-recompiles.mjs --import tsx src/main.ts (or dist/src/main.js),
  * send requests, then read /tmp/statement-recompiles-<pid>.txt (rewritten every 2 s and at exit:
