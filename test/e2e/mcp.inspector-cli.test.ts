@@ -11,8 +11,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithMemberToken } from '../helpers/member-token.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -21,10 +21,7 @@ const INSPECTOR = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector-
 let server: TestServer;
 let token: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  token = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope: 'openid account:read' });
-});
+beforeAll(async () => ({ server, token } = await serverWithMemberToken()));
 afterAll(() => server.close());
 
 /** Runs `inspector --cli <mcp> --transport http --header … <args>`; resolves stdout, or rejects with the exit. */

@@ -4,7 +4,7 @@
  */
 import { completeAuthorization } from './user-agent.js';
 import { pkcePair, randomString } from './pkce.js';
-import { DEMO_PASSWORD } from './server.js';
+import { DEMO_PASSWORD, startTestServer, type TestServer } from './server.js';
 
 export interface MemberTokenOptions {
   baseUrl: string;
@@ -93,4 +93,20 @@ export async function graphql(
     throw new Error(`not JSON (HTTP ${res.status}): ${text.slice(0, 300)}`);
   }
   return { status: res.status, headers: res.headers, body };
+}
+
+/**
+ * A test server on the demo seed and an access token of its demo member (student@demo.test,
+ * `demo-member-cli`) for `scope` (default `openid account:read`), through the real flow. The
+ * server is closed again when the token cannot be had.
+ * @throws when the server does not start or any step of the flow fails
+ */
+export async function serverWithMemberToken(scope = 'openid account:read'): Promise<{ server: TestServer; token: string }> {
+  const server = await startTestServer();
+  try {
+    return { server, token: await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope }) };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
 }

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { CookieJar, parseForm } from '../helpers/user-agent.js';
 import { pkcePair } from '../helpers/pkce.js';
 import { MEMBER_CLIENT, REDIRECT_URI } from '../helpers/flows.js';
-import { memberToken } from '../helpers/member-token.js';
+import { serverWithMemberToken } from '../helpers/member-token.js';
 
 /** The four spellings of a path; `:param`-like segments (given in `keep`) keep their case. */
 function spellings(path: string, keep: string[] = []): Array<[string, string]> {
@@ -209,10 +209,7 @@ describe('DESIGN D7 / issue #9: every spelling of a route has the same limits', 
 describe('SPEC §4.3 / issue #9: every spelling of a resource route reaches the same handler', () => {
   let server: TestServer;
   let token: string;
-  beforeAll(async () => {
-    server = await startTestServer();
-    token = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope: 'openid account:read' });
-  });
+  beforeAll(async () => ({ server, token } = await serverWithMemberToken()));
   afterAll(() => server.close());
 
   const auth = () => ({ authorization: `Bearer ${token}` });

@@ -2,16 +2,13 @@
  * SPEC §2.4 / §4.3 the member Account API over real HTTP with real member tokens
  * (demo-member-cli, authorization code + PKCE): every field of `viewer`, and Relay pagination.
  */
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { graphql, memberToken } from '../helpers/member-token.js';
+import type { TestServer } from '../helpers/server.js';
+import { graphql, serverWithMemberToken } from '../helpers/member-token.js';
 
 let server: TestServer;
 let token: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  token = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope: 'openid account:read' });
-});
+beforeAll(async () => ({ server, token } = await serverWithMemberToken()));
 afterAll(() => server.close());
 
 const EVERY_FIELD = /* GraphQL */ `
