@@ -152,7 +152,7 @@ export class Accounts {
    * @returns the user, the site and the user's roles there (sorted, never empty)
    */
   async liveMemberAt(userId: string, siteId: string): Promise<LiveMember | undefined> {
-    const { rows } = await this.db.executeQuery(this.liveMember.bind(userId, siteId));
+    const rows = await this.liveMember.rows(this.db, userId, siteId);
     const first = rows[0];
     // No row: no role at the site, or the user or the site is gone (a membership outlives neither:
     // ON DELETE CASCADE; the inner joins answer no row for either).

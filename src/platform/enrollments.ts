@@ -138,11 +138,11 @@ export class Enrollments {
     const firstPage = after === undefined || after === '';
     const watched = options.lastWatched !== false;
     const { siteId, userId } = member;
-    const { rows } = watched
-      ? await this.db.executeQuery(firstPage ? this.firstPageWatched.bind(siteId, userId, first + 1) : this.nextPageWatched.bind(siteId, userId, first + 1, after))
-      : await this.db.executeQuery(firstPage ? this.firstPage.bind(siteId, userId, first + 1) : this.nextPage.bind(siteId, userId, first + 1, after));
+    const rows = watched
+      ? await (firstPage ? this.firstPageWatched.rows(this.db, siteId, userId, first + 1) : this.nextPageWatched.rows(this.db, siteId, userId, first + 1, after))
+      : await (firstPage ? this.firstPage.rows(this.db, siteId, userId, first + 1) : this.nextPage.rows(this.db, siteId, userId, first + 1, after));
     const hasNextPage = rows.length > first;
-    const total = firstPage && !hasNextPage ? rows.length : (await this.db.executeQuery(this.count.bind(siteId, userId))).rows[0]!.n;
+    const total = firstPage && !hasNextPage ? rows.length : (await this.count.rows(this.db, siteId, userId))[0]!.n;
     const pageRows = rows.slice(0, first) as Array<(typeof rows)[number] & Partial<LastWatchedColumns>>;
     return {
       items: pageRows.map((r) => ({
@@ -189,7 +189,7 @@ export class Enrollments {
     // A page has at most MAX_PAGE_SIZE courses; longer lists (none today) are not worth compiling.
     const rows =
       courseIds.length <= MAX_PAGE_SIZE
-        ? (await this.db.executeQuery(this.lastWatchedQuery(courseIds.length).bind(member.siteId, member.userId, ...courseIds))).rows
+        ? await this.lastWatchedQuery(courseIds.length).rows(this.db, member.siteId, member.userId, ...courseIds)
         : await this.db
             .selectFrom('lecture_progress')
             .select(['course_id', 'lecture_id', 'position_seconds', 'recorded_at'])

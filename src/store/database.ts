@@ -9,8 +9,9 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, type KyselyConfig } from 'kysely';
+import { Kysely, SqliteDialect, type KyselyConfig, type LogEvent } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
+import { registerDirectReader, type DirectReader } from '../platform/prepared.js';
 import { migratePlatform } from '../platform/migrations.js';
 import { stablePlan } from '../../adapters/sqlite-plans.js';
 
@@ -42,7 +43,9 @@ export async function openEmbeddedStore(
   sqlite.pragma(`synchronous = ${synchronous}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+  const statements = statementCache(sqlite);
+  const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, statements) }), log });
+  registerDirectReader(db, directReader(sqlite, statements, typeof log === 'function' ? log : undefined));
   await migratePlatform(db);
   return {
     sqlite,
@@ -79,6 +82,9 @@ function restrictFiles(dataDir: string): void {
   }
 }
 
+/** One prepared statement per SQL text (see {@link withStatementCache}); `source` as Kysely compiled it. */
+type Statements = (source: string) => Database.Statement;
+
 /**
  * Kysely's SQLite driver prepares every statement anew (`db.prepare(sql)` per query, ~4 % of a
  * token request). better-sqlite3 statements are reusable, so keep one per SQL text. The cache is
@@ -87,23 +93,52 @@ function restrictFiles(dataDir: string): void {
  * adapters/sqlite-plans.ts): a `limit ?` or a join's `where … = ?` would otherwise make SQLite
  * re-prepare the statement on every run (`liveMemberAt`'s join: 10.6 µs instead of 0.5 µs).
  */
-function withStatementCache(sqlite: Database.Database, max = 500): Database.Database {
+function statementCache(sqlite: Database.Database, max = 500): Statements {
   const cache = new Map<string, Database.Statement>();
+  return (source) => {
+    let stmt = cache.get(source);
+    if (!stmt) {
+      stmt = sqlite.prepare(stablePlan(source));
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(source, stmt);
+    }
+    return stmt;
+  };
+}
+
+/** The handle Kysely's driver is given: `prepare` answers from `statements`. */
+function withStatementCache(sqlite: Database.Database, statements: Statements): Database.Database {
   return new Proxy(sqlite, {
     get(target, prop, receiver) {
-      if (prop === 'prepare') {
-        return (source: string) => {
-          let stmt = cache.get(source);
-          if (!stmt) {
-            stmt = target.prepare(stablePlan(source));
-            if (cache.size >= max) cache.delete(cache.keys().next().value!);
-            cache.set(source, stmt);
-          }
-          return stmt;
-        };
-      }
+      if (prop === 'prepare') return statements;
       const value = Reflect.get(target, prop, receiver) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/**
+ * The embedded store's direct reader (src/platform/prepared.ts, issue #15): runs a compiled read
+ * on its cached statement at once, as Kysely's SQLite driver would (`stmt.all(parameters)`: the
+ * same rows), and reports it to the query log hook as Kysely does (`level: 'query'` or `'error'`,
+ * duration in milliseconds: the store latency metrics). better-sqlite3 runs every statement
+ * synchronously, so Kysely's connection mutex only serialises its transactions: while one is open
+ * (`sqlite.inTransaction`) a read would see its uncommitted rows, so it answers undefined and the
+ * read waits for the connection through Kysely.
+ */
+function directReader(sqlite: Database.Database, statements: Statements, log?: (event: LogEvent) => void): DirectReader {
+  return (query) => {
+    if (sqlite.inTransaction) return undefined;
+    const stmt = statements(query.sql);
+    if (!stmt.reader) return undefined;
+    const started = performance.now();
+    try {
+      const rows = stmt.all(query.parameters as unknown[]);
+      log?.({ level: 'query', isStream: false, query, queryDurationMillis: performance.now() - started });
+      return rows;
+    } catch (error) {
+      log?.({ level: 'error', error, query, queryDurationMillis: performance.now() - started });
+      throw error;
+    }
+  };
 }

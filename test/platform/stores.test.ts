@@ -107,6 +107,33 @@ for (const [name, open] of Object.entries(backends)) {
       expect((await s.db.executeQuery(byEmail.bind('nobody@demo.test', 1))).rows).toEqual([]);
       const unbound = new PreparedQuery(1, (_email: string) => s.db.selectFrom('users').select('id'));
       expect(() => unbound.bind('x')).toThrow(/parameter 0 is not bound/);
+      // `rows` (the embedded store's direct reader, or Kysely on PostgreSQL) answers the same rows.
+      for (const email of ['student@demo.test', 'owner@demo.test', 'nobody@demo.test']) {
+        expect(await byEmail.rows(s.db, email, 1)).toEqual((await s.db.executeQuery(byEmail.bind(email, 1))).rows);
+      }
+    });
+
+    test('a prepared read never sees the rows of a transaction still open, nor those it rolls back', async () => {
+      const byEmail = new PreparedQuery(1, (email: string) => s.db.selectFrom('users').select('id').where('email', '=', email));
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let inserted!: () => void;
+      const wrote = new Promise<void>((r) => (inserted = r));
+      const transaction = s.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('users').values({ id: 'usr_uncommitted', email: 'uncommitted@demo.test', name: 'Not yet', password_hash: 'x', created_at: new Date().toISOString() }).execute();
+          inserted();
+          await held;
+          throw new Error('roll back');
+        })
+        .catch((e: Error) => e.message);
+      await wrote;
+      const read = byEmail.rows(s.db, 'uncommitted@demo.test');
+      release();
+      expect(await transaction).toBe('roll back');
+      expect(await read).toEqual([]);
+      expect(await byEmail.rows(s.db, 'uncommitted@demo.test')).toEqual([]);
     });
 
     test('enrollments: paginated list with last watched lecture', async () => {
