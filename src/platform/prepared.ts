@@ -15,7 +15,7 @@ import type { PlatformDatabase } from './schema.js';
  * undefined when it cannot (then the caller goes through Kysely). The embedded store registers one
  * (src/store/database.ts `openEmbeddedStore`); PostgreSQL has none.
  * @returns the rows, or undefined when the query must wait for Kysely's connection (a Kysely
- *   transaction is open on it) or is not a read
+ *   transaction is open on it) or returns no rows (better-sqlite3 `reader` false: a write without RETURNING)
  * @throws what the store throws for the query (the failure is logged like Kysely's)
  */
 export type DirectReader = (query: CompiledQuery) => unknown[] | undefined;
