@@ -1,12 +1,13 @@
 /**
  * Feeds the audit trail (DESIGN D10, src/platform/audit.ts) from oidc-provider's events: token
  * issuance and refreshes (`grant.success`), refused token and authorization requests
- * (`grant.error`, `authorization.error`), revocations (`grant.revoked`) and registrations
+ * (`grant.error`, `authorization.error`), revocations (`grant.revoked`, and `access_token.destroyed` at
+ * the revocation endpoint, where the grant stays) and registrations
  * (`registration_create.success`). Each event names the client, the user and the site of the
  * grant; never a token or code. Recording happens after the response is decided and never fails
  * a request: a store error is logged.
  */
-import type Provider from 'oidc-provider';
+import Provider from 'oidc-provider';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { AuditInput, AuditTrail } from '../platform/audit.js';
@@ -78,6 +79,20 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
       detail: ctx.oidc?.route === 'revocation' ? 'grant revoked by the client (RFC 7009)' : 'grant revoked: a used refresh token was presented again',
     } as const;
     save((async () => ({ ...fixed, siteId: await siteOf(client, grantId) }) satisfies AuditInput)());
+  });
+
+  // RFC 7009 revocation of an access token: oidc-provider destroys the token and, under its
+  // default `revokeGrantPolicy`, keeps the grant, so no `grant.revoked` fires; the revocation is
+  // still one (DESIGN D10). Only the revocation endpoint destroys access tokens this way; the
+  // request is read from the provider's async context while the event fires.
+  provider.on('access_token.destroyed', (token: { clientId?: string; accountId?: string; grantId?: string; extra?: Record<string, unknown> }) => {
+    const ctx = Provider.ctx as KoaContextWithOIDC | undefined;
+    if (ctx?.oidc?.route !== 'revocation') return;
+    const client = ctx.oidc.client;
+    const org = token.extra?.org_id;
+    const fixed = { kind: 'revocation', clientId: token.clientId ?? client?.clientId ?? null, userId: token.accountId ?? null, detail: 'access token revoked by the client (RFC 7009)' } as const;
+    const grantId = token.grantId;
+    save((async () => ({ ...fixed, siteId: typeof org === 'string' ? org : await siteOf(client, grantId) }) satisfies AuditInput)());
   });
 
   provider.on('registration_create.success', (ctx: KoaContextWithOIDC, client: { clientId: string; metadata(): Record<string, unknown> }) =>

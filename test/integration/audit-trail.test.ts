@@ -4,7 +4,7 @@
  * never carry a token, code or password.
  */
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 import { MEMBER_CLIENT, authorizeMember, postForm, redeemCode, refresh } from '../helpers/flows.js';
 import type { AuditEvent } from '../../src/platform/audit.js';
 
@@ -71,6 +71,21 @@ describe('DESIGN D10 audit trail', () => {
     expect(res.status).toBe(200);
     const events = await eventually('demo', (ev) => ev.some((e) => e.detail.includes('RFC 7009')));
     expect(events).toContainEqual(expect.objectContaining({ kind: 'revocation', clientId: MEMBER_CLIENT, detail: 'grant revoked by the client (RFC 7009)' }));
+  }, 30_000);
+
+  test('revocation of an access token by the client (RFC 7009) is recorded at its site, though the grant stays', async () => {
+    const clientId = await registerLoopbackClient(base, 'audit revoker');
+    const token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read', site: 'demo' });
+    const res = await postForm(base, '/api/oauth/revoke', { token, client_id: clientId });
+    expect(res.status).toBe(200);
+    const events = await eventually('demo', (ev) => ev.some((e) => e.clientId === clientId && e.kind === 'revocation'));
+    expect(events.filter((e) => e.clientId === clientId && e.kind === 'revocation')).toEqual([
+      expect.objectContaining({ siteId: 'demo', userId: 'usr_owner', detail: 'access token revoked by the client (RFC 7009)' }),
+    ]);
+    // Revoking it again (already gone) records nothing more: RFC 7009 §2.2 answers 200 all the same.
+    expect((await postForm(base, '/api/oauth/revoke', { token, client_id: clientId })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await server.audit.list('demo', { clientId, kind: 'revocation' })).length).toBe(1);
   }, 30_000);
 
   test('events older than AUDIT_RETENTION_DAYS are purged; credential-like strings never stored', async () => {
