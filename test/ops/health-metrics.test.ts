@@ -42,6 +42,20 @@ describe('health, readiness and metrics', () => {
     expect(text).not.toMatch(/\/interaction\/[A-Za-z0-9_-]{10,}/);
   });
 
+  test('every platform read is timed, those run on the cached statement directly too (the member check of each UserInfo call)', async () => {
+    const tokens = (await redeemCode(server.baseUrl, server.baseUrl, await authorizeMember(server.baseUrl, server.baseUrl))).body;
+    const platformReads = async () => {
+      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      return Number(/coursegate_store_operation_duration_seconds_count\{store="sqlite",model="platform",op="query"\} (\d+)/.exec(text)?.[1]);
+    };
+    const before = await platformReads();
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${String(tokens.access_token)}` } });
+      expect(res.status).toBe(200);
+    }
+    expect(await platformReads()).toBeGreaterThanOrEqual(before + 5);
+  });
+
   test('an error thrown to the edge is counted with the status it is answered with, not 404', async () => {
     // The interaction page throws InvalidRequest (400); the edge renders it outside the metrics step.
     expect((await fetch(`${server.baseUrl}/interaction/no-such-interaction`)).status).toBe(400);
