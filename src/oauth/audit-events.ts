@@ -36,6 +36,8 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
     if (metadata && kindOf(metadata) === 'member' && typeof metadata[CLIENT_ORG_PROPERTY] === 'string') return metadata[CLIENT_ORG_PROPERTY] as string;
     return (await siteChoices.siteOf(grantId)) ?? null;
   };
+  /** A token's site: its `org_id` claim when it carries one (member tokens), else as {@link siteOf}. */
+  const tokenSite = async (org: unknown, client: Client | undefined, grantId?: string): Promise<string | null> => (typeof org === 'string' ? org : siteOf(client, grantId));
   const grantIdOf = (e: Entities) => e.AccessToken?.grantId ?? e.RefreshToken?.grantId ?? e.AuthorizationCode?.grantId ?? e.Grant?.grantId;
   const userOf = (e: Entities) => e.AccessToken?.accountId ?? e.RefreshToken?.accountId ?? e.AuthorizationCode?.accountId ?? e.Account?.accountId ?? null;
 
@@ -51,7 +53,7 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
       detail: `grant_type=${grantType}; scope=${e.AccessToken?.scope ?? ''}`,
     } as const;
     const grantId = grantIdOf(e);
-    save((async () => ({ ...fixed, siteId: typeof org === 'string' ? org : await siteOf(client, grantId) }) satisfies AuditInput)());
+    save((async () => ({ ...fixed, siteId: await tokenSite(org, client, grantId) }) satisfies AuditInput)());
   });
 
   const refused = (where: string) => (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {
@@ -92,7 +94,7 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
     const org = token.extra?.org_id;
     const fixed = { kind: 'revocation', clientId: token.clientId ?? client?.clientId ?? null, userId: token.accountId ?? null, detail: 'access token revoked by the client (RFC 7009)' } as const;
     const grantId = token.grantId;
-    save((async () => ({ ...fixed, siteId: typeof org === 'string' ? org : await siteOf(client, grantId) }) satisfies AuditInput)());
+    save((async () => ({ ...fixed, siteId: await tokenSite(org, client, grantId) }) satisfies AuditInput)());
   });
 
   provider.on('registration_create.success', (ctx: KoaContextWithOIDC, client: { clientId: string; metadata(): Record<string, unknown> }) =>
