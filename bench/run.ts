@@ -13,10 +13,13 @@
  * start.
  *
  * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load generator
- * (autocannon, closed loop, keep-alive) runs here. Besides req/s, each row shows the server's CPU
- * time per answered request (/proc/<pid>/stat over the measured run), whose ratio holds on a
- * shared machine where req/s ratios swing with other processes' load. BENCH_CONNECTIONS (16) connections, 3 s warm-up,
- * BENCH_DURATION (10) s measured.
+ * (autocannon, closed loop, keep-alive) runs here. Both servers run for the whole bench, and each
+ * scenario loads them in alternating turns (one at a time; `measureInTurns`), so that a change in
+ * the machine's load falls on both rows of a ratio alike. Besides req/s, each row shows the
+ * server's CPU time per answered request (/proc/<pid>/stat over its measured turns), whose ratio
+ * holds on a shared machine where req/s ratios swing with other processes' load.
+ * BENCH_CONNECTIONS (16) connections, 3 s warm-up per server and scenario, BENCH_DURATION (10) s
+ * measured per server, split into BENCH_TURNS (2) turns.
  *
  * env: BENCH_REDIS_URL=redis://… puts both servers' OIDC state on Redis (isolated key prefix,
  * deleted at the end); BENCH_CPU_PROF=<dir> writes a V8 CPU profile per server
@@ -41,8 +44,14 @@ import { cpuMs, rssMb, stop, waitReady } from './processes.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Turns per server and scenario (BENCH_TURNS, 2): DURATION is split between them. */
+const TURNS = Math.max(1, Math.round(Number(process.env.BENCH_TURNS ?? 2)));
+/**
+ * Refresh tokens minted per server: autocannon drops the answers in flight when a run ends, and
+ * with them the rotated tokens of up to CONNECTIONS chains, after the warm-up and after each turn.
+ */
+const POOL = CONNECTIONS * (TURNS + 2) + 8;
 const WARMUP = 3;
-const POOL = CONNECTIONS + 24;
 const PROD = process.env.BENCH_PROD === '1';
 const REDIS = process.env.BENCH_REDIS_URL;
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'refresh,introspection,userinfo,viewer,mcp').split(','));
@@ -223,13 +232,53 @@ interface Row {
   cpuUs: number;
 }
 
-async function measure(scenario: string, target: string, proc: Proc, request: () => Req): Promise<Row> {
-  const run = (duration: number) => autocannon({ url: proc.origin, connections: CONNECTIONS, duration, requests: [request()] });
-  await run(WARMUP);
-  const cpuBefore = cpuMs(proc.child.pid!);
-  const r = await run(DURATION);
-  const cpuUs = Math.round(((cpuMs(proc.child.pid!) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
-  return { scenario, target, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, cpuUs };
+/** One server's load in a scenario: what it is measured on and the request it is sent. */
+interface Load {
+  scenario: string;
+  target: string;
+  proc: Proc;
+  request: () => Req;
+}
+
+/**
+ * Measures two (or more) servers' loads of one scenario in alternating turns: each is warmed up
+ * (WARMUP s), then TURNS turns of DURATION / TURNS s each, in the order A B, B A, A B, … so that a
+ * change in the machine's load during the scenario falls on both servers alike instead of on
+ * whichever ran second. Each row sums its turns: req/s = answered requests ÷ measured seconds, CPU
+ * µs per answered request over all turns, p50 the mean of the turns', p99 the highest turn's.
+ */
+async function measureInTurns(loads: Load[]): Promise<Row[]> {
+  const run = (l: Load, duration: number) => autocannon({ url: l.proc.origin, connections: CONNECTIONS, duration, requests: [l.request()] });
+  const sums = loads.map(() => ({ requests: 0, seconds: 0, cpuMs: 0, p50: 0, p99: 0, non2xx: 0 }));
+  for (const l of loads) await run(l, WARMUP);
+  const turn = DURATION / TURNS;
+  for (let t = 0; t < TURNS; t++) {
+    const order = t % 2 === 0 ? loads.map((_, i) => i) : loads.map((_, i) => loads.length - 1 - i);
+    for (const i of order) {
+      const l = loads[i]!;
+      const cpuBefore = cpuMs(l.proc.child.pid!);
+      const r = await run(l, turn);
+      const sum = sums[i]!;
+      sum.cpuMs += cpuMs(l.proc.child.pid!) - cpuBefore;
+      sum.requests += r.requests.total;
+      sum.seconds += r.duration; // autocannon's duration is in seconds
+      sum.p50 += r.latency.p50 / TURNS;
+      sum.p99 = Math.max(sum.p99, r.latency.p99);
+      sum.non2xx += r.non2xx;
+    }
+  }
+  return loads.map((l, i) => {
+    const sum = sums[i]!;
+    return {
+      scenario: l.scenario,
+      target: l.target,
+      rps: Math.round(sum.requests / Math.max(sum.seconds, 1e-9)),
+      p50: Math.round(sum.p50),
+      p99: sum.p99,
+      non2xx: sum.non2xx,
+      cpuUs: Math.round((sum.cpuMs * 1000) / Math.max(1, sum.requests)),
+    };
+  });
 }
 
 /** A rotating refresh chain per in-flight request: each answer's new token goes back to the pool. */
@@ -288,29 +337,45 @@ const SCENARIOS = [
 ] as const;
 
 async function main(): Promise<void> {
-  const rows: Row[] = [];
   const rss: string[] = [];
   const run = (key: string) => ONLY.has(key);
+  /** Each scenario's two rows, measured in turns (coursegate first, then the bare row it is compared with). */
+  const pairs = new Map<string, [Row, Row]>();
 
   const bare = await startBare();
+  let cg: Coursegate | undefined;
   try {
-    if (run('refresh')) rows.push(await measure('refresh_token grant', 'bare', bare, refreshRequest([...bare.refreshTokens], 'bench')));
-    if (run('introspection')) rows.push(await measure('introspection', 'bare', bare, introspectRequest(bare.accessToken, 'bench')));
-    if (run('userinfo') || run('viewer') || run('mcp')) rows.push(await measure('AccessToken.find over HTTP', 'bare', bare, bearerGet('/bench/find', bare.accessToken)));
-    rss.push(`bare oidc-provider ${bare.rssStart} MB after start, ${rssMb(bare.child.pid!)} MB after its load`);
-  } finally {
-    await stop(bare.child);
-    await cleanup(bare);
-  }
-
-  const cg = await startCoursegate();
-  try {
+    cg = await startCoursegate();
     const t = cg.accessToken;
-    if (run('refresh')) rows.push(await measure('refresh_token grant', 'coursegate', cg, refreshRequest(cg.refreshTokens, MEMBER_CLIENT)));
-    if (run('introspection')) rows.push(await measure('introspection', 'coursegate', cg, introspectRequest(t, MEMBER_CLIENT)));
-    if (run('userinfo')) rows.push(await measure('UserInfo', 'coursegate', cg, bearerGet('/api/oauth/userinfo', t)));
-    if (run('viewer')) rows.push(await measure('/account/graphql viewer', 'coursegate', cg, viewerRequest(t)));
-    if (run('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', 'coursegate', cg, mcpRequest(t)));
+    const find = bearerGet('/bench/find', bare.accessToken);
+    const loads: Record<(typeof SCENARIOS)[number]['key'], () => [Load, Load]> = {
+      refresh: () => [
+        { scenario: 'refresh_token grant', target: 'coursegate', proc: cg!, request: refreshRequest(cg!.refreshTokens, MEMBER_CLIENT) },
+        { scenario: 'refresh_token grant', target: 'bare', proc: bare, request: refreshRequest([...bare.refreshTokens], 'bench') },
+      ],
+      introspection: () => [
+        { scenario: 'introspection', target: 'coursegate', proc: cg!, request: introspectRequest(t, MEMBER_CLIENT) },
+        { scenario: 'introspection', target: 'bare', proc: bare, request: introspectRequest(bare.accessToken, 'bench') },
+      ],
+      userinfo: () => [
+        { scenario: 'UserInfo', target: 'coursegate', proc: cg!, request: bearerGet('/api/oauth/userinfo', t) },
+        { scenario: 'AccessToken.find over HTTP', target: 'bare', proc: bare, request: find },
+      ],
+      viewer: () => [
+        { scenario: '/account/graphql viewer', target: 'coursegate', proc: cg!, request: viewerRequest(t) },
+        { scenario: 'AccessToken.find over HTTP', target: 'bare', proc: bare, request: find },
+      ],
+      mcp: () => [
+        { scenario: '/mcp tools/call my_enrollments', target: 'coursegate', proc: cg!, request: mcpRequest(t) },
+        { scenario: 'AccessToken.find over HTTP', target: 'bare', proc: bare, request: find },
+      ],
+    };
+    for (const s of SCENARIOS) {
+      if (!run(s.key)) continue;
+      const [c, b] = await measureInTurns(loads[s.key]());
+      pairs.set(s.key, [c!, b!]);
+    }
+    rss.push(`bare oidc-provider ${bare.rssStart} MB after start, ${rssMb(bare.child.pid!)} MB after its load`);
     const logLines = readFileSync(cg.logFile, 'utf8').split('\n').length - 1;
     const after = rssMb(cg.child.pid!);
     await heapSnapshot(cg.child);
@@ -318,14 +383,16 @@ async function main(): Promise<void> {
     const goal = PROD ? ` (goal ≤ 200 / ≤ 250 MB: ${cg.rssStart <= 200 && after <= 250 ? 'met' : 'NOT met'})` : '';
     rss.push(`coursegate ${cg.rssStart} MB after start, ${after} MB after the bench${goal} (${logLines} log lines written to its log file)`);
   } finally {
-    await stop(cg.child);
-    await cleanup(cg);
+    await stop(bare.child);
+    await cleanup(bare);
+    if (cg) {
+      await stop(cg.child);
+      await cleanup(cg);
+    }
   }
 
-  const bareOf = (name: string) => rows.find((r) => r.target === 'bare' && r.scenario === name);
-  const table = SCENARIOS.filter((s) => run(s.key)).map((s) => {
-    const c = rows.find((r) => r.target === 'coursegate' && r.scenario === s.name)!;
-    const b = bareOf(s.bare)!;
+  const table = SCENARIOS.filter((s) => pairs.has(s.key)).map((s) => {
+    const [c, b] = pairs.get(s.key)!;
     const ratio = c.rps / b.rps;
     const cpuRatio = b.cpuUs / c.cpuUs;
     const errors = c.non2xx + b.non2xx ? ` (non-2xx: ${c.non2xx} / ${b.non2xx})` : '';
@@ -333,7 +400,7 @@ async function main(): Promise<void> {
   });
   const store = REDIS ? 'Redis' : 'SQLite (WAL, synchronous=NORMAL)';
   const lines = [
-    `coursegate bench (${PROD ? `production start: ${Object.entries(productionEnv()).filter(([k]) => k.startsWith('MALLOC_')).map(([k, v]) => `${k}=${v} `).join('')}node ${productionCommand().join(' ')}` : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
+    `coursegate bench (${PROD ? `production start: ${Object.entries(productionEnv()).filter(([k]) => k.startsWith('MALLOC_')).map(([k, v]) => `${k}=${v} `).join('')}node ${productionCommand().join(' ')}` : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured per server (${TURNS} alternating turns) after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
     '',
     '| scenario | coursegate req/s | p50 / p99 ms | CPU µs/req | bare oidc-provider scenario | bare req/s | p50 / p99 ms | CPU µs/req | ratio | CPU ratio | goal (req/s ratio) |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',
