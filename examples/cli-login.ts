@@ -46,15 +46,22 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 async function loopback(): Promise<{ redirectUri: string; callback: Promise<URL> }> {
   let resolve!: (u: URL) => void;
   const callback = new Promise<URL>((r) => (resolve = r));
+  let port = 0;
+  let answered = false;
+  // A browser sends more than the redirect (`/favicon.ico`, a second tab, a reload), also after the
+  // server was closed: the handler never asks the closed server for its address again.
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${(server.address() as { port: number }).port}`);
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (url.pathname !== '/callback') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/plain' }).end('Signed in: you can close this tab.\n');
+    if (answered) return;
+    answered = true;
     server.close();
     resolve(url);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { redirectUri: `http://127.0.0.1:${(server.address() as { port: number }).port}/callback`, callback };
+  port = (server.address() as { port: number }).port;
+  return { redirectUri: `http://127.0.0.1:${port}/callback`, callback };
 }
 
 async function clientId(): Promise<string> {

@@ -19,6 +19,7 @@ async function get(path: string): Promise<unknown> {
 
 const site = (await get('/api/v1/site')) as { id: string; name: string; mcpConnectionsEnabled?: boolean };
 process.stdout.write(`site ${site.id}: ${site.name} (MCP connections ${site.mcpConnectionsEnabled ? 'on' : 'off'})\n`);
-type Application = { clientId?: string; client_id?: string; name?: string; client_name?: string };
-const apps = (await get('/api/v1/oauth-applications')) as { applications?: Application[]; items?: Application[] };
-for (const app of apps.applications ?? apps.items ?? []) process.stdout.write(`application ${app.clientId ?? app.client_id}: ${app.name ?? app.client_name ?? ''}\n`);
+// The shape of `GET /api/v1/oauth-applications` (operation listOAuthApplications in /openapi.json).
+type Application = { clientId: string; clientName: string; suspended: boolean };
+const { applications } = (await get('/api/v1/oauth-applications')) as { applications: Application[] };
+for (const app of applications) process.stdout.write(`application ${app.clientId}: ${app.clientName}${app.suspended ? ' (suspended)' : ''}\n`);

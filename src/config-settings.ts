@@ -58,7 +58,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'DOCS_URL', yaml: 'docs_url', default: '`$BASE_URL/docs`', description: "where the developer docs live: advertised as `service_documentation` and `resource_documentation`, and linked from every integrator-facing error description. By default this server publishes the Markdown pages of `docs/` there itself (`GET /docs/mcp.md`, …); point it at your own docs site or the repository's `docs/` folder (same file names and heading anchors) to change that" },
   { env: 'LOG_LEVEL', yaml: 'log_level', default: '`info`', description: 'pino level; `silent` turns logs off' },
   { env: 'TRUST_PROXY', default: 'off', description: 'number of trusted proxy hops (`1` = one TLS-terminating proxy). Only the client address (that many `X-Forwarded-For` entries from the right) and the scheme (`X-Forwarded-Proto`) are taken from it; never the host: every URL comes from `BASE_URL`' },
-  { env: 'DEMO_PASSWORD', default: 'random', description: 'password of the demo accounts (development only)' },
+  { env: 'DEMO_PASSWORD', default: 'random', description: 'password of the demo accounts (development only); on a store seeded earlier they take it at every start' },
   { env: 'DEMO_SEED_FILE', yaml: 'demo_seed_file', default: '`config/demo-seed.yaml`', description: 'demo data' },
   { env: 'INTEGRATIONS_FILE', yaml: 'integrations_file', default: '`config/integrations.yaml`', description: 'vendor platforms' },
   { env: 'SQLITE_SYNCHRONOUS', default: '`NORMAL`', description: '`FULL` makes every commit survive a power loss (≈ 2× slower token endpoint)' },

@@ -178,7 +178,9 @@ function readSigningKeys(settings: EnvValues): Array<Record<string, unknown>> | 
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError(`${source}: not JSON (expected a private EC P-256 JWK or a JWK Set of them)`);
+    // `npm run keys:generate > file` writes npm's banner ("> coursegate@… keys:generate") first.
+    const banner = /^\s*> /.test(raw) ? '; it starts with npm\'s "> …" banner lines: make it with `npm run keys:generate -- --out <file>` (or `npm run --silent keys:generate > <file>`)' : '';
+    throw new ConfigError(`${source}: not JSON (expected a private EC P-256 JWK or a JWK Set of them)${banner}`);
   }
   const list = parsed && typeof parsed === 'object' && Array.isArray((parsed as { keys?: unknown }).keys) ? (parsed as { keys: unknown[] }).keys : [parsed];
   if (list.length === 0) throw new ConfigError(`${source}: the JWK Set has no keys`);
@@ -245,7 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     if (!settings.BASE_URL) throw new ConfigError('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
     if (!settings.COOKIE_SECRETS) throw new ConfigError('COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each)');
     if (!settings.SIGNING_KEY && !settings.SIGNING_KEY_FILE && settings.SIGNING_KEYS !== 'store') {
-      throw new ConfigError('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate` makes one), or SIGNING_KEYS=store with keys managed by `npm run keys`');
+      throw new ConfigError('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate -- --out signing-key.json` makes one), or SIGNING_KEYS=store with keys managed by `npm run keys`');
     }
   }
 

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     `  protected resource: ${config.baseUrl}/.well-known/oauth-protected-resource`,
   ];
   if (config.mode !== 'production') {
-    const password = running.generatedPassword ?? (config.demoPassword ? '(DEMO_PASSWORD)' : '(printed at first start)');
+    const password = running.generatedPassword ?? (config.demoPassword ? '(DEMO_PASSWORD)' : '(printed at first start; restart with DEMO_PASSWORD=<new password> to set it)');
     lines.push(
       '  demo accounts:      owner@demo.test (owner of "Demo Academy", admin of "Second School")',
       '                      student@demo.test (student of "Demo Academy")',

@@ -7,23 +7,47 @@
  *                              (refused until every cached JWKS holds the new key)
  *   retire <kid> [--no-active] stop publishing a never-active key, or (with --no-active) stop
  *                              signing altogether (no id_tokens, DESIGN D6)
- *   generate                   print a new private JWK for SIGNING_KEY_FILE (not stored)
+ *   generate [--out <file>]    a new private JWK for SIGNING_KEY_FILE (not stored): printed, or
+ *                              written to <file> (mode 0600, never over an existing file)
  *
  * The store is the server's (DATA_DIR's SQLite file, or DATABASE_URL); every process picks a
  * change up within KEYS_REFRESH_SECONDS. With SIGNING_KEY(_FILE) set the store's keys are unused,
  * so the stored-key commands refuse. Exit status: 0 done, 1 refused (reason on stderr), 2 usage.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { openEmbeddedStore } from '../store/database.js';
 import { openPostgresStore } from '../store/postgres.js';
 import { generateSigningKey } from '../oauth/keys.js';
 import { activatableAt, isPublished, KeyRotationError, SigningKeyStore, unpublishedAt, type KeySchedule, type StoredKey } from '../oauth/key-rotation.js';
 
-const USAGE = 'usage: keys list | add | activate <kid> | retire <kid> [--no-active] | generate\n';
+const USAGE = 'usage: keys list | add | activate <kid> | retire <kid> [--no-active] | generate [--out <file>]\n';
 const [command, kid, ...flags] = process.argv.slice(2);
 
 if (command === 'generate') {
-  process.stdout.write(`${JSON.stringify(await generateSigningKey(), null, 2)}\n`);
+  const json = `${JSON.stringify(await generateSigningKey(), null, 2)}\n`;
+  // `--out` (issue #30 item 1): `npm run keys:generate > file` would put npm's own banner lines in
+  // the file too; writing it ourselves keeps the file pure JSON and private from the first byte.
+  // Relative to where the person typed the command (npm runs scripts in the package root and
+  // passes the caller's directory as INIT_CWD).
+  const out = kid === '--out' && flags[0] ? path.resolve(process.env.INIT_CWD ?? process.cwd(), flags[0]) : undefined;
+  if (kid === '--out' && !out) {
+    process.stderr.write(USAGE);
+    process.exit(2);
+  }
+  if (!out) {
+    process.stdout.write(json);
+    process.exit(0);
+  }
+  try {
+    writeFileSync(out, json, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    process.stderr.write(`keys: refused: ${code === 'EEXIST' ? `${out} exists already (a signing key is never overwritten; move it away first)` : `cannot write ${out} (${code})`}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`keys: wrote a new private ES256 JWK to ${out} (mode 0600); set SIGNING_KEY_FILE=${out}\n`);
   process.exit(0);
 }
 if (!command || !['list', 'add', 'activate', 'retire'].includes(command) || ((command === 'activate' || command === 'retire') && !kid)) {

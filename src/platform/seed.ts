@@ -162,19 +162,32 @@ export function readSeed(file: string): DemoSeed {
   return parsed.data;
 }
 
-/** Result of seeding: whether anything was written and the demo password (only when generated now). */
+/**
+ * Result of seeding: whether anything was written, the demo password (only when generated now) and
+ * how many existing demo accounts took `DEMO_PASSWORD` (a store seeded earlier).
+ */
 export interface SeedResult {
   seeded: boolean;
   generatedPassword?: string;
+  /** Existing demo accounts whose password was set to the given one (0 when none was given). */
+  passwordsReset?: number;
 }
 
 /**
- * Loads the seed into an empty store in one transaction.
+ * Loads the seed into an empty store in one transaction. On a store seeded earlier, a given
+ * `password` (DEMO_PASSWORD) becomes the password of the seed's accounts again (issue #30 item 2:
+ * the documented way back in after the first start's banner is lost); development mode only, as
+ * the whole seed is (DESIGN §3).
  * @param password the demo accounts' password; undefined = generate one (returned once)
  */
 export async function seedDemo(db: Kysely<PlatformDatabase>, seed: DemoSeed, password?: string): Promise<SeedResult> {
   const existing = await db.selectFrom('sites').select('id').limit(1).executeTakeFirst();
-  if (existing) return { seeded: false };
+  if (existing) {
+    if (!password) return { seeded: false, passwordsReset: 0 };
+    const emails = seed.users.map((u) => u.email.toLowerCase());
+    const updated = await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('email', 'in', emails).executeTakeFirst();
+    return { seeded: false, passwordsReset: Number(updated.numUpdatedRows) };
+  }
   const generatedPassword = password ? undefined : randomBytes(9).toString('base64url');
   const hash = await hashPassword(password ?? generatedPassword!);
   const now = new Date().toISOString();

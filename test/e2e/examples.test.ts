@@ -45,7 +45,10 @@ function example(file: string, args: string[], env: Record<string, string>, logi
     const url = /^(http\S+\/oauth\/authorize\?\S+)\n/m.exec(stderr)?.[1];
     if (url && login && !started) {
       started = true;
-      signingIn = completeAuthorization(url, { email: login.email, password: DEMO_PASSWORD, site: login.site }).then(({ callback }) => fetch(callback));
+      // As a browser does (issue #30 item 3): the redirect, the favicon and a reload, at once.
+      signingIn = completeAuthorization(url, { email: login.email, password: DEMO_PASSWORD, site: login.site }).then(({ callback }) =>
+        Promise.all([fetch(callback), fetch(new URL('/favicon.ico', callback)).catch(() => undefined), fetch(callback).catch(() => undefined)]),
+      );
     }
   });
   return new Promise((resolve, reject) => {
@@ -104,6 +107,8 @@ describe('examples/ against a running server', () => {
     const run = await example('operator-site.ts', [], { ACCESS_TOKEN: login.stdout.trim() });
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('site demo: Demo Academy');
+    // The API's field names (clientName), not guesses: issue #30 item 3 printed empty names.
+    expect(run.stdout).toContain('application demo-member-cli: Demo member CLI');
   }, 60_000);
 });
 
