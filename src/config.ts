@@ -228,28 +228,42 @@ function readDefaultsFile(configFile: string): DefaultsFile {
  *   parsed by its `ENV_VALUES` schema (an empty variable counts as unset), plus the vendor secrets
  *   `config/integrations.yaml` names (kept as `secretEnvironment`)
  * @param root directory holding `config/` (defaults to the current working directory)
- * @throws ConfigError naming the first missing or invalid setting
+ * @throws ConfigError naming every invalid variable and, in production, every missing required
+ *   setting (one per line, each with how to make its value)
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): Config {
-  // Every catalogued variable is typed and checked by its schema (src/config-settings.ts).
-  const checked = ENV_SCHEMA.safeParse(withoutBlanks(env));
+  // Every catalogued variable is typed and checked by its schema (src/config-settings.ts). Issue
+  // #30 item 12: every invalid variable and every missing production setting is named at once,
+  // each with how to make its value, so a first production start takes one round, not four.
+  const problems: string[] = [];
+  const raw = withoutBlanks(env);
+  const checked = ENV_SCHEMA.safeParse(raw);
   if (!checked.success) {
-    const issue = checked.error.issues[0];
-    throw new ConfigError(`${issue?.path.join('.')}: ${issue?.message}`);
-  }
-  const settings = checked.data;
-  const file = readDefaultsFile(settings.CONFIG_FILE ?? path.join(root, 'config', 'default.yaml'));
-  const mode = settings.NODE_ENV ?? 'development';
-  const port = settings.PORT ?? file.port;
-
-  if (mode === 'production') {
-    // DESIGN §3: production refuses to start without real keys and secrets.
-    if (!settings.BASE_URL) throw new ConfigError('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
-    if (!settings.COOKIE_SECRETS) throw new ConfigError('COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each)');
-    if (!settings.SIGNING_KEY && !settings.SIGNING_KEY_FILE && settings.SIGNING_KEYS !== 'store') {
-      throw new ConfigError('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate -- --out signing-key.json` makes one), or SIGNING_KEYS=store with keys managed by `npm run keys`');
+    const seen = new Set<string>();
+    for (const issue of checked.error.issues) {
+      const name = issue.path.join('.');
+      if (seen.has(name)) continue;
+      seen.add(name);
+      problems.push(`${name}: ${issue.message}`);
     }
   }
+  if (raw['NODE_ENV'] === 'production') {
+    // DESIGN §3: production refuses to start without real keys and secrets. Presence is read from
+    // the raw variables, so a missing setting is named next to an invalid one.
+    if (raw['BASE_URL'] === undefined) problems.push('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
+    if (raw['COOKIE_SECRETS'] === undefined) {
+      problems.push("COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`)");
+    }
+    if (raw['SIGNING_KEY'] === undefined && raw['SIGNING_KEY_FILE'] === undefined && raw['SIGNING_KEYS'] !== 'store') {
+      problems.push('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate -- --out signing-key.json` makes one), or SIGNING_KEYS=store with keys managed by `npm run keys`');
+    }
+  }
+  if (problems.length === 1) throw new ConfigError(problems[0]!);
+  if (problems.length > 1 || !checked.success) throw new ConfigError(`${problems.length} settings to fix:\n  ${problems.join('\n  ')}`);
+  const settings = checked.data;
+  const mode = settings.NODE_ENV ?? 'development';
+  const file = readDefaultsFile(settings.CONFIG_FILE ?? path.join(root, 'config', 'default.yaml'));
+  const port = settings.PORT ?? file.port;
 
   const baseUrl = settings.BASE_URL ?? `http://localhost:${port}`;
   // SPEC {docs_url}; by default the Markdown pages this server publishes under /docs (docs-links.ts).

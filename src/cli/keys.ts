@@ -29,10 +29,13 @@ if (command === 'generate') {
   const json = `${JSON.stringify(await generateSigningKey(), null, 2)}\n`;
   // `--out` (issue #30 item 1): `npm run keys:generate > file` would put npm's own banner lines in
   // the file too; writing it ourselves keeps the file pure JSON and private from the first byte.
-  // Relative to where the person typed the command (npm runs scripts in the package root and
-  // passes the caller's directory as INIT_CWD).
-  const out = kid === '--out' && flags[0] ? path.resolve(process.env.INIT_CWD ?? process.cwd(), flags[0]) : undefined;
-  if (kid === '--out' && !out) {
+  // `--from <dir>`: where the person typed the command (`npm run keys:generate` runs scripts in the
+  // package root and passes the caller's directory through `$INIT_CWD`); `--out` is relative to it.
+  const options = [kid, ...flags];
+  const option = (name: string) => (options.includes(name) ? options[options.indexOf(name) + 1] : undefined);
+  const target = option('--out');
+  const out = target ? path.resolve(option('--from') || '.', target) : undefined;
+  if (options.includes('--out') && !out) {
     process.stderr.write(USAGE);
     process.exit(2);
   }

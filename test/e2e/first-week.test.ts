@@ -42,6 +42,17 @@ describe('the operator guide, as printed', () => {
     }
   }, 60_000);
 
+  test('a first production start names every missing setting at once, each with how to make it', () => {
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'production', RATE_LIMIT_TOKEN: 'lots' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^4 settings to fix:/);
+    for (const name of ['RATE_LIMIT_TOKEN:', 'BASE_URL: required', 'COOKIE_SECRETS: required', 'openssl rand -base64 32', 'SIGNING_KEY_FILE: required', 'npm run keys:generate -- --out signing-key.json']) expect(message).toContain(name);
+  });
+
   test('DEMO_PASSWORD on a store seeded earlier becomes the demo password; the old one stops working', async () => {
     expect(guide).toContain('Restart with `DEMO_PASSWORD=<new password>\nnpm start`');
     const first = await startTestServer();
