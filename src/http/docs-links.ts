@@ -3,14 +3,10 @@
  * integrators, who cannot read SPEC.md section numbers).
  *
  * `DOCS_URL` (config `docs_url`) is where the developer docs live; by default
- * `<BASE_URL>/docs`, where this server publishes the Markdown pages of `docs/` itself
- * (`docsPagesRouter`), so every link works on every installation. Anchors follow GitHub's heading
+ * `<BASE_URL>/docs`, where this server publishes the pages of `docs/` itself, rendered as HTML
+ * (`docsPagesRouter`, src/interaction/docs-pages.ts), so every link works on every installation. Anchors follow GitHub's heading
  * slugs, so a DOCS_URL pointing at the repository's `docs/` folder works the same.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import Router from '@koa/router';
 
 /** Topic → page (and anchor) under DOCS_URL. */
 export const DOC_TOPICS = {
@@ -40,36 +36,4 @@ export function docsLink(docsUrl: string, topic: DocTopic): string {
 /** `description` followed by " (see <link>)": the form every integrator-facing description takes. */
 export function withDocs(description: string, docsUrl: string, topic: DocTopic): string {
   return `${description} (see ${docsLink(docsUrl, topic)})`;
-}
-
-/** The Markdown pages published under `/docs/` (the developer docs error descriptions link to). */
-const PAGES = new Set(['admin-api.md', 'client-developer-guide.md', 'client-registration.md', 'mcp.md', 'account-api.md', 'security.md', 'operator-guide.md', 'operator-integrations.md']);
-
-/** The repo's `docs/`, from `src/http/` (tsx) or `dist/src/http/` (built image). */
-function defaultDocsDir(): string {
-  const here = path.dirname(new URL(import.meta.url).pathname);
-  const candidates = [path.resolve(here, '../../docs'), path.resolve(here, '../../../docs')];
-  return candidates.find((dir) => existsSync(path.join(dir, 'mcp.md'))) ?? candidates[0]!;
-}
-
-/**
- * `GET /docs/<page>.md`: the developer docs as `text/markdown`, read from `docsDir` (the repo's
- * `docs/`). Only the pages of `PAGES`; anything else falls through (404).
- */
-export function docsPagesRouter(docsDir = defaultDocsDir()): Router {
-  const router = new Router();
-  router.get('/docs/:page', async (ctx, next) => {
-    const page = ctx.params.page ?? '';
-    if (!PAGES.has(page)) return next();
-    const text = await readFile(path.join(docsDir, page), 'utf8').catch(() => undefined);
-    if (text === undefined) return next();
-    ctx.type = 'text/markdown; charset=utf-8';
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.body = text;
-  });
-  router.get('/docs', (ctx) => {
-    ctx.redirect('/docs/client-developer-guide.md');
-  });
-  return router;
 }

@@ -198,8 +198,9 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   // One resource, BASE_URL: no path-suffixed metadata documents (RFC 9728 §3.3; docs/mcp.md).
   { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   // The developer docs error descriptions link to (DOCS_URL default, src/http/docs-links.ts).
-  { name: 'docs', path: '/docs', methods: GET, owner: 'app', surface: 'oauth', auth: none },
-  { name: 'docs_page', path: '/docs/:page', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'docs', path: '/docs', methods: GET, owner: 'app', surface: 'html', auth: none },
+  { name: 'docs_page', path: '/docs/:page', methods: GET, owner: 'app', surface: 'html', auth: none },
+  { name: 'docs_image', path: '/docs/img/:file', methods: GET, owner: 'app', surface: 'html', auth: none },
   { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },

@@ -143,4 +143,8 @@ button.secondary{background:#e4e7ec;color:#1d2330;margin-left:.5rem}.error{backg
 .choice{display:flex;gap:.6rem;align-items:center;font-weight:400;border:1px solid #dde1e7;border-radius:6px;padding:.5rem .65rem}
 .kind{display:inline-block;background:#eef2ff;color:#2d3a8c;border-radius:999px;padding:.1rem .7rem;font-size:.85rem}
 .scopes{padding-left:1.1rem}.scopes code{color:#6b7280;font-size:.8rem}small{color:#6b7280}
+.docs-card{max-width:60rem}.docs-nav{font-size:.9rem;line-height:1.9;margin-bottom:1rem;border-bottom:1px solid #e4e7ec;padding-bottom:.5rem}
+.docs{overflow-wrap:anywhere}.docs h1{font-size:1.6rem}.docs h2{font-size:1.25rem;margin-top:2rem}.docs h3{font-size:1.05rem}
+.docs table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse;margin:1rem 0}.docs th,.docs td{border:1px solid #dde1e7;padding:.3rem .5rem;vertical-align:top;text-align:left}
+.docs pre{max-width:100%;overflow-x:auto;background:#f6f8fa;padding:.75rem;border-radius:6px;font-size:.85rem}.docs code{font-size:.9em;overflow-wrap:anywhere}.docs img{max-width:100%;height:auto}
 `;

@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import { protectedResourceMetadata } from '../oauth/discovery.js';
 import { metricsHandler } from '../ops/metrics-access.js';
-import { docsPagesRouter } from '../http/docs-links.js';
+import { docsPagesRouter } from '../interaction/docs-pages.js';
 import { STYLESHEET } from '../interaction/templates.js';
 import { OPERATOR_STYLES } from '../operator/views.js';
 import type { Services } from '../compose.js';
@@ -40,6 +40,7 @@ export function opsPipelines(services: Services, openapi: Record<string, unknown
     }),
     docs: pipeline(docs),
     docs_page: pipeline(docs),
+    docs_image: pipeline(docs),
     stylesheet: pipeline(function sendStylesheet(ctx: Context) {
       ctx.type = 'text/css';
       ctx.set('Cache-Control', 'public, max-age=3600');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { CODES } from '../../src/errors/catalogue.js';
 import { DOCUMENTED_PROBLEMS, PROBLEMS_SECTION, problem, problemType } from '../../src/errors/surfaces/problem.js';
-import { docsPagesRouter } from '../../src/http/docs-links.js';
+import { docsPagesRouter } from '../../src/interaction/docs-pages.js';
 
 const DOC = readFileSync(new URL('../../docs/admin-api.md', import.meta.url), 'utf8');
 const DOCS_URL = 'https://auth.example.com/docs';
@@ -67,10 +67,14 @@ describe('problem type URIs name sections of docs/admin-api.md', () => {
     const server = http.createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/admin-api.md`);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/admin-api.md`;
+      const res = await fetch(url, { headers: { accept: 'text/markdown' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
       expect(await res.text()).toBe(DOC);
+      // A browser following a problem's `type` gets the page rendered, each problem's heading anchored.
+      const html = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
+      for (const problem of DOCUMENTED_PROBLEMS) expect(html).toMatch(new RegExp(`<h3 id="[^"]+">${problem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h3>`));
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
