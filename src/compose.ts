@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import { openStores, type Stores } from './store/stores.js';
 import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
 import { withRefreshRotation } from './oauth/refresh-rotation.js';
+import { withTokenTombstones } from './oauth/token-tombstones.js';
 import { Accounts } from './platform/accounts.js';
 import { Enrollments } from './platform/enrollments.js';
 import { Catalog } from './platform/catalog.js';
@@ -112,7 +113,9 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   const { db } = store;
   // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
   const rotation = { graceSeconds: config.ttl.refreshGrace, tombstoneSeconds: config.ttl.refreshTombstone, keepTombstones: DEFAULT_KEEP_TOMBSTONES };
-  const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
+  // Issue #26: each access token leaves a tombstone naming its client, so a 401 for a revoked or
+  // purged token names that client's default scope (src/oauth/token-tombstones.ts).
+  const adapter = withTokenTombstones(metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind), config.ttl.refreshTombstone);
   const readiness = createReadiness(store.probes);
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);

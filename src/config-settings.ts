@@ -310,10 +310,15 @@ export const DEFAULTS_FILE_SCHEMA = z
 // config/integrations.yaml
 // ---------------------------------------------------------------------------------------------
 
-const httpsUri = z
+/**
+ * A hosted callback (https), or, beside at least one of those, a loopback callback of the same
+ * host's desktop app (issue #26: VS Code registers `https://vscode.dev/redirect` together with
+ * `http://127.0.0.1:33418/`; RFC 8252 §7.3).
+ */
+const callbackUri = z
   .string()
   .url()
-  .refine((u) => u.startsWith('https://') && !u.includes('#'), 'must be an https URI without fragment');
+  .refine((u) => (u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?\//.test(u)) && !u.includes('#'), 'must be an https URI, or an http loopback URI, without fragment');
 
 /** One vendor platform (SPEC §5.4 "Vendor platform", DESIGN D1 rows 3–4, D2 `vendor`). */
 export const INTEGRATION_SCHEMA = z
@@ -323,7 +328,11 @@ export const INTEGRATION_SCHEMA = z
       .string()
       .regex(/^[A-Za-z0-9._~-]{3,128}$/, 'letters, digits and . _ ~ - only (a URL would clash with Client ID Metadata Documents)')
       .describe('the fixed `client_id` returned to it on every registration (letters, digits, `. _ ~ -`; 3–128)'),
-    redirect_uris: z.array(httpsUri).min(1).describe('its hosted callbacks (https, no fragment); registration and authorization accept only these'),
+    redirect_uris: z
+      .array(callbackUri)
+      .min(1)
+      .refine((uris) => uris.some((u) => u.startsWith('https://')), 'needs at least one https callback (the host D1 matches on)')
+      .describe('its hosted callbacks (https, no fragment), plus any loopback callbacks its desktop app sends with them (http://127.0.0.1:<port>/…); registration and authorization accept only these'),
     // DESIGN D2: identity scopes are implied; operator scopes only, never account:* (SPEC §2.5 rule 1).
     scopes: z
       .array(z.string().refine((s) => OPERATOR_SCOPES.has(s), 'not an operator scope of SPEC §2.5 (account:* is never allowed)'))
@@ -334,6 +343,7 @@ export const INTEGRATION_SCHEMA = z
       .optional()
       .describe('name of the environment variable holding its secret (≥ 32 characters): a confidential client (`client_secret_post`). Never a secret in the file'),
     example: z.boolean().optional().describe('`true`: loaded in development and test only, ignored when `NODE_ENV=production`'),
+    enabled: z.boolean().optional().describe('`false`: switched off, not loaded (its registrations are refused as for an unknown host); default `true`'),
   })
   .strict()
   .describe('one vendor platform');

@@ -17,6 +17,14 @@ export const CLIENT_ORG_PROPERTY = 'x_org_id';
  */
 export const DEFAULT_SCOPE_PROPERTY = 'x_default_scope';
 /**
+ * The scopes an operator picked for a member client, or the integration lists for a vendor, plus
+ * the identity scopes every kind may request (DESIGN D2). Stored under this name (at client
+ * instantiation, `allowListOf`) instead of `scope`, so that oidc-provider does not refuse a scope
+ * outside it with its generic "requested scope is not allowed": the ceiling check
+ * (`scopesAboveCeiling`, run in `getResourceServerInfo`) refuses it with guidance (issue #26).
+ */
+export const ALLOWED_SCOPE_PROPERTY = 'x_allowed_scope';
+/**
  * Registration-response extension (RFC 7591 §3.2.1 allows extra members): the space-delimited
  * scopes the client may request at any later authorization, its kind's ceiling (DESIGN D2).
  */
@@ -97,19 +105,62 @@ export function uncageRegisteredScope(metadata: Record<string, unknown>): void {
   delete metadata.scope;
 }
 
-/** The scopes of `requested` that the kind may never have (empty when all are allowed). */
-export function scopesAboveCeiling(kind: ClientKind, requested: Iterable<string>): string[] {
-  return [...requested].filter((s) => !CLIENT_KINDS[kind].allows(s));
+/**
+ * Kinds whose scopes were picked for the client (DESIGN D2: the member client's by its operator, the
+ * vendor's by config/integrations.yaml): their registered `scope` is an allow-list within the kind's
+ * ceiling, and the identity scopes are always on it.
+ */
+const PICKED: ReadonlySet<ClientKind> = new Set(['member', 'vendor']);
+
+/**
+ * Issue #26: for member and vendor clients, moves the registered `scope` to `x_allowed_scope`,
+ * with the identity scopes added (every kind may request `openid profile email`, the protected
+ * resource's `scopes_supported`). oidc-provider then applies no allow-list of its own, whose
+ * refusal says only "requested scope is not allowed"; `scopesAboveCeiling` applies this one and
+ * `ceilingRefusal` says what the client may ask for. Runs at every client instantiation (the stored
+ * record keeps `scope`). Idempotent; mutates `metadata`.
+ */
+export function allowListOf(metadata: Record<string, unknown>): void {
+  if (!PICKED.has(kindOf(metadata)) || typeof metadata.scope !== 'string') return;
+  metadata[ALLOWED_SCOPE_PROPERTY] = [...new Set([...IDENTITY_SCOPES, ...parseScope(metadata.scope)])].join(' ');
+  delete metadata.scope;
 }
 
 /**
- * Why `above` (scopes beyond the kind's ceiling, non-empty) is refused, in words an integrator can
- * act on; `memberData` tells whether the refusal is about `account:*` (the docs topic differs).
+ * Every scope this client may request (DESIGN D2): its kind's ceiling, narrowed for member and
+ * vendor clients to `x_allowed_scope` (identity scopes always included). SPEC §2.5 order.
+ * @param metadata the client's metadata (`x_client_kind`, `x_allowed_scope` or `scope`)
  */
-export function ceilingRefusal(kind: ClientKind, above: readonly string[]): { description: string; memberData: boolean } {
+export function requestableScopes(metadata: Record<string, unknown>): string[] {
+  const kind = kindOf(metadata);
+  const picked = metadata[ALLOWED_SCOPE_PROPERTY] ?? (PICKED.has(kind) ? metadata.scope : undefined);
+  const allow = typeof picked === 'string' ? parseScope(picked) : undefined;
+  return ceilingOf(kind).filter((s) => !allow || IDENTITY_SCOPES.has(s) || allow.has(s));
+}
+
+/**
+ * The scopes of `requested` this client may not have (empty when all are allowed): beyond its
+ * kind's ceiling, or, for member and vendor clients, not picked for it (`requestableScopes`).
+ * @param client the client's kind, or its metadata (which also applies the picked list)
+ */
+export function scopesAboveCeiling(client: ClientKind | Record<string, unknown>, requested: Iterable<string>): string[] {
+  const allowed = new Set(typeof client === 'string' ? ceilingOf(client) : requestableScopes(client));
+  return [...requested].filter((s) => !allowed.has(s));
+}
+
+/**
+ * Why `above` (scopes this client may not have, non-empty) is refused, in words an integrator can
+ * act on (issue #26: every `invalid_scope` says which scopes the client may ask for; the caller
+ * appends the docs link); `memberData` tells whether the refusal is about `account:*` (the docs
+ * topic differs).
+ * @param may the scopes the client may request (`requestableScopes`); omitted: the kind's ceiling
+ */
+export function ceilingRefusal(kind: ClientKind, above: readonly string[], may: readonly string[] = ceilingOf(kind)): { description: string; memberData: boolean } {
   const memberData = kind !== 'member' && above.some((s) => MEMBER_SCOPES.has(s));
+  const operatorFromMember = kind === 'member' && above.some((s) => OPERATOR_SCOPES.has(s));
   const why = memberData ? MEMBER_DATA_REFUSAL : CLIENT_KINDS[kind].beyond;
-  return { description: `scope ${above.join(' ')} is not allowed for this client: ${why}`, memberData };
+  const picked = PICKED.has(kind) && !operatorFromMember && above.every((s) => CLIENT_KINDS[kind].allows(s)) ? ' (the server operator picked them for this client)' : '';
+  return { description: `scope ${above.join(' ')} is not allowed for this client: ${why}. This client may ask for: ${may.join(' ')}${picked}`, memberData };
 }
 
 /**
@@ -120,7 +171,7 @@ export function ceilingRefusal(kind: ClientKind, above: readonly string[]): { de
 export function defaultScopeOf(metadata: Record<string, unknown>): string {
   const kind = CLIENT_KINDS[kindOf(metadata)];
   // Loopback and CIMD clients keep their registered scope as `x_default_scope` (DESIGN D2).
-  const stored = metadata[DEFAULT_SCOPE_PROPERTY] ?? metadata.scope;
+  const stored = metadata[DEFAULT_SCOPE_PROPERTY] ?? metadata[ALLOWED_SCOPE_PROPERTY] ?? metadata.scope;
   const registered = typeof stored === 'string' ? [...parseScope(stored)] : ALL_SCOPES;
   return registered.filter((s) => kind.allows(s) && (IDENTITY_SCOPES.has(s) || isReadScope(s))).join(' ');
 }

@@ -59,6 +59,8 @@ export function loadIntegrations(file: string, env: NodeJS.ProcessEnv, mode: Con
   const result: Integration[] = [];
   for (const entry of parsed.data.integrations) {
     if (entry.example && mode === 'production') continue;
+    // Issue #26: an operator switches a catalogued host off without deleting its entry.
+    if (entry.enabled === false) continue;
     for (const key of [`name:${entry.name}`, `id:${entry.client_id}`]) {
       if (seen.has(key)) throw new ConfigError(`${file}: duplicate integration ${key}`);
       seen.add(key);
@@ -76,7 +78,8 @@ export function loadIntegrations(file: string, env: NodeJS.ProcessEnv, mode: Con
       redirectUris: entry.redirect_uris,
       scopes: entry.scopes,
       clientSecret,
-      hosts: new Set(entry.redirect_uris.map((u) => new URL(u).host.toLowerCase())),
+      // D1 rows 3–4 match on the https hosts only (a loopback callback names no vendor).
+      hosts: new Set(entry.redirect_uris.filter((u) => u.startsWith('https://')).map((u) => new URL(u).host.toLowerCase())),
     });
   }
   return result;
@@ -89,7 +92,9 @@ export function vendorClientMetadata(integration: Integration): ClientMetadata {
     client_name: integration.name,
     ...(integration.clientSecret ? { client_secret: integration.clientSecret } : {}),
     redirect_uris: integration.redirectUris,
-    application_type: 'web',
+    // A host that also lists loopback callbacks (VS Code) is a desktop app: any loopback port
+    // matches at authorization (RFC 8252 §7.3), its https callbacks as registered.
+    application_type: integration.redirectUris.some((u) => u.startsWith('http://')) ? 'native' : 'web',
     token_endpoint_auth_method: integration.clientSecret ? 'client_secret_post' : 'none',
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],

@@ -17,7 +17,7 @@ import type { Accounts } from '../platform/accounts.js';
 import type { SiteChoices } from './account.js';
 import { CLAIMS_BY_SCOPE, loadClaims } from '../domain/claims.js';
 import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from '../domain/scopes.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ceilingRefusal, kindOf, scopesAboveCeiling, uncageRegisteredScope } from '../domain/client-kinds.js';
+import { ALLOWED_SCOPE_PROPERTY, CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, allowListOf, ceilingRefusal, kindOf, requestableScopes, scopesAboveCeiling, uncageRegisteredScope } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
@@ -177,7 +177,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
     extraClientMetadata: {
-      properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY],
+      properties: [CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, ALLOWED_SCOPE_PROPERTY],
       validator(ctx, key, _value, metadata) {
         if (key !== CLIENT_KIND_PROPERTY) return;
         deps.classifyClient?.(metadata);
@@ -189,6 +189,7 @@ export function createProvider(deps: ProviderDeps): Provider {
           throw new errors.InvalidClientMetadata('scope must only contain Authorization Server supported scope values');
         }
         uncageRegisteredScope(metadata);
+        allowListOf(metadata);
       },
     },
     interactions: {
@@ -244,10 +245,12 @@ export function createProvider(deps: ProviderDeps): Provider {
           }
           // DESIGN D2: the ceiling of the client's kind, checked at /authorize and at /token.
           const requested = parseScope(ctx.oidc.params?.scope as string | undefined);
-          const kind = kindOf(clientMetadata(client));
-          const above = scopesAboveCeiling(kind, requested);
+          // Member and vendor clients: also the scopes picked for them (issue #26, `allowListOf`).
+          const metadata = clientMetadata(client);
+          const kind = kindOf(metadata);
+          const above = scopesAboveCeiling(metadata, requested);
           if (above.length > 0) {
-            const refusal = ceilingRefusal(kind, above);
+            const refusal = ceilingRefusal(kind, above, requestableScopes(metadata));
             throw new errors.InvalidScope(withDocs(refusal.description, config.docsUrl, refusal.memberData ? 'memberAccess' : 'scopes'), above.join(' '));
           }
           return {

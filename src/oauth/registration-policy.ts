@@ -277,13 +277,20 @@ const registrationOf = (ctx: Context): RegistrationState | undefined => (ctx.sta
 /**
  * The named steps of `POST /api/oauth/register` (DESIGN D1), in pipeline order (src/pipelines/oauth.ts):
  *
- *   readMetadata → decideD1Row → answerRefusal → answerVendor → createLoopbackClient → (provider)
+ *   answerPreflight → readMetadata → decideD1Row → answerRefusal → answerVendor → createLoopbackClient → (provider)
  *
  * Answers: 400 RFC 7591 §3.2.2 error (rows 1, 4, 5); 201 vendor record (row 3); 413 over the
  * route's body limit (`readText`, DESIGN D7); row 2 is handed to oidc-provider with the request
  * body set. Other methods pass through every step (the provider answers them).
  */
 export interface RegistrationSteps {
+  /**
+   * CORS (issue #26), as oidc-provider does for discovery and the token endpoint: a preflight
+   * (`OPTIONS` with `Access-Control-Request-Method`) is answered 204 allowing `POST` from any
+   * origin, and every other answer names the caller's origin in `Access-Control-Allow-Origin`, so
+   * a browser-based MCP host can register. No cookie or credential is involved.
+   */
+  answerPreflight: Middleware;
   /** Reads the JSON body under the row's limit (413 logged as a row-1 refusal). */
   readMetadata: Middleware;
   /** Walks the D1 table: the first matching row decides. */
@@ -302,6 +309,16 @@ export function registrationSteps(deps: RegistrationDeps): RegistrationSteps {
   const log = (ctx: Context, decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
     logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
   return {
+    async answerPreflight(ctx, next) {
+      if (ctx.state.route?.spec.name !== 'registration') return next();
+      ctx.vary('Origin');
+      ctx.set('Access-Control-Allow-Origin', ctx.get('Origin') || '*');
+      if (ctx.method !== 'OPTIONS' || !ctx.get('Access-Control-Request-Method')) return next();
+      ctx.set('Access-Control-Allow-Methods', 'POST');
+      ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'Content-Type');
+      ctx.set('Access-Control-Max-Age', '3600');
+      ctx.status = 204;
+    },
     async readMetadata(ctx, next) {
       if (ctx.method !== 'POST' || ctx.state.route?.spec.name !== 'registration') return next();
       let raw: string;

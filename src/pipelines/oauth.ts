@@ -24,7 +24,7 @@ import type { SharedSteps } from './steps.js';
 export function oauthPipelines(services: Services, { limitBody, limitByClient, limitByIp, handToProvider }: SharedSteps): Pipelines {
   const { registration, signing, config } = services;
   const explainMetadataFailure = registration.explainMetadataFailure;
-  const { readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient } = registration.steps(services.adapter);
+  const { answerPreflight, readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient } = registration.steps(services.adapter);
   const fillDefaultScope = defaultScopeMiddleware(services.provider);
   const refuseSuspendedClient = authorizationGuard(services.suspensions);
   const announce = completeDiscovery(config, signing.signingActive);
@@ -49,6 +49,7 @@ export function oauthPipelines(services: Services, { limitBody, limitByClient, l
     introspection: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, handToProvider),
     // DESIGN D1: the table decides (vendor record, refusal) before the provider creates a loopback client.
     registration: answersEveryMethod(
+      answerPreflight,
       limitBody,
       limitByIp,
       readMetadata,

@@ -58,9 +58,10 @@ export interface BearerState {
  * What a surface names in `scope` when a token is refused before the operation's scope is known
  * (DESIGN D4: "the called operation's, else the caller kind's default").
  * - `operation`: the scopes of what was called (e.g. the MCP tool of a `tools/call`), when known;
- * - `fallback`: named when the caller's client cannot be told either (the token is unknown:
- *   revoked, purged or never ours). For a token that is found but expired, the default scope of
- *   its client (DESIGN D3, `defaultScopeOf`) comes first.
+ * - `fallback`: named when the caller's client cannot be told either (the token was never ours, or
+ *   its tombstone is gone too). For a token that is found but expired, or revoked or purged within
+ *   its tombstone's life (src/oauth/token-tombstones.ts), the default scope of its client
+ *   (DESIGN D3, `defaultScopeOf`) comes first.
  * Values are space-delimited scope strings.
  */
 export interface ScopeHint {
@@ -89,6 +90,20 @@ export function readBearerToken(ctx: Context, baseUrl: string, hint: ScopeHint):
   return match[1];
 }
 
+/**
+ * What the `AccessToken` adapter answers about a token that is gone (src/oauth/token-tombstones.ts,
+ * reached through the provider so that this layer imports nothing of src/oauth).
+ */
+interface GoneTokens {
+  clientOfGoneToken?(token: string): Promise<string | undefined>;
+}
+
+/** The client a revoked or purged access token was issued to, while its tombstone lives (issue #26). */
+async function clientOfGoneToken(provider: Provider, token: string): Promise<string | undefined> {
+  const adapter = (provider.AccessToken as unknown as { adapter?: GoneTokens }).adapter;
+  return adapter?.clientOfGoneToken?.(token).catch(() => undefined);
+}
+
 /** The default scope of a token's client (DESIGN D3), or undefined when the client is gone. */
 async function clientDefaultScope(provider: Provider, clientId: string | undefined): Promise<string | undefined> {
   if (!clientId) return undefined;
@@ -109,8 +124,17 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
   // Opaque tokens only (DESIGN D3); anything longer than a stored id cannot be one of ours.
   // Expired tokens are read too (until purged): their client tells which scope to ask for next.
   const at = token.length <= 128 ? await provider.AccessToken.find(token, { ignoreExpiration: true }) : undefined;
+  // DESIGN D4: the operation's scope, else the default of the token's client: read from the token,
+  // or, for a revoked or purged one, from its tombstone (issue #26); else the surface's fallback.
   const refuse = async (description: string) =>
-    challenge(baseUrl, 401, 'invalid_token', description, hint.operation ?? (await clientDefaultScope(provider, at?.clientId)) ?? hint.fallback, hint.errorUri);
+    challenge(
+      baseUrl,
+      401,
+      'invalid_token',
+      description,
+      hint.operation ?? (await clientDefaultScope(provider, at ? at.clientId : token.length <= 128 ? await clientOfGoneToken(provider, token) : undefined)) ?? hint.fallback,
+      hint.errorUri,
+    );
   if (!at) throw await refuse('the access token is unknown or was revoked: sign in again');
   if (at.isExpired) throw await refuse('the access token has expired: refresh it or sign in again');
   const aud = at.aud as string | string[] | undefined;

@@ -37,12 +37,11 @@ async function inspector(bearer: string, ...args: string[]): Promise<string> {
 }
 
 describe('MCP Inspector CLI with --header "Authorization: Bearer …"', () => {
-  test('tools/list shows the public and the member tools the token unlocks', async () => {
-    const out = JSON.parse(await inspector(token, '--method', 'tools/list')) as { tools: Array<{ name: string }> };
+  test('tools/list shows every tool (issue #26), each saying whom it is for', async () => {
+    const out = JSON.parse(await inspector(token, '--method', 'tools/list')) as { tools: Array<{ name: string; description: string }> };
     const names = out.tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['search_courses', 'my_enrollments', 'continue_watching', 'my_orders']));
-    expect(names).not.toContain('record_progress'); // account:write not granted
-    expect(names).not.toContain('list_courses'); // operator tool
+    expect(names).toEqual(expect.arrayContaining(['search_courses', 'my_enrollments', 'continue_watching', 'my_orders', 'record_progress', 'list_courses']));
+    expect(out.tools.find((t) => t.name === 'list_courses')!.description).toMatch(/^For the site's owners and admins only/);
   }, 40_000);
 
   test('tools/call my_enrollments answers with the member course slugs', async () => {

@@ -26,9 +26,10 @@ afterAll(async () => {
 });
 
 describe('mcp-remote as a real client', () => {
-  test('lists the public tools anonymously', async () => {
+  test('lists every tool anonymously (issue #26), the member tools among them', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_course', 'how_to_connect', 'search_courses']);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_course', 'how_to_connect', 'search_courses', 'my_enrollments', 'site_analytics']));
+    expect(tools.find((t) => t.name === 'my_enrollments')!.description).toMatch(/^For members of the site/);
   }, 30_000);
 
   test('a member tool makes mcp-remote sign in (401 → OAuth with demo-member-cli) and answers with the course slugs', async () => {
@@ -42,7 +43,7 @@ describe('mcp-remote as a real client', () => {
     // mcp-remote sends the resource with a trailing slash; the AS treats it as BASE_URL (RFC 3986 §6.2.3).
     expect(url.searchParams.get('resource')).toBe(`${server.baseUrl}/`);
     expect(url.searchParams.get('scope')).toContain('account:read');
-    // After signing in, tools/list shows the member tools too.
+    // After signing in, the listing is the same (every tool, for every caller).
     const names = (await session.client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('continue_watching');
   }, 60_000);

@@ -120,10 +120,11 @@ describe('DESIGN D4: after its tokens are revoked, the client is told what to as
     expect(param(header, 'scope')).toBe('analytics:read');
     expect(param(header, 'resource_metadata')).toBe(`${server.baseUrl}/.well-known/oauth-protected-resource`);
     expect(param(header, 'error_uri')).toMatch(new RegExp(`^${server.baseUrl}/docs/mcp\\.md#`));
-    // Any other method: a scope every client kind may request, never none.
+    // Any other method: the default scope of the revoked token's client, read from its tombstone
+    // (issue #26; its registered default, courses:read), never none and not just openid.
     const list = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(list.status).toBe(401);
-    expect(param(list.headers.get('www-authenticate')!, 'scope')).toBe('openid');
+    expect(param(list.headers.get('www-authenticate')!, 'scope')).toBe('courses:read');
   });
 
   test('the SDK client signs in again with the same registration (refresh → invalid_grant → authorization) and the call succeeds', async () => {

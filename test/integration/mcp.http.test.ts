@@ -56,7 +56,9 @@ describe('MCP Streamable HTTP transport, stateless', () => {
   test('any request can be answered without an earlier initialize (no session state)', async () => {
     const res = await post(rpc('tools/list'), { 'mcp-protocol-version': '2025-11-25' });
     expect(res.status).toBe(200);
-    expect(res.json.result.tools.map((t: { name: string }) => t.name)).toEqual(['how_to_connect', 'search_courses', 'get_course']);
+    // Issue #26: every tool is listed to every caller, anonymous included.
+    const names = res.json.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['how_to_connect', 'search_courses', 'get_course', 'my_enrollments', 'site_analytics', 'create_coupon']));
   });
 
   test('a notification is accepted with 202 and no body', async () => {
@@ -85,6 +87,38 @@ describe('MCP Streamable HTTP transport, stateless', () => {
     });
     expect(status).toBe(403);
     expect((await post(rpc('ping'), { origin: server.baseUrl })).status).toBe(200);
+  });
+});
+
+describe('issue #26: protocol revisions (the newest the installed SDK knows, down to 2025-06-18) and batches', () => {
+  const initialize = (protocolVersion: string, id = 1) => rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } }, id);
+
+  test('initialize answers 2025-11-25 (the SDK\'s LATEST_PROTOCOL_VERSION) and 2025-06-18 as asked; an unknown revision gets the newest', async () => {
+    const { LATEST_PROTOCOL_VERSION } = await import('@modelcontextprotocol/sdk/types.js');
+    expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
+    for (const version of ['2025-11-25', '2025-06-18']) {
+      expect((await post(initialize(version))).json.result.protocolVersion).toBe(version);
+    }
+    expect((await post(initialize('2026-07-28'))).json.result.protocolVersion).toBe('2025-11-25');
+  });
+
+  test.each(['2025-11-25', '2025-06-18'])('a JSON-RPC batch under MCP-Protocol-Version %s → 400 -32600 (batches removed in 2025-06-18)', async (version) => {
+    const res = await post([rpc('ping', undefined, 1), rpc('tools/list', undefined, 2)], { 'mcp-protocol-version': version });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(res.json.error.message).toContain('batches');
+  });
+
+  test('a batch carrying initialize for 2025-06-18 or later → 400 as well', async () => {
+    const res = await post([initialize('2025-11-25')]);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe(-32600);
+  });
+
+  test('a 2025-03-26 client (header 2025-03-26) may still batch', async () => {
+    const res = await post([rpc('ping', undefined, 1), rpc('tools/list', undefined, 2)], { 'mcp-protocol-version': '2025-03-26' });
+    expect(res.status).toBe(200);
+    expect(res.json.map((m: { id: number }) => m.id).sort()).toEqual([1, 2]);
   });
 });
 
@@ -158,7 +192,7 @@ describe('SPEC §5.7 / DESIGN D4 authorization of tool calls', () => {
     expect(challengeParams(res.headers.get('www-authenticate')).error_description).toContain('not bound');
   });
 
-  test('a member token sees member tools in tools/list and may call them', async () => {
+  test('a member token lists member tools and may call them', async () => {
     const list = await post(rpc('tools/list'), { authorization: `Bearer ${memberToken}` });
     expect(list.json.result.tools.map((t: { name: string }) => t.name)).toContain('my_enrollments');
     const res = await post(call('my_enrollments'), { authorization: `Bearer ${memberToken}` });
@@ -288,10 +322,10 @@ describe('issue #15: built servers are reused across requests, nothing of a requ
       expect(res.status).toBe(200);
       expect(res.json.result.structuredContent.totalCount).toBe(expected[who]);
     }
-    // An anonymous caller right after sees the public tools only (servers are kept per tool set).
+    // An anonymous caller right after lists the same tools (issue #26) but may call the public ones only.
     const list = await post(rpc('tools/list'));
-    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(['how_to_connect', 'search_courses', 'get_course']);
     const member = await post(rpc('tools/list'), { authorization: `Bearer ${memberToken}` });
-    expect(member.json.result.tools.map((t: { name: string }) => t.name)).toContain('my_enrollments');
+    expect(list.json.result.tools).toEqual(member.json.result.tools);
+    expect((await post(call('my_enrollments'))).status).toBe(401);
   });
 });

@@ -446,7 +446,8 @@ describe('SPEC 4.1 discovery', () => {
     expect(md.resource).toBe(base);
     expect(md.authorization_servers).toEqual([base]);
     expect(md.bearer_methods_supported).toEqual(['header']);
-    expect(md.scopes_supported).toContain('account:read');
+    // Issue #26: the minimal set every client kind may request (the AS metadata lists every scope).
+    expect(md.scopes_supported).toEqual(['openid', 'profile', 'email']);
     expect(md.resource_documentation).toBe(server.config.docsUrl);
     // A document at a path-suffixed URL would have to name that path's resource (RFC 9728 §3.3).
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource/account/graphql']) {

@@ -34,8 +34,22 @@ ${extra}`;
 describe('config/integrations.yaml', () => {
   test('the shipped example file loads (development) and is empty in production', () => {
     const shipped = path.resolve('config/integrations.yaml');
-    expect(loadIntegrations(shipped, {}, 'development').map((i) => i.name)).toEqual(['Claude', 'ChatGPT']);
+    expect(loadIntegrations(shipped, {}, 'development').map((i) => i.name)).toEqual(['Claude', 'ChatGPT', 'Visual Studio Code']);
     expect(loadIntegrations(shipped, {}, 'production')).toEqual([]);
+  });
+
+  test('issue #26: an operator switches a catalogued host off with enabled: false', () => {
+    expect(loadIntegrations(file(entry('    enabled: false\n')), {}, 'production')).toEqual([]);
+    expect(loadIntegrations(file(entry('    enabled: true\n')), {}, 'production').map((i) => i.name)).toEqual(['Acme Assistant']);
+  });
+
+  test('issue #26: a host may list loopback callbacks beside its https ones (a desktop app: native, matched on its https host)', () => {
+    const yaml = entry().replace('[https://acme.example/oauth/callback]', '[https://acme.example/oauth/callback, "http://127.0.0.1:33418/"]');
+    const [acme] = loadIntegrations(file(yaml), {}, 'production');
+    expect([...acme!.hosts]).toEqual(['acme.example']);
+    expect(vendorClientMetadata(acme!)).toMatchObject({ application_type: 'native' });
+    // Loopback callbacks alone name no host: refused.
+    expect(() => loadIntegrations(file(entry().replace('[https://acme.example/oauth/callback]', '["http://127.0.0.1:33418/"]')), {}, 'production')).toThrow(/redirect_uris/);
   });
 
   test('a public vendor becomes a static client of kind vendor with identity + listed scopes', () => {

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { buildMcpServer } from '../../src/resource/mcp/server.js';
-import { decide, visibleTools } from '../../src/resource/mcp/access.js';
+import { decide, listedDescription } from '../../src/resource/mcp/access.js';
 import { TOOLS, findTool } from '../../src/resource/mcp/tools/registry.js';
 import type { Caller, ToolServices } from '../../src/resource/mcp/tools/types.js';
 import type { Principal } from '../../src/resource/bearer.js';
@@ -46,8 +46,8 @@ describe('DESIGN D4 access rule', () => {
     }
   });
 
-  test('anonymous: public tools only; protected → 401 with the tool scopes', () => {
-    expect(visibleTools(TOOLS, { roles: [] }).map((t) => t.name)).toEqual(['how_to_connect', 'search_courses', 'get_course']);
+  test('anonymous: may call public tools only; protected → 401 with the tool scopes', () => {
+    expect(TOOLS.filter((t) => decide(t, { roles: [] }).allowed).map((t) => t.name)).toEqual(['how_to_connect', 'search_courses', 'get_course']);
     expect(decide(findTool('list_orders')!, { roles: [] })).toMatchObject({ allowed: false, status: 401, error: 'invalid_token', scope: 'orders:read' });
   });
 
@@ -59,11 +59,35 @@ describe('DESIGN D4 access rule', () => {
 
   test('member scopes open member tools for any role at the site', () => {
     const caller = { principal: principal(['account:read']), roles: ['student'] };
-    expect(visibleTools(TOOLS, caller).filter((t) => t.audience === 'member').map((t) => t.name)).toEqual([
+    expect(TOOLS.filter((t) => t.audience === 'member' && decide(t, caller).allowed).map((t) => t.name)).toEqual([
       'my_enrollments',
       'continue_watching',
       'my_orders',
       'my_event_registrations',
     ]);
+  });
+});
+
+describe('issue #26: tools/list shows every tool to every caller, saying whom it is for and what it needs', () => {
+  test('an anonymous caller lists every tool; descriptions and _meta name the audience and the scopes', async () => {
+    const client = await connected({ roles: [] }, {});
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const listed of tools) {
+      const tool = findTool(listed.name)!;
+      expect(listed.description).toBe(listedDescription(tool));
+      expect(listed._meta).toMatchObject({ 'coursegate/audience': tool.audience, 'coursegate/scopes': [...tool.scopes] });
+      const who = { public: /^For everyone/, member: /^For members of the site/, operator: /^For the site's owners and admins only/ }[tool.audience];
+      expect(listed.description).toMatch(who);
+      for (const s of tool.scopes) expect(listed.description).toContain(s);
+      expect(listed._meta!.securitySchemes).toEqual(tool.scopes.length ? [{ type: 'oauth2', scopes: [...tool.scopes] }] : [{ type: 'noauth' }]);
+    }
+    await client.close();
+  });
+
+  test('a member token calling an operator tool is told that the tool is for owners and admins', () => {
+    const refusal = decide(findTool('site_analytics')!, { principal: principal(['account:read']), roles: ['student'] });
+    expect(refusal).toMatchObject({ allowed: false, status: 403, scope: 'analytics:read' });
+    expect((refusal as { description: string }).description).toContain("operator tool for the site's owners and admins");
   });
 });

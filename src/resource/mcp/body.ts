@@ -33,3 +33,33 @@ export async function readJsonRpcBody(ctx: Context): Promise<JsonRpcBody> {
     throw new JsonRpcHttpError(400, -32700, 'Parse error: the body is not valid JSON');
   }
 }
+
+/** The first MCP revision without JSON-RPC batching (MCP 2025-06-18 changelog: "Remove support for JSON-RPC batching"). */
+export const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
+
+/**
+ * The MCP revision a request speaks: its `MCP-Protocol-Version` header, else the `protocolVersion`
+ * of an `initialize` it carries; undefined when it names none (the server then assumes 2025-03-26,
+ * MCP 2025-06-18 transports, "Protocol Version Header").
+ */
+export function requestRevision(header: string, parsed: unknown): string | undefined {
+  if (header) return header;
+  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+    const version = (m as { method?: unknown; params?: { protocolVersion?: unknown } } | null)?.method === 'initialize' ? (m as { params?: { protocolVersion?: unknown } }).params?.protocolVersion : undefined;
+    if (typeof version === 'string') return version;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a JSON-RPC batch (an array body) when the request's revision forbids batches (2025-06-18
+ * and later, compared as ISO dates); earlier or unnamed revisions keep them (issue #26).
+ * @throws JsonRpcHttpError 400 with JSON-RPC `-32600 Invalid Request`
+ */
+export function refuseForbiddenBatch(header: string, parsed: unknown): void {
+  if (!Array.isArray(parsed)) return;
+  const revision = requestRevision(header, parsed);
+  if (revision !== undefined && revision >= FIRST_REVISION_WITHOUT_BATCHES) {
+    throw new JsonRpcHttpError(400, -32600, `Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 20)} (removed in ${FIRST_REVISION_WITHOUT_BATCHES}); send one message per request`);
+  }
+}

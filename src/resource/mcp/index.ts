@@ -14,7 +14,7 @@ import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import { ANY_KIND_SCOPE, authenticate, readBearerToken, type ScopeHint } from '../bearer.js';
 import { docsLink } from '../../http/docs-links.js';
-import { readJsonRpcBody, type JsonRpcBody } from './body.js';
+import { readJsonRpcBody, refuseForbiddenBatch, type JsonRpcBody } from './body.js';
 import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
 import { calledToolScopes, gateToolCalls } from './gate.js';
 import { originGuard } from './origin-guard.js';
@@ -65,8 +65,10 @@ const allowPostOnly: Middleware = async (ctx, next) => {
   await next();
 };
 
+/** Reads the body; a batch under a revision that forbids batches (≥ 2025-06-18) is refused here (issue #26). */
 const readBody: Middleware = async (ctx, next) => {
   state(ctx).body = await readJsonRpcBody(ctx);
+  refuseForbiddenBatch(ctx.get('mcp-protocol-version'), state(ctx).body.parsed);
   await next();
 };
 

@@ -1,7 +1,9 @@
 /**
  * The MCP servers of `/mcp` (stateless, DESIGN §1): each request is served by an `McpServer` holding
- * only the tools the caller may call, so `tools/list` shows exactly those; built servers are kept
- * per tool set and reused (`McpServerPool`). Tool results carry both
+ * every tool (DESIGN D4, issue #26: `tools/list` shows every tool to every caller, each saying whom
+ * it is for and which scopes it needs, so a host that hands the model only listed tools can reach
+ * the 401/403 challenge of `gate.ts` that starts sign-in or step-up); built servers are kept and
+ * reused (`McpServerPool`). Tool results carry both
  * `structuredContent` (checked against the output schema) and a JSON text block for clients that
  * read `content` only.
  */
@@ -12,8 +14,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { Logger } from 'pino';
 import * as z4mini from 'zod/v4-mini';
 import { toolError } from '../../errors/surfaces/jsonrpc.js';
-import { visibleTools } from './access.js';
-import { isOperator } from '../../platform/accounts.js';
+import { listedDescription, listedMeta } from './access.js';
 import { TOOLS } from './tools/registry.js';
 import type { AnyTool, Caller, ToolServices } from './tools/types.js';
 import { DirectTransport } from './transport.js';
@@ -22,9 +23,11 @@ export const SERVER_INFO = { name: 'coursegate', title: 'coursegate course platf
 
 const INSTRUCTIONS = [
   'Tools of an online-course platform.',
+  'Every tool is listed to every caller; each description starts with whom it is for and the scopes it needs.',
   'Without a token: the public catalogue (search_courses, get_course) and how_to_connect.',
-  'Members (account:read / account:write): their enrollments, progress, orders and event registrations.',
+  'Members (account:read / account:write, through their site\'s member client): their enrollments, progress, orders and event registrations.',
   'Site owners and admins (operator scopes): courses, curriculum, students, members, orders, analytics, events and coupons.',
+  'Calling a tool you cannot use yet answers HTTP 401 (sign in) or 403 insufficient_scope (step up) with the scope to ask for.',
   'Call how_to_connect to see which scope unlocks which tool.',
 ].join(' ');
 
@@ -91,11 +94,11 @@ function serverWith(tools: readonly AnyTool[], services: ToolServices, logger: L
       tool.name,
       {
         title: tool.title,
-        description: tool.scopes.length ? `${tool.description} Needs: ${tool.scopes.join(' ')}.` : tool.description,
+        description: listedDescription(tool),
         inputSchema: input,
         outputSchema: output,
         annotations: { title: tool.title, ...tool.annotations },
-        _meta: { 'coursegate/scopes': [...tool.scopes], 'coursegate/audience': tool.audience },
+        _meta: listedMeta(tool),
       },
       (async (args: Record<string, unknown>) => {
         const { caller, requestId, onOutage } = scope();
@@ -110,14 +113,14 @@ function serverWith(tools: readonly AnyTool[], services: ToolServices, logger: L
 }
 
 /**
- * A server for one request, holding only the tools the caller may call.
+ * A server for one request, holding every tool (the gate decides who may call which).
  * @param caller who calls (anonymous or a principal with its roles)
  * @param requestId the request id, quoted in internal-error results for support
  * @param onOutage told when a tool met a store outage (the request then answers 503)
  */
 export function buildMcpServer(caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): McpServer {
   const scope = { caller, requestId, onOutage };
-  return serverWith(visibleTools(TOOLS, caller), services, logger, () => scope);
+  return serverWith(TOOLS, services, logger, () => scope);
 }
 
 /** A pooled server, the request it serves now (none while idle), and its direct transport if it has one. */
@@ -127,6 +130,9 @@ interface Pooled {
   /** Set for a server that stays connected (transport.ts `DirectTransport`). */
   direct?: DirectTransport;
 }
+
+/** The one tool set of every pooled server. */
+const ALL = { tools: TOOLS, key: 'all' } as const;
 
 /**
  * Built servers, kept by the set of tools they hold (issue #15: building a server and registering
@@ -148,27 +154,13 @@ export class McpServerPool {
     private readonly maxIdle = 16,
   ) {}
 
-  /** The tools a caller may call and their pool key, kept per kind of caller (see `toolsFor`). */
-  private readonly visible = new Map<string, { tools: AnyTool[]; key: string }>();
-
-  /**
-   * The tools `caller` may call (`visibleTools`), kept per what that rule reads of a caller: whether
-   * there is a token, its scopes, and whether the user holds an operator role at the site.
-   */
-  private toolsFor(caller: Caller): { tools: AnyTool[]; key: string } {
-    const kind = caller.principal ? `${[...caller.principal.scopes].sort().join(' ')}|${isOperator(caller.roles) ? 'operator' : 'member'}` : 'anonymous';
-    let found = this.visible.get(kind);
-    if (!found) {
-      const tools = visibleTools(TOOLS, caller);
-      found = { tools, key: tools.map((t) => t.name).join(' ') };
-      if (this.visible.size >= 1000) this.visible.clear();
-      this.visible.set(kind, found);
-    }
-    return found;
+  /** Every caller is served by a server holding every tool (DESIGN D4: all tools are listed). */
+  private toolsFor(_caller: Caller): { tools: readonly AnyTool[]; key: string } {
+    return ALL;
   }
 
   /** An idle server of `key`, or a new one holding `tools` (connected to a direct transport when `direct`). */
-  private async take(key: string, tools: AnyTool[], direct: boolean): Promise<Pooled> {
+  private async take(key: string, tools: readonly AnyTool[], direct: boolean): Promise<Pooled> {
     const entry = this.idle.get(key)?.pop();
     if (entry) return entry;
     const built: Pooled = { server: undefined as unknown as McpServer };
@@ -194,7 +186,7 @@ export class McpServerPool {
   }
 
   /**
-   * Runs `use` with a server holding exactly the tools `scope.caller` may call; `use` must connect
+   * Runs `use` with a pooled server; `use` must connect
    * it to a transport and close it before it returns (as `serveWithSdk` does).
    */
   async serve(scope: CallScope, use: (server: McpServer) => Promise<void>): Promise<void> {
@@ -211,7 +203,7 @@ export class McpServerPool {
   }
 
   /**
-   * Runs `use` with a server holding exactly the tools `scope.caller` may call and the direct
+   * Runs `use` with a pooled server and the direct
    * transport it stays connected to (transport.ts `serveDirect`).
    */
   async serveDirect(scope: CallScope, use: (transport: DirectTransport) => Promise<void>): Promise<void> {

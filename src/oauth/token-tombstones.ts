@@ -1,0 +1,84 @@
+/**
+ * Access-token tombstones (DESIGN D4 "every 401 names a scope … also after its token is gone";
+ * issue #26): what a resource server needs to name the right `scope` in the 401 for an access
+ * token that was revoked or purged, namely which client it was issued to.
+ *
+ * A revoked token's record is deleted (RFC 7009, grant revocation, refresh-token reuse, logout),
+ * and an expired one is purged, so the bearer step could tell nothing about it and named `openid`:
+ * a client that then signs in again gets a token with no resource scope, and an SDK 1.32 host
+ * gives up ("403 after trying upscoping"). With a tombstone the 401 names the default scope set of
+ * the token's client (DESIGN D3), so signing in again leads somewhere.
+ *
+ * The tombstone is written with the access token (an adapter wrapper, like the refresh rotation of
+ * src/oauth/refresh-rotation.ts), because revoking a grant deletes its tokens without naming them.
+ * It holds the client id only, under the SHA-256 of the token (the token itself is never kept
+ * there), and lives as long as the token plus `keepSeconds` (bounded in time, like the tombstones
+ * of rotated refresh tokens: `ttl.refresh_tombstone`).
+ */
+import { createHash } from 'node:crypto';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+
+type AdapterClass = new (name: string) => Adapter;
+
+/** The adapter model name the tombstones are stored under. */
+export const TOMBSTONE_MODEL = 'AccessTokenTombstone';
+
+/**
+ * What the `AccessToken` adapter of a wrapped class also answers (read by the bearer step through
+ * `provider.AccessToken.adapter`, src/resource/bearer.ts).
+ */
+export interface TokenTombstones {
+  /**
+   * The client an access token was issued to, while its tombstone lives (also after the token
+   * was revoked or purged); undefined when unknown.
+   */
+  clientOfGoneToken(token: string): Promise<string | undefined>;
+}
+
+const tombstoneId = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * Wraps an adapter class so that every saved access token leaves a tombstone (see the module
+ * comment). Other models pass through untouched.
+ * @param keepSeconds how long a tombstone outlives its token (seconds)
+ */
+export function withTokenTombstones(Base: AdapterClass, keepSeconds: number): AdapterClass {
+  return class TombstoneAdapter implements Adapter, TokenTombstones {
+    private readonly inner: Adapter;
+    private readonly tombstones: Adapter | undefined;
+    constructor(name: string) {
+      this.inner = new Base(name);
+      this.tombstones = name === 'AccessToken' ? new Base(TOMBSTONE_MODEL) : undefined;
+    }
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      // The token first: a refresh's rotation is saved together with it (refresh-rotation.ts).
+      await this.inner.upsert(id, payload, expiresIn);
+      if (this.tombstones && typeof payload.clientId === 'string') {
+        await this.tombstones.upsert(tombstoneId(id), { clientId: payload.clientId } as AdapterPayload, Math.max(1, expiresIn) + keepSeconds);
+      }
+    }
+    find(id: string) {
+      return this.inner.find(id);
+    }
+    findByUid(uid: string) {
+      return this.inner.findByUid(uid);
+    }
+    findByUserCode(userCode: string) {
+      return this.inner.findByUserCode(userCode);
+    }
+    consume(id: string) {
+      return this.inner.consume(id);
+    }
+    destroy(id: string) {
+      return this.inner.destroy(id);
+    }
+    revokeByGrantId(grantId: string) {
+      return this.inner.revokeByGrantId(grantId);
+    }
+    async clientOfGoneToken(token: string): Promise<string | undefined> {
+      if (!this.tombstones) return undefined;
+      const found = await this.tombstones.find(tombstoneId(token));
+      return typeof found?.clientId === 'string' ? found.clientId : undefined;
+    }
+  };
+}
