@@ -26,23 +26,27 @@ interface Extent {
   lists: number;
 }
 
-function extentOf(set: SelectionSetNode, ctx: ValidationContext, visiting: Set<string>): Extent {
+const NONE: Extent = { depth: 0, lists: 0 };
+
+/**
+ * The extent of a selection set. Linear in the document (issue #25): a fragment's extent does not
+ * depend on where it is spread, so each fragment is measured once per validation and `measured`
+ * answers every further spread. Fragments being measured are in `visiting`: a cycle counts
+ * nothing at its back edge (graphql-js's NoFragmentCyclesRule rejects that document anyway).
+ */
+function extentOf(set: SelectionSetNode, ctx: ValidationContext, measured: Map<string, Extent>, visiting: Set<string>): Extent {
   let depth = 0;
   let lists = 0;
   for (const sel of set.selections) {
-    let inner: Extent = { depth: 0, lists: 0 };
-    let own = { depth: 0, lists: 0 };
+    let inner = NONE;
+    let own = NONE;
     if (sel.kind === Kind.FIELD) {
       own = { depth: 1, lists: LIST_FIELDS.has(sel.name.value) ? 1 : 0 };
-      if (sel.selectionSet) inner = extentOf(sel.selectionSet, ctx, visiting);
+      if (sel.selectionSet) inner = extentOf(sel.selectionSet, ctx, measured, visiting);
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      inner = extentOf(sel.selectionSet, ctx, visiting);
+      inner = extentOf(sel.selectionSet, ctx, measured, visiting);
     } else {
-      const fragment = ctx.getFragment(sel.name.value);
-      if (!fragment || visiting.has(sel.name.value)) continue; // unknown or cyclic: other rules report it
-      visiting.add(sel.name.value);
-      inner = extentOf(fragment.selectionSet, ctx, visiting);
-      visiting.delete(sel.name.value);
+      inner = fragmentExtent(sel.name.value, ctx, measured, visiting);
     }
     depth = Math.max(depth, own.depth + inner.depth);
     lists = Math.max(lists, own.lists + inner.lists);
@@ -50,21 +54,38 @@ function extentOf(set: SelectionSetNode, ctx: ValidationContext, visiting: Set<s
   return { depth, lists };
 }
 
+/** The extent of the fragment `name`, measured once per validation (none: unknown or cyclic, other rules report it). */
+function fragmentExtent(name: string, ctx: ValidationContext, measured: Map<string, Extent>, visiting: Set<string>): Extent {
+  const known = measured.get(name);
+  if (known) return known;
+  const fragment = ctx.getFragment(name);
+  if (!fragment || visiting.has(name)) return NONE;
+  visiting.add(name);
+  const extent = extentOf(fragment.selectionSet, ctx, measured, visiting);
+  visiting.delete(name);
+  measured.set(name, extent);
+  return extent;
+}
+
 /** The rule, run on every `__schema` field of the document (aliases included). */
 export function introspectionBoundRule(limits = INTROSPECTION_LIMITS): ValidationRule {
-  return (ctx: ValidationContext): ASTVisitor => ({
-    Field(node) {
-      if (node.name.value !== '__schema' || !node.selectionSet) return;
-      const { depth, lists } = extentOf(node.selectionSet, ctx, new Set());
-      // +1: `__schema` sits under the operation (so the standard query is 15 deep).
-      if (depth + 1 > limits.depth) {
-        ctx.reportError(new GraphQLError(`Introspection depth limit of ${limits.depth} exceeded, found ${depth + 1}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
-      }
-      if (lists > limits.nestedLists) {
-        ctx.reportError(
-          new GraphQLError(`Introspection nests ${lists} lists (types, fields, args, …); the limit is ${limits.nestedLists}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY' } }),
-        );
-      }
-    },
-  });
+  return (ctx: ValidationContext): ASTVisitor => {
+    /** Extent per fragment name, shared by every `__schema` field of this document. */
+    const measured = new Map<string, Extent>();
+    return {
+      Field(node) {
+        if (node.name.value !== '__schema' || !node.selectionSet) return;
+        const { depth, lists } = extentOf(node.selectionSet, ctx, measured, new Set());
+        // +1: `__schema` sits under the operation (so the standard query is 15 deep).
+        if (depth + 1 > limits.depth) {
+          ctx.reportError(new GraphQLError(`Introspection depth limit of ${limits.depth} exceeded, found ${depth + 1}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
+        }
+        if (lists > limits.nestedLists) {
+          ctx.reportError(
+            new GraphQLError(`Introspection nests ${lists} lists (types, fields, args, …); the limit is ${limits.nestedLists}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY' } }),
+          );
+        }
+      },
+    };
+  };
 }
