@@ -10,7 +10,13 @@
  * | aliases | 15 | `TOO_MANY_ALIASES` |
  * | directives | 10 | `TOO_MANY_DIRECTIVES` |
  * | lexical tokens | 1 000 | `TOO_MANY_TOKENS` |
- * | introspection (`__schema`): exempt from depth and cost, bounded by introspection-bound.ts (depth 20, 3 nested lists) | open to every authenticated caller, every mode | `QUERY_TOO_DEEP` / `QUERY_TOO_COSTLY` |
+ * | field comparisons of graphql-js's field-merging rule (repeated response names, fragment spreads side by side; overlap-budget.ts) | 2 000 | `QUERY_TOO_COSTLY` |
+ * | introspection (`__schema`): exempt from depth and cost, bounded by introspection-bound.ts (depth 20, 3 nested lists, an answer of 3 500 estimated list entries) | open to every authenticated caller, every mode | `QUERY_TOO_DEEP` / `QUERY_TOO_COSTLY` |
+ *
+ * Every limit follows fragment spreads (a fragment counts at each spread) and each rule measures a
+ * fragment once per document (armor's rules and ours memoise per fragment name), so validation is
+ * linear in the document (issue #25); the token limit bounds the document itself. Execution is
+ * bounded by the cost and rows limits.
  *
  * A rejected document is a GraphQL request error (no `data`): HTTP 200 with
  * `application/json` and 400 with `application/graphql-response+json` (GraphQL over HTTP), never 500.
@@ -23,6 +29,7 @@ import { GraphQLError, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { pageBudgetRule } from './page-budget.js';
 import { introspectionBoundRule } from './introspection-bound.js';
+import { overlapBudgetPlugin } from './overlap-budget.js';
 
 export const LIMITS = { depth: 8, cost: 30_000, rows: 300, aliases: 15, directives: 10, tokens: 1_000 } as const;
 
@@ -75,5 +82,5 @@ const pageBudget: Plugin = {
 
 /** The protection plugins, in order. */
 export function limitPlugins(production: boolean): Plugin[] {
-  return [armor(production), pageBudget, introspectionBound, tokenLimitCode];
+  return [overlapBudgetPlugin(), armor(production), pageBudget, introspectionBound, tokenLimitCode];
 }

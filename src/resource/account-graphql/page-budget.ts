@@ -31,39 +31,58 @@ function pageSizeOf(field: FieldNode): number {
   return MAX_PAGE_SIZE; // a variable (or anything else): assume the largest page
 }
 
-function rowsIn(set: SelectionSetNode, ctx: ValidationContext, visiting: Set<string>): number {
+/**
+ * The rows one selection set asks for. Linear in the document (issue #25): a fragment's rows do not
+ * depend on where it is spread, so each fragment is counted once per validation and `counted`
+ * answers every further spread (a chain of fragments each spreading the next eight times would
+ * otherwise be expanded 8^depth times). Fragments being counted are in `visiting`: a cycle counts
+ * 0 at its back edge (graphql-js's NoFragmentCyclesRule rejects that document anyway).
+ */
+function rowsIn(set: SelectionSetNode, ctx: ValidationContext, counted: Map<string, number>, visiting: Set<string>): number {
   let rows = 0;
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
       if (CONNECTION_FIELDS.has(sel.name.value)) rows += pageSizeOf(sel);
-      if (sel.selectionSet) rows += rowsIn(sel.selectionSet, ctx, visiting);
+      if (sel.selectionSet) rows += rowsIn(sel.selectionSet, ctx, counted, visiting);
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      rows += rowsIn(sel.selectionSet, ctx, visiting);
+      rows += rowsIn(sel.selectionSet, ctx, counted, visiting);
     } else {
-      const name = sel.name.value;
-      const fragment: FragmentDefinitionNode | null | undefined = ctx.getFragment(name);
-      if (!fragment || visiting.has(name)) continue; // unknown or cyclic: other rules report it
-      visiting.add(name);
-      rows += rowsIn(fragment.selectionSet, ctx, visiting);
-      visiting.delete(name);
+      rows += fragmentRows(sel.name.value, ctx, counted, visiting);
     }
   }
   return rows;
 }
 
-/** The rule; errors carry `extensions.code = QUERY_TOO_COSTLY`. */
+/** The rows of the fragment `name`, counted once per validation (0: unknown or cyclic, other rules report it). */
+function fragmentRows(name: string, ctx: ValidationContext, counted: Map<string, number>, visiting: Set<string>): number {
+  const known = counted.get(name);
+  if (known !== undefined) return known;
+  const fragment: FragmentDefinitionNode | null | undefined = ctx.getFragment(name);
+  if (!fragment || visiting.has(name)) return 0;
+  visiting.add(name);
+  const rows = rowsIn(fragment.selectionSet, ctx, counted, visiting);
+  visiting.delete(name);
+  counted.set(name, rows);
+  return rows;
+}
+
+/** The rule; errors carry `extensions.code = QUERY_TOO_COSTLY`. Linear in the document. */
 export function pageBudgetRule(maxRows: number): ValidationRule {
-  return (ctx: ValidationContext): ASTVisitor => ({
-    OperationDefinition(op) {
-      const rows = rowsIn(op.selectionSet, ctx, new Set());
-      if (rows > maxRows) {
-        ctx.reportError(
-          new GraphQLError(`Query asks for up to ${rows} connection rows; the limit is ${maxRows} (a variable \`first\` counts ${MAX_PAGE_SIZE}).`, {
-            nodes: [op],
-            extensions: { code: 'QUERY_TOO_COSTLY' },
-          }),
-        );
-      }
-    },
-  });
+  return (ctx: ValidationContext): ASTVisitor => {
+    /** Rows per fragment name, shared by the operations of this document. */
+    const counted = new Map<string, number>();
+    return {
+      OperationDefinition(op) {
+        const rows = rowsIn(op.selectionSet, ctx, counted, new Set());
+        if (rows > maxRows) {
+          ctx.reportError(
+            new GraphQLError(`Query asks for up to ${rows} connection rows; the limit is ${maxRows} (a variable \`first\` counts ${MAX_PAGE_SIZE}).`, {
+              nodes: [op],
+              extensions: { code: 'QUERY_TOO_COSTLY' },
+            }),
+          );
+        }
+      },
+    };
+  };
 }
