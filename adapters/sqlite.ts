@@ -208,7 +208,7 @@ function rotationStatement(
   const stillStored = prepare<[string, number], { found: number }>(
     `SELECT 1 AS found FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const record = prepare(`UPDATE oidc_models SET successor = ? WHERE model = 'RefreshToken' AND id = ?`);
+  const record = prepare<[string, string], unknown>(`UPDATE oidc_models SET successor = ? WHERE model = 'RefreshToken' AND id = ?`);
   // A grant's tombstones are its consumed refresh tokens: in oidc_models_by_grant they follow the
   // live ones (rotated_seq NULL sorts first) in rotation order, and every condition below is on the
   // index's columns, so none of these statements reads a table row it does not change. Each names
