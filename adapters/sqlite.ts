@@ -192,7 +192,11 @@ interface SuccessorRecord {
 /**
  * DESIGN D3 rotation (adapters/rotation.ts) as one SQLite transaction: the successor row and the
  * old row's consumption commit together or not at all (a crash in between rolls both back), and
- * with them the instance saved `along` (the access token: one commit per refresh, not two).
+ * with them the instance saved `along` (the access token: one commit per refresh, not two) and the
+ * successor record on the old row (`successor`). A replay within the grace window reads that
+ * record in the same transaction and writes nothing new (issue #25 finding 5: one chain), so of
+ * N concurrent rotations of one token exactly one saves a successor and all answer it.
+ * (DPoP and mTLS binding are off, `src/oauth/provider.ts`: a replayed access token is bound to nothing.)
  */
 function rotationStatement(
   sqlite: Database.Database,
