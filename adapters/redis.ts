@@ -11,6 +11,7 @@
  * | `P:M:{id}`                | hash   | `p` payload JSON, `c` consumed-at (epoch s); or, for an      |
  * |                           |        | instance bound to a grant, only `g` = its grant id (locator) |
  * | `P:{g:G}:M:id`            | hash   | `p`, `c` of an instance bound to grant G                     |
+ * |                           |        | (+ `n`: a rotated refresh token's successor record, `s`: shrunk) |
  * | `P:{g:G}:M:idx`           | zset   | ids of model M bound to grant G, scored by expiry (epoch ms) |
  * | `P:{g:G}:RefreshToken:rot`| zset   | rotated refresh tokens (tombstones) of G, in rotation order   |
  * | `P:M:uid:{uid}`           | string | id of the Session with that uid                              |
@@ -26,12 +27,13 @@
  * an absent or expired instance never recreates a payload-less key.
  *
  * Refresh rotation (adapters/rotation.ts, DESIGN D3) is one script on the grant's slot: the old
- * token's consumption, its tombstone TTL and the successor's data + index entry are written
- * together or not at all; the grant keeps at most `keepTombstones` tombstones.
+ * token's consumption, its successor record (field `n`, for a grace-window replay), its tombstone
+ * TTL and the successor's data + index entry are written together or not at all; the grant keeps
+ * at most `keepTombstones` tombstones.
  */
 import { Cluster, Redis } from 'ioredis';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { RefreshRotation, RotationPolicy, RotationResult, SavedAlong } from './rotation.js';
+import type { RefreshRotation, RotatedSuccessor, RotationOutcome, RotationPolicy, RotationResult, SavedAlong } from './rotation.js';
 
 /** Models whose instances can be consumed (used once). */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
@@ -86,8 +88,13 @@ return left`;
  * KEYS: old data, new data, index, tombstones[, along data, along index]. ARGV: payload, ttl ms,
  * index score, new id, now ms, grace s, tombstone ms, tombstones kept, old id, now s, data key
  * prefix of the grant's tokens, locator key prefix ('' = none), grant id, along locator key
- * (''), [along payload, along ttl ms, along index score, along id].
- * Returns {result, evicted tombstone ids…}; their data keys and index entries are deleted here. The
+ * (''), successor record (JSON `{"r": new id, "a": along id}`), data key prefix of the grant's
+ * access tokens, [along payload, along ttl ms, along index score, along id].
+ * Returns {'rotated', evicted tombstone ids…}; their data keys and index entries are deleted here.
+ * Within the grace window (issue #25 finding 5) nothing new is saved and it returns {'grace',
+ * recorded refresh id, access id, access payload}: the successor recorded on the old token (field
+ * `n`) and its access token while stored, else the one saved along now (recorded instead); or
+ * {'gone'} when the recorded successor is gone. The
  * tombstones' data keys read by id are in the same slot as KEYS (same `{g:G}` hash tag); so is the
  * instance saved along (the access token, bound to the same grant), written as UPSERT writes it.
  *
@@ -118,13 +125,27 @@ end
 local nowS = tonumber(ARGV[10])
 local grace = tonumber(ARGV[6])
 local tomb = tonumber(ARGV[7])
-local result = 'rotated'
 local c = redis.call('HGET', KEYS[1], 'c')
 if c then
   if grace <= 0 or nowS - tonumber(c) > grace then return {'reused'} end
-  result = 'grace'
+  -- DESIGN D3: the same successor again, never a second chain.
+  local n = redis.call('HGET', KEYS[1], 'n')
+  if not n then return {'gone'} end
+  local succ = cjson.decode(n)
+  if redis.call('HEXISTS', ARGV[11] .. succ.r, 'p') == 0 then return {'gone'} end
+  if succ.a then
+    local ap = redis.call('HGET', ARGV[16] .. succ.a, 'p')
+    if ap then return {'grace', succ.r, succ.a, ap} end
+  end
+  if not KEYS[5] then return {'grace', succ.r} end
+  save(KEYS[5], ARGV[17], ARGV[18], KEYS[6], ARGV[19], ARGV[20])
+  if loc ~= '' and ARGV[14] ~= '' then locate(ARGV[14], ARGV[18]) end
+  local gtop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
+  if gtop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], gtop) end
+  redis.call('HSET', KEYS[1], 'n', cjson.encode({r = succ.r, a = ARGV[20]}))
+  return {'grace', succ.r, ARGV[20], ARGV[17]}
 else
-  redis.call('HSET', KEYS[1], 'c', ARGV[10])
+  redis.call('HSET', KEYS[1], 'c', ARGV[10], 'n', ARGV[15])
   local pttl = redis.call('PTTL', KEYS[1])
   if pttl < 0 or pttl > tomb then
     pttl = tomb
@@ -144,11 +165,12 @@ for _, tid in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
     local p = cjson.decode(f[1])
     local t = {jti = p.jti, kind = p.kind, iat = p.iat, exp = p.exp, clientId = p.clientId, accountId = p.accountId, grantId = p.grantId, scope = p.scope}
     redis.call('HSET', k, 'p', cjson.encode(t), 's', '1')
+    redis.call('HDEL', k, 'n')
   end
 end
 save(KEYS[2], ARGV[1], ARGV[2], KEYS[3], ARGV[3], ARGV[4])
 if loc ~= '' then locate(loc .. ARGV[4] .. '}', ARGV[2]) end
-local out = {result}
+local out = {'rotated'}
 local extra = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[8])
 if extra > 0 then
   -- The oldest tombstones beyond the policy go: data keys and index entries (this slot).
@@ -170,8 +192,8 @@ else
   redis.call('PEXPIREAT', KEYS[4], top)
 end
 if KEYS[5] then
-  save(KEYS[5], ARGV[15], ARGV[16], KEYS[6], ARGV[17], ARGV[18])
-  if loc ~= '' and ARGV[14] ~= '' then locate(ARGV[14], ARGV[16]) end
+  save(KEYS[5], ARGV[17], ARGV[18], KEYS[6], ARGV[19], ARGV[20])
+  if loc ~= '' and ARGV[14] ~= '' then locate(ARGV[14], ARGV[18]) end
   local atop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
   if atop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], atop) end
 end
@@ -306,7 +328,7 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       await redis.del(locator);
     }
 
-    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationResult> {
+    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationOutcome> {
       const grantId = payload.grantId;
       if (!grantId) throw new Error('rotateRefreshToken: the successor names no grant');
       // The instance saved along goes into the script when it is bound to the same grant (same
@@ -328,22 +350,38 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const alongGrantKeys = folded ? new RedisAdapter(folded.model).grantKeys(grantId) : undefined;
       const alongKeys = folded && alongGrantKeys ? [alongGrantKeys.data(folded.id), alongGrantKeys.index] : [];
       const alongArgs = folded ? [JSON.stringify(folded.payload), alongMs, alongMs ? String(nowMs + alongMs) : '+inf', folded.id] : [];
-      const [result, ...evicted] = await redis.cgRotate(
+      const record = JSON.stringify({ r: newId, ...(along ? { a: along.id } : {}) });
+      const accessPrefix = `${prefix}:{g:${grantId}}:AccessToken:`;
+      const [answer, ...rest] = await redis.cgRotate(
         4 + alongKeys.length, data(oldId), data(newId), index, `${prefix}:{g:${grantId}}:${this.name}:rot`, ...alongKeys,
         JSON.stringify(payload), ttlMs, ttlMs ? String(nowMs + ttlMs) : '+inf', newId, nowMs,
         policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000), data(''),
-        cluster ? '' : `${prefix}:${this.name}:{`, grantId, (!cluster && alongLocator) || '', ...alongArgs,
+        cluster ? '' : `${prefix}:${this.name}:{`, grantId, (!cluster && alongLocator) || '', record, accessPrefix, ...alongArgs,
       );
-      const written = result === 'rotated' || result === 'grace';
-      if (written && along && !folded) await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
-      if (!cluster) return result as RotationResult;
+      const result = answer as RotationResult;
+      let successor: RotatedSuccessor | undefined;
+      if (result === 'grace') {
+        const [refreshToken, accessId, accessPayload] = rest;
+        successor = { refreshToken: refreshToken! };
+        if (accessId && accessPayload) successor.accessToken = { id: accessId, payload: JSON.parse(accessPayload) as AdapterPayload };
+        else if (along && !folded) {
+          await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
+          successor.accessToken = { id: along.id, payload: along.payload };
+        }
+      }
+      if (result === 'rotated' && along && !folded) await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
+      const outcome: RotationOutcome = successor ? { result, successor } : { result };
+      if (!cluster) return outcome;
       // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.
+      const evicted = result === 'rotated' ? rest : [];
       const chores: Promise<unknown>[] = [];
       if (result === 'rotated') chores.push(redis.pexpire(this.locatorKey(oldId), tombMs, 'LT'));
-      if (!written) chores.push(redis.del(newLocator), ...(alongLocator ? [redis.del(alongLocator)] : []));
+      // No new refresh token unless rotated; the access token saved along only when it was recorded.
+      if (result !== 'rotated') chores.push(redis.del(newLocator));
+      if (result !== 'rotated' && alongLocator && successor?.accessToken?.id !== folded?.id) chores.push(redis.del(alongLocator));
       chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
       await Promise.all(chores).catch(() => undefined);
-      return result as RotationResult;
+      return outcome;
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

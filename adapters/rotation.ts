@@ -4,7 +4,9 @@
  * fault or a killed process between the two never leaves a grant whose last refresh token is used
  * up while its successor was never saved (the member would be signed out by an outage).
  *
- * After rotation the old token is a tombstone: it stays findable (marked consumed) only for a
+ * After rotation the old token is a tombstone: it records its successor for the grace window
+ * (DESIGN D3: a replay within the window gets that same successor again, never a second chain;
+ * issue #25 finding 5), and it stays findable (marked consumed) only for a
  * bounded time and only the newest {@link RotationPolicy.keepTombstones} per grant are kept, so
  * storage grows with members (grants), not with refreshes. Reuse of a tombstone after the grace
  * window is what oidc-provider turns into "revoke the grant" (RFC 9700 §4.14.2).
@@ -21,16 +23,47 @@ export interface RotationPolicy {
   keepTombstones: number;
 }
 
-/** Outcome of {@link RefreshRotation.rotateRefreshToken}. */
+/** Outcome of {@link RefreshRotation.rotateRefreshToken}, `result`. */
 export type RotationResult =
-  /** The old token was live: consumed now, successor saved. */
+  /** The old token was live: consumed now, successor saved, and the successor recorded on the old token. */
   | 'rotated'
-  /** The old token had been rotated within the grace window: another successor saved. */
+  /**
+   * The old token had been rotated within the grace window (issue #25 finding 5, DESIGN D3): no
+   * new successor is saved; {@link RotationOutcome.successor} is the one the first rotation saved,
+   * to be answered again (one chain, as if the first answer had been lost).
+   */
   | 'grace'
-  /** The old token is gone (expired, revoked, evicted tombstone): nothing written. */
+  /**
+   * Nothing written: the old token is gone (expired, revoked, evicted tombstone), or it was rotated
+   * within the window but its recorded successor is gone (revoked meanwhile; or a tombstone of an
+   * earlier version, which recorded none).
+   */
   | 'gone'
   /** The old token was rotated longer ago than the grace window: nothing written. */
   | 'reused';
+
+/**
+ * The successor a grace-window replay answers again (issue #25 finding 5): only what the answer
+ * needs. The values are the tokens themselves (opaque tokens: value = id), as secret as the rows
+ * that hold them; they are never logged.
+ */
+export interface RotatedSuccessor {
+  /** The refresh token the first rotation saved (its value). */
+  refreshToken: string;
+  /**
+   * The access token issued with it, when still stored (its value and payload: `exp` in epoch
+   * seconds, `scope`); when it is gone (revoked, expired), the access token saved `along` with
+   * this call instead, now recorded as the successor's. Undefined only when neither exists.
+   */
+  accessToken?: { id: string; payload: AdapterPayload };
+}
+
+/** What {@link RefreshRotation.rotateRefreshToken} did. */
+export interface RotationOutcome {
+  result: RotationResult;
+  /** Set when `result` is `grace`. */
+  successor?: RotatedSuccessor;
+}
 
 /**
  * Another model instance saved together with a rotation (the refresh grant's access token): it is
@@ -47,16 +80,18 @@ export interface SavedAlong {
 /** An oidc-provider adapter that can rotate refresh tokens atomically. */
 export interface RefreshRotation {
   /**
-   * In one atomic step: checks refresh token `oldId`, marks it consumed (keeping its first
-   * consumption time) and turns it into a tombstone, saves `newId` with `payload` for `expiresIn`
-   * seconds, and drops the grant's tombstones beyond the policy. Writes nothing unless the result
-   * is `rotated` or `grace`.
+   * In one atomic step: checks refresh token `oldId`; when it is live, marks it consumed, turns it
+   * into a tombstone that records its successor (`newId` and `along`'s id), saves `newId` with
+   * `payload` for `expiresIn` seconds, and drops the grant's tombstones beyond the policy
+   * (`rotated`). When it was rotated within the grace window, saves nothing new and answers the
+   * recorded successor (`grace`; only `along` is saved, when the recorded access token is gone).
+   * Writes nothing when the result is `gone` or `reused`.
    * @param payload the successor's payload; its `grantId` names the grant of both tokens
-   * @param along saved too when the result is `rotated` or `grace` (issue #15: the refresh grant's
-   *   access token in the same write as the rotation); on SQLite in the same transaction
+   * @param along saved too when the result is `rotated` (issue #15: the refresh grant's access
+   *   token in the same write as the rotation; on SQLite in the same transaction)
    * @throws the store's own error when it is unreachable (nothing was written)
    */
-  rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationResult>;
+  rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationOutcome>;
 }
 
 /** Default tombstones kept per grant (see docs/deployment.md, "Storage sizing"). */

@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { withinGrace, type RefreshRotation, type RotationPolicy, type RotationResult, type SavedAlong } from './rotation.js';
+import { withinGrace, type RefreshRotation, type RotatedSuccessor, type RotationOutcome, type RotationPolicy, type SavedAlong } from './rotation.js';
 import { stablePlan } from './sqlite-plans.js';
 
 /** Models whose instances can be consumed (used once). */
@@ -58,6 +58,9 @@ export function createOidcTable(sqlite: Database.Database): void {
   // Rotation order of a grant's refresh-token tombstones (DESIGN D3, issue #14); added to older files.
   const columns = sqlite.prepare(`SELECT name FROM pragma_table_info('oidc_models')`).all() as { name: string }[];
   if (!columns.some((c) => c.name === 'rotated_seq')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER');
+  // The successor a tombstone answers again within the grace window (issue #25 finding 5): JSON
+  // `{"r": refresh token id, "a": access token id}`, cleared once the window is over.
+  if (!columns.some((c) => c.name === 'successor')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN successor TEXT');
   // One index for everything read by grant (issue #15): revokeByGrantId (grant, model) and the
   // rotation's tombstone queries (grant, 'RefreshToken', rotation order, consumed or not) read it
   // alone, without visiting the table. It replaces two indexes of earlier versions, on
@@ -120,7 +123,7 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
     user_code: payload.userCode ?? null,
     expires_at: expiresIn ? t + expiresIn : null,
   });
-  const rotate = rotationStatement(sqlite, prepare, (...args) => upsert.run(row(...args)));
+  const rotate = rotationStatement(sqlite, prepare, (...args) => upsert.run(row(...args)), (model, id) => parse(model, find.get(model, id, now())));
 
   /** The payload of `row` of model `model`, with what a slim row leaves to its columns (see {@link SLIM}). */
   const parse = (model: string, row: Row | undefined): AdapterPayload | undefined => {
@@ -169,7 +172,7 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
       revokeByGrantId.run(grantId, this.name);
     }
 
-    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationResult> {
+    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationOutcome> {
       return rotate(oldId, newId, payload, expiresIn, policy, along);
     }
   };
@@ -177,22 +180,39 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
 
 interface RotatedRow {
   consumed_at: number | null;
+  successor: string | null;
+}
+
+/** The `successor` column's JSON (issue #25 finding 5). */
+interface SuccessorRecord {
+  r: string;
+  a?: string;
 }
 
 /**
  * DESIGN D3 rotation (adapters/rotation.ts) as one SQLite transaction: the successor row and the
  * old row's consumption commit together or not at all (a crash in between rolls both back), and
- * with them the instance saved `along` (the access token: one commit per refresh, not two).
+ * with them the instance saved `along` (the access token: one commit per refresh, not two) and the
+ * successor record on the old row (`successor`). A replay within the grace window reads that
+ * record in the same transaction and writes nothing new (issue #25 finding 5: one chain), so of
+ * N concurrent rotations of one token exactly one saves a successor and all answer it.
+ * (DPoP and mTLS binding are off, `src/oauth/provider.ts`: a replayed access token is bound to nothing.)
  */
 function rotationStatement(
   sqlite: Database.Database,
   prepare: <P extends unknown[] | {}, R>(source: string) => Database.Statement<P, R>,
   save: (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => void,
+  lookup: (model: string, id: string) => AdapterPayload | undefined,
 ) {
   // Read only when `entomb` changed nothing: the token was rotated before (grace or reuse) or is gone.
   const read = prepare<[string, number], RotatedRow>(
-    `SELECT consumed_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+    `SELECT consumed_at, successor FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
+  // Grace-window replay (issue #25 finding 5): the recorded successor must still exist.
+  const stillStored = prepare<[string, number], { found: number }>(
+    `SELECT 1 AS found FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+  );
+  const record = prepare<[string, string], unknown>(`UPDATE oidc_models SET successor = ? WHERE model = 'RefreshToken' AND id = ?`);
   // A grant's tombstones are its consumed refresh tokens: in oidc_models_by_grant they follow the
   // live ones (rotated_seq NULL sorts first) in rotation order, and every condition below is on the
   // index's columns, so none of these statements reads a table row it does not change. Each names
@@ -201,7 +221,7 @@ function rotationStatement(
   // becomes the grant's newest tombstone, its life cut to `until` unless it ends sooner.
   const entomb = prepare(
     `UPDATE oidc_models SET consumed_at = @t, expires_at = CASE WHEN expires_at IS NULL OR expires_at > @until THEN @until ELSE expires_at END,
-       rotated_seq = 1 + coalesce(
+       successor = @successor, rotated_seq = 1 + coalesce(
        (SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL
           ORDER BY rotated_seq DESC LIMIT 1), 0)
      WHERE model = 'RefreshToken' AND id = @id AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > @t)`,
@@ -224,20 +244,34 @@ function rotationStatement(
   const shrink = prepare(
     `UPDATE oidc_models INDEXED BY oidc_models_by_grant SET payload = json_object('iat', payload->>'$.iat',
        'exp', payload->>'$.exp', 'clientId', payload->>'$.clientId', 'accountId', payload->>'$.accountId',
-       'scope', payload->>'$.scope', 'tombstone', json('true'))
+       'scope', payload->>'$.scope', 'tombstone', json('true')), successor = NULL
      WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL AND consumed_at < @cutoff
        AND payload->>'$.tombstone' IS NULL`,
   );
-  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): RotationResult => {
+  /** DESIGN D3 grace window: the successor recorded on `oldId`, answered again; `along` saved only when its access token is gone. */
+  const replay = (oldId: string, recorded: string | null, t: number, along?: SavedAlong): RotationOutcome => {
+    const successor = recorded ? (JSON.parse(recorded) as SuccessorRecord) : undefined;
+    if (!successor || !stillStored.get(successor.r, t)) return { result: 'gone' };
+    const answer: RotatedSuccessor = { refreshToken: successor.r };
+    const access = successor.a ? lookup('AccessToken', successor.a) : undefined;
+    if (access && successor.a) answer.accessToken = { id: successor.a, payload: access };
+    else if (along) {
+      save(along.model, along.id, along.payload, along.expiresIn, t);
+      record.run(JSON.stringify({ r: successor.r, a: along.id } satisfies SuccessorRecord), oldId);
+      answer.accessToken = { id: along.id, payload: along.payload };
+    }
+    return { result: 'grace', successor: answer };
+  };
+  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): RotationOutcome => {
     const t = now();
-    let result: RotationResult = 'rotated';
     const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
-    if (entomb.run({ t, until, grant: payload.grantId ?? null, id: oldId }).changes === 0) {
+    const successor = JSON.stringify({ r: newId, ...(along ? { a: along.id } : {}) } satisfies SuccessorRecord);
+    if (entomb.run({ t, until, grant: payload.grantId ?? null, id: oldId, successor }).changes === 0) {
       // Not a live token: already rotated (grace window or reuse), or gone.
       const old = read.get(oldId, t);
-      if (!old || old.consumed_at === null) return 'gone';
-      if (!withinGrace(old.consumed_at, t, policy.graceSeconds)) return 'reused';
-      result = 'grace';
+      if (!old || old.consumed_at === null) return { result: 'gone' };
+      if (!withinGrace(old.consumed_at, t, policy.graceSeconds)) return { result: 'reused' };
+      return replay(oldId, old.successor, t, along);
     }
     save('RefreshToken', newId, payload, expiresIn, t);
     if (along) save(along.model, along.id, along.payload, along.expiresIn, t);
@@ -246,7 +280,7 @@ function rotationStatement(
       if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });
       shrink.run({ grant: payload.grantId, cutoff: t - policy.graceSeconds });
     }
-    return result;
+    return { result: 'rotated' };
   });
 }
 

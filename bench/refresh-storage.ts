@@ -66,7 +66,7 @@ async function drive(Adapter: new (name: string) => Adapter & RefreshRotation): 
       chains.map(async (c) => {
         const next = id();
         c.rotations += 1;
-        const result = await rt.rotateRefreshToken(c.jti, next, refreshPayload(next, c.grantId, c.rotations), RT_TTL, policy);
+        const { result } = await rt.rotateRefreshToken(c.jti, next, refreshPayload(next, c.grantId, c.rotations), RT_TTL, policy);
         if (result !== 'rotated') throw new Error(`rotation ${result}`);
         c.jti = next;
         const atId = id();

@@ -29,7 +29,7 @@ import type { Enrollments } from './platform/enrollments.js';
 import type { ErrorRenderer } from './errors/render.js';
 import { openApiDocument } from './resource/openapi.js';
 import type { MemberClients } from './oauth/member-clients.js';
-import { RouteTable } from './http/route-table.js';
+import { RouteTable, loggedPath } from './http/route-table.js';
 import { statusOfThrown, type Metrics } from './ops/metrics.js';
 import { fixedOrigin } from './http/origin.js';
 import { releaseWhenFinished } from './http/release.js';
@@ -88,8 +88,9 @@ const noop = () => Promise.resolve();
  * `[A-Za-z0-9._-]` is kept, else a UUID; echoed in the answer), the route, the security headers,
  * the route's pipeline, error rendering by the request's surface (src/errors/render.ts; store
  * outages: 503 + Retry-After, issue #14), the request metrics (src/ops/metrics.ts, thrown errors
- * counted under the status they are answered with) and one access log line (path only: query
- * strings can carry codes and state).
+ * counted under the status they are answered with) and one access log line: the route's name and
+ * its path without the query (codes, state, `?token=` links) and with its secret segments
+ * (`/invitations/:token`) as placeholders (issue #25 finding 4, `loggedPath`).
  */
 function edge(steps: EdgeSteps): Koa.Middleware {
   const { pinOrigin, routes, setSecurityHeaders, dispatchRoute, renderError, metrics, logger } = steps;
@@ -111,7 +112,7 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     }
     const ms = performance.now() - started;
     metrics.observeRequest(ctx, ms / 1000, thrown ?? ctx.status);
-    logger.info({ req_id: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    logger.info({ req_id: id, method: ctx.method, route: ctx.state.route?.spec.name, path: loggedPath(ctx.path, ctx.state.route), status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     releaseWhenFinished(ctx);
   };
 }

@@ -57,7 +57,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'DATA_DIR', yaml: 'data_dir', default: '`./data`', description: 'directory of the embedded store `coursegate.db`; created 0700 with the file 0600; a warning at start when an existing one is readable by others' },
   { env: 'DOCS_URL', yaml: 'docs_url', default: '`$BASE_URL/docs`', description: "where the developer docs live: advertised as `service_documentation` and `resource_documentation`, and linked from every integrator-facing error description. By default this server publishes the Markdown pages of `docs/` there itself (`GET /docs/mcp.md`, …); point it at your own docs site or the repository's `docs/` folder (same file names and heading anchors) to change that" },
   { env: 'LOG_LEVEL', yaml: 'log_level', default: '`info`', description: 'pino level; `silent` turns logs off' },
-  { env: 'TRUST_PROXY', default: 'off', description: 'number of trusted proxy hops (`1` = one TLS-terminating proxy). Only the client address (that many `X-Forwarded-For` entries from the right) and the scheme (`X-Forwarded-Proto`) are taken from it; never the host: every URL comes from `BASE_URL`' },
+  { env: 'TRUST_PROXY', default: 'off', description: 'number of trusted proxy hops (`1` = one TLS-terminating proxy). Only the client address (that many `X-Forwarded-For` entries from the right) and the scheme (`X-Forwarded-Proto`, with an `http://` `BASE_URL` only: an `https://` one makes every cookie `Secure` whatever the proxy sends) are taken from it; never the host: every URL comes from `BASE_URL`' },
   { env: 'DEMO_PASSWORD', default: 'random', description: 'password of the demo accounts (development only); on a store seeded earlier they take it at every start' },
   { env: 'DEMO_SEED_FILE', yaml: 'demo_seed_file', default: '`config/demo-seed.yaml`', description: 'demo data' },
   { env: 'INTEGRATIONS_FILE', yaml: 'integrations_file', default: '`config/integrations.yaml`', description: 'vendor platforms' },
@@ -67,12 +67,12 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'REDIS_CLUSTER_NODES', default: 'unset', description: 'Redis Cluster seed nodes `host:port,…`; `REDIS_URL` then only gives credentials/TLS' },
   { env: 'REDIS_KEY_PREFIX', default: '`cg`', description: 'prefix of every Redis key' },
   { env: 'DATABASE_URL', default: 'unset (embedded)', description: 'platform data and keys on PostgreSQL (`postgres://…`)' },
-  { env: 'RATE_LIMIT_TOKEN', yaml: 'rate_limits.token', default: '`600/60`', description: 'token endpoint, `points/seconds` per client_id + address; the client as a whole gets 10 × (DESIGN D7)' },
+  { env: 'RATE_LIMIT_TOKEN', yaml: 'rate_limits.token', default: '`600/60`', description: 'token endpoint, `points/seconds` per client_id + address (IPv6: per /64); the client as a whole gets 10 ×, spent only by requests that proved the client or a grant' },
   { env: 'RATE_LIMIT_REVOCATION', yaml: 'rate_limits.revocation', default: '`600/60`', description: 'revocation endpoint, as `RATE_LIMIT_TOKEN`' },
   { env: 'RATE_LIMIT_INTROSPECTION', yaml: 'rate_limits.introspection', default: '`6000/60`', description: 'introspection endpoint, as `RATE_LIMIT_TOKEN`' },
   { env: 'RATE_LIMIT_LOGIN_FAILURES', yaml: 'rate_limits.login_failures', default: '`5/900`', description: 'failed sign-ins per account + address; a point is reserved before the password check' },
   { env: 'RATE_LIMIT_REGISTRATION', yaml: 'rate_limits.registration', default: '`60/600`', description: 'dynamic client registrations per address' },
-  { env: 'REFRESH_GRACE_SECONDS', yaml: 'token_ttl.refresh_grace', default: '`30`', description: 'DESIGN D3 grace window: a refresh token rotated at most this long ago still gets a working pair (lost responses, retries after a 503, parallel refreshes); `0` turns it off; 0–300' },
+  { env: 'REFRESH_GRACE_SECONDS', yaml: 'token_ttl.refresh_grace', default: '`30`', description: 'grace window: a refresh token rotated at most this long ago is answered with the same successor as its first rotation (lost responses, retries after a 503, parallel refreshes; never a second chain); `0` turns it off; 0–300' },
   { env: 'CIMD_ALLOWED_HOSTS', yaml: 'cimd.allowed_hosts', default: 'none', description: 'Client ID Metadata Documents: hosts that may serve them; see [operator-integrations.md](operator-integrations.md)' },
   { env: 'CIMD_REVIEWED', yaml: 'cimd.reviewed', default: 'none', description: 'document URLs an operator reviewed (DESIGN D2)' },
   { env: 'CIMD_OPEN', yaml: 'cimd.open', default: 'off', description: 'open registration: any public HTTPS host may serve a document' },
@@ -287,7 +287,7 @@ export const DEFAULTS_FILE_SCHEMA = z
           .min(0)
           .max(300)
           .default(30)
-          .describe('DESIGN D3 grace window after a rotation: the rotated token still gets a working pair; seconds, 0 = off'),
+          .describe('grace window after a rotation: the rotated token is answered with the same successor again; seconds, 0 = off'),
         refresh_tombstone: seconds('how long a rotated refresh token is remembered for reuse detection', 7 * 24 * 3600),
       })
       .prefault({})

@@ -7,8 +7,12 @@
  * server prints (discovery can then be cached by anyone).
  *
  * What a trusted proxy still supplies (`TRUST_PROXY` hops): the client address (`ctx.ip`, the
- * `X-Forwarded-For` entry that many places from the right) and the scheme (`X-Forwarded-Proto`,
- * used for `ctx.secure` and so for Secure cookies).
+ * `X-Forwarded-For` entry that many places from the right) and, with an `http:` BASE_URL only, the
+ * scheme (`X-Forwarded-Proto`). With an `https:` BASE_URL the scheme is pinned too (issue #25
+ * finding 13): `ctx.protocol` is `https` and `ctx.secure` true on every request, so every cookie
+ * (oidc-provider's session and interaction cookies, `cg_web`, the sign-in CSRF cookie: Koa's
+ * `ctx.cookies` defaults `secure` to `ctx.secure`) carries `Secure`, whatever the proxy sends
+ * and also with `TRUST_PROXY` unset (the browser speaks HTTPS to the TLS-terminating proxy).
  */
 import type Koa from 'koa';
 
@@ -22,7 +26,8 @@ function pathAndQuery(raw: string): string {
 }
 
 /**
- * Pins `host`, `hostname`, `origin` and `href` of every request of `app` to `baseUrl`. The getters
+ * Pins `host`, `hostname`, `origin` and `href` of every request of `app` to `baseUrl`, and with an
+ * `https:` base also `protocol` (`https`) and so `secure` (true). The getters
  * are defined once on the application's request prototype (issue #15: defining them on each
  * request cost a property-shape change per request), so they hold for every request of the app,
  * also inside oidc-provider (mounted with koa-mount, same context).
@@ -43,6 +48,8 @@ export function fixedOrigin(app: Koa, baseUrl: string): (ctx: Koa.Context) => vo
       configurable: true,
     },
   });
+  // Koa's `secure` getter reads `protocol`; `ctx.cookies` is built with `secure: ctx.secure`.
+  if (base.protocol === 'https:') Object.defineProperty(app.request, 'protocol', { get: () => 'https', configurable: true });
   return function pinOrigin(ctx) {
     const headers = ctx.req.headers;
     if (headers['x-forwarded-host'] !== undefined) delete headers['x-forwarded-host'];

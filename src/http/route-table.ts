@@ -86,6 +86,12 @@ export interface RouteSpec {
   /** Undefined: the route takes no body (the default 64 KiB declared-length cap still applies). */
   body?: BodyPolicy;
   rateLimit?: RateLimitPolicy;
+  /**
+   * `:param` segments whose values the access log may show (issue #25 finding 4). Every other
+   * param is logged as its placeholder (`/invitations/:token`): a param is presumed to be a
+   * one-time secret unless its row says otherwise, so a new route is covered without a change here.
+   */
+  loggedParams?: readonly string[];
 }
 
 /** The route matched for a request, on `ctx.state.route`. */
@@ -141,7 +147,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   // GET only (SPEC §4.2 "GET (browser redirect)"): oidc-provider serves POST here and at end_session
   // only with `enableHttpPostMethods`, which requires SameSite=None session cookies; ours stay Lax.
   { name: 'authorization', path: PROVIDER_ROUTES.authorization, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
-  { name: 'resume', path: `${PROVIDER_ROUTES.authorization}/:uid`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+  { name: 'resume', path: `${PROVIDER_ROUTES.authorization}/:uid`, methods: GET, owner: 'provider', surface: 'oauth', auth: none, loggedParams: ['uid'] },
   {
     name: 'token', path: PROVIDER_ROUTES.token, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
     rateLimit: { limit: 'token', key: 'client+ip', methods: POST, clientCeiling: true },
@@ -159,7 +165,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     name: 'registration', path: PROVIDER_ROUTES.registration, methods: POST, owner: 'provider', surface: 'oauth', auth: none, body: handled,
     rateLimit: { limit: 'registration', key: 'ip', methods: POST },
   },
-  { name: 'client', path: `${PROVIDER_ROUTES.registration}/:clientId`, methods: GET, owner: 'provider', surface: 'oauth', auth: client },
+  { name: 'client', path: `${PROVIDER_ROUTES.registration}/:clientId`, methods: GET, owner: 'provider', surface: 'oauth', auth: client, loggedParams: ['clientId'] },
   { name: 'end_session', path: PROVIDER_ROUTES.end_session, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
   { name: 'end_session_confirm', path: `${PROVIDER_ROUTES.end_session}/confirm`, methods: POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
   { name: 'end_session_success', path: `${PROVIDER_ROUTES.end_session}/success`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
@@ -172,15 +178,15 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], owner: 'app', surface: 'jsonrpc', auth: { kind: 'bearer', anonymous: true }, body: { ...handled, ownTooLarge: true } },
   // Issue #10: uploads (multipart/form-data, read by busboy under UPLOAD_MAX_BYTES) and their URLs.
   { name: 'admin_api_files', path: '/api/v1/files', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: { limit: UPLOAD_CEILING_BYTES, reader: 'handler' } },
-  { name: 'file', path: '/files/:id', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  { name: 'file', path: '/files/:id', methods: GET, owner: 'app', surface: 'oauth', auth: none, loggedParams: ['id'] },
   { name: 'admin_api', path: '/api/v1/*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: handled },
-  { name: 'interaction', path: '/interaction/:uid', methods: GET, owner: 'app', surface: 'html', auth: interaction },
+  { name: 'interaction', path: '/interaction/:uid', methods: GET, owner: 'app', surface: 'html', auth: interaction, loggedParams: ['uid'] },
   {
-    name: 'login', path: '/interaction/:uid/login', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled,
+    name: 'login', path: '/interaction/:uid/login', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'],
     rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
   },
-  { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
-  { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled },
+  { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'] },
+  { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'] },
   // DESIGN D5: the one-time invitation link (src/interaction/invitations.ts); the password check reserves a login-failure point.
   { name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm },
   // People's pages (issue 11, DESIGN D11): home, sign-in, connected apps, one-time links, /admin.
@@ -199,8 +205,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   // The developer docs error descriptions link to (DOCS_URL default, src/http/docs-links.ts).
   { name: 'docs', path: '/docs', methods: GET, owner: 'app', surface: 'html', auth: none },
-  { name: 'docs_page', path: '/docs/:page', methods: GET, owner: 'app', surface: 'html', auth: none },
-  { name: 'docs_image', path: '/docs/img/:file', methods: GET, owner: 'app', surface: 'html', auth: none },
+  { name: 'docs_page', path: '/docs/:page', methods: GET, owner: 'app', surface: 'html', auth: none, loggedParams: ['page'] },
+  { name: 'docs_image', path: '/docs/img/:file', methods: GET, owner: 'app', surface: 'html', auth: none, loggedParams: ['file'] },
   { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },
@@ -276,4 +282,26 @@ export function resolveRoute(table: RouteTable = new RouteTable()): (ctx: { path
     ctx.state.route = table.resolve(ctx.path);
     return next();
   };
+}
+
+/** A path segment this long, of a path no row serves, may be a secret typed into a wrong URL. */
+const LONG_SEGMENT = 20;
+
+/**
+ * The path as the access log shows it (issue #25 finding 4: no one-time secret of a URL reaches a
+ * log). The query string is never part of it. A row's `:param` segments are written as their
+ * placeholder (`/invitations/:token`) unless the row lists the param in `loggedParams`; a family
+ * row (`/api/v1/*`, `/admin/*`) carries no secret in its path and is logged as sent; a path no
+ * row serves has every segment of 20 characters or more written as `:redacted`.
+ * @param path the request path (`ctx.path`, without the query)
+ * @param route the row `path` resolved to (undefined: none)
+ */
+export function loggedPath(path: string, route: ResolvedRoute | undefined): string {
+  if (!route) return path.split('/').map((s) => (s.length >= LONG_SEGMENT ? ':redacted' : s)).join('/');
+  const names = Object.keys(route.params);
+  if (names.length === 0) return path;
+  const shown = route.spec.loggedParams ?? [];
+  const segments = route.spec.path.split('/');
+  const given = path.split('/');
+  return segments.map((s, i) => (s.startsWith(':') ? (shown.includes(s.slice(1)) ? given[i] ?? s : s) : given[i] ?? s)).join('/');
 }

@@ -16,14 +16,21 @@
  *   {@link settleRefreshRotation}, the step after the provider, should none have come.
  * - `find(old)` of a token rotated at most `graceSeconds` ago answers it as not yet consumed, so a
  *   client that lost the response (a 503 after rotation, a dropped connection) or sent two
- *   refreshes at once gets a working pair again instead of losing the grant. Later reuse still
- *   reads as consumed, and oidc-provider revokes the grant (RFC 9700 §4.14.2).
+ *   refreshes at once is answered again instead of losing the grant. Later reuse still reads as
+ *   consumed, and oidc-provider revokes the grant (RFC 9700 §4.14.2).
+ * - Such a replay gets **the same successor** as the first rotation (DESIGN D3, issue #25 finding
+ *   5): the adapter saves nothing new and names the successor it recorded on the old token; the
+ *   provider's freshly minted pair (never stored) is replaced in its answer by
+ *   {@link settleRefreshRotation}: the same `refresh_token` value, and the same `access_token`
+ *   (with its remaining `expires_in` and its `scope`) while that one is still stored, else the
+ *   access token of this answer, then stored and recorded in its place. One chain, as if the first
+ *   answer had been lost; the next use of a stale token by either holder after the window is reuse.
  *
  * The request is found through oidc-provider's own AsyncLocalStorage (`Provider.ctx`).
  */
 import type { Middleware } from 'koa';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { withinGrace, type RefreshRotation, type RotationPolicy, type RotationResult, type SavedAlong } from '../../adapters/rotation.js';
+import { withinGrace, type RefreshRotation, type RotatedSuccessor, type RotationOutcome, type RotationPolicy, type SavedAlong } from '../../adapters/rotation.js';
 
 type AdapterClass = new (name: string) => Adapter;
 type RotatingClass = new (name: string) => Adapter & RefreshRotation;
@@ -36,6 +43,9 @@ interface WaitingRotation {
   run(along?: SavedAlong): Promise<void>;
 }
 const waiting = new WeakMap<object, WaitingRotation>();
+
+/** The successor a grace-window replay answers again, per request context (see {@link settleRefreshRotation}). */
+const replayed = new WeakMap<object, RotatedSuccessor>();
 
 /** Runs the request's waiting rotation, if any (alone, or with `along`). */
 function runWaiting(request: object | undefined, along?: SavedAlong): Promise<void> | undefined {
@@ -99,7 +109,11 @@ export function withRefreshRotation(Base: RotatingClass, policy: RotationPolicy)
       pending.delete(request);
       const inner = this.inner;
       waiting.set(request, {
-        run: async (along) => refuseLostRace(await inner.rotateRefreshToken(oldId, id, payload, expiresIn, policy, along)),
+        run: async (along) => {
+          const outcome = await inner.rotateRefreshToken(oldId, id, payload, expiresIn, policy, along);
+          refuseLostRace(outcome);
+          if (outcome.successor) replayed.set(request, outcome.successor);
+        },
       });
     }
 
@@ -123,20 +137,50 @@ export function withRefreshRotation(Base: RotatingClass, policy: RotationPolicy)
 }
 
 /** A rotation that wrote nothing lost a race: revoked or expired meanwhile, or rotated by another request beyond the window. */
-function refuseLostRace(result: RotationResult): void {
+function refuseLostRace({ result }: RotationOutcome): void {
   if (result === 'gone') throw new errors.InvalidGrant('refresh token not found');
   if (result === 'reused') throw new errors.InvalidGrant('refresh token already used');
+}
+
+/** The token response fields a grace-window replay changes (RFC 6749 §5.1). */
+interface TokenAnswer {
+  access_token?: unknown;
+  refresh_token?: unknown;
+  expires_in?: unknown;
+  scope?: unknown;
+}
+
+/**
+ * Puts the recorded successor into the provider's answer to a grace-window replay (issue #25
+ * finding 5): the first rotation's refresh token, and its access token with the seconds it has
+ * left. The values the provider minted for this request were never stored.
+ */
+function answerSuccessor(body: TokenAnswer, successor: RotatedSuccessor): void {
+  body.refresh_token = successor.refreshToken;
+  const access = successor.accessToken;
+  if (!access) return;
+  body.access_token = access.id;
+  const exp = typeof access.payload.exp === 'number' ? access.payload.exp : undefined;
+  if (exp !== undefined) body.expires_in = Math.max(0, exp - nowSeconds());
+  if (typeof access.payload.scope === 'string' && body.scope !== undefined) body.scope = access.payload.scope;
 }
 
 /**
  * Step of the token pipeline, around the provider: a rotation still waiting when the provider has
  * answered (no access token was saved after the successor) runs now, so that no answer carries a
  * refresh token that was never stored. oidc-provider 9 saves the access token after the refresh
- * token, so this finds nothing to do; it guards against a future order.
+ * token, so this finds nothing to do; it guards against a future order. Then, when the request
+ * was a grace-window replay (DESIGN D3), the answer names the recorded successor instead of the
+ * pair the provider minted (see {@link answerSuccessor}).
  * @throws `invalid_grant` when that rotation lost a race (the provider's answer is discarded)
  */
 export const settleRefreshRotation: Middleware = async (ctx, next) => {
   await next();
   const left = runWaiting(ctx);
   if (left) await left;
+  const successor = replayed.get(ctx);
+  if (!successor) return;
+  replayed.delete(ctx);
+  const body = ctx.body as TokenAnswer | undefined;
+  if (ctx.status === 200 && body && typeof body === 'object' && 'refresh_token' in body) answerSuccessor(body, successor);
 };

@@ -251,23 +251,28 @@ for (const [name, open] of Object.entries(subjects)) {
         const old = await live(grantId);
         const next = uniq('rt');
         const rt = new s.adapter('RefreshToken');
-        expect(await rt.rotateRefreshToken(old, next, { jti: next, grantId, accountId: 'u1' }, 600, policy)).toBe('rotated');
+        expect((await rt.rotateRefreshToken(old, next, { jti: next, grantId, accountId: 'u1' }, 600, policy)).result).toBe('rotated');
         expect(typeof (await new s.other('RefreshToken').find(old))?.consumed).toBe('number');
         expect((await new s.other('RefreshToken').find(next))?.consumed).toBeUndefined();
       });
 
-      test('within the grace window another successor; without a window → reused; absent → gone; nothing written then', async () => {
+      test('within the grace window the same successor and nothing new (issue #25 finding 5); without a window → reused; absent → gone; nothing written then', async () => {
         const grantId = uniq('g');
         const old = await live(grantId);
         const [n1, n2, n3, n4] = [uniq('rt'), uniq('rt'), uniq('rt'), uniq('rt')];
         const rt = new s.adapter('RefreshToken');
-        expect(await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy)).toBe('rotated');
-        expect(await new s.other('RefreshToken').rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy)).toBe('grace');
-        expect(await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 })).toBe('reused');
-        expect(await rt.rotateRefreshToken(uniq('ghost'), n4, { jti: n4, grantId }, 600, policy)).toBe('gone');
-        expect(await rt.find(n2)).toBeDefined();
+        expect(await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy)).toEqual({ result: 'rotated' });
+        expect(await new s.other('RefreshToken').rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy)).toEqual({ result: 'grace', successor: { refreshToken: n1 } });
+        expect((await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 })).result).toBe('reused');
+        expect((await rt.rotateRefreshToken(uniq('ghost'), n4, { jti: n4, grantId }, 600, policy)).result).toBe('gone');
+        expect(await rt.find(n1)).toBeDefined();
+        expect(await rt.find(n2)).toBeUndefined();
         expect(await rt.find(n3)).toBeUndefined();
         expect(await rt.find(n4)).toBeUndefined();
+        // The recorded successor revoked meanwhile: the replay finds nothing to answer, writes nothing.
+        await rt.destroy(n1);
+        expect((await rt.rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy)).result).toBe('gone');
+        expect(await rt.find(n2)).toBeUndefined();
       });
 
       test('the access token saved along is written with the rotation, and only when the rotation is', async () => {
@@ -278,12 +283,21 @@ for (const [name, open] of Object.entries(subjects)) {
         const along = (id: string, g = grantId) => ({ model: 'AccessToken', id, payload: { jti: id, grantId: g, accountId: 'u1' }, expiresIn: 600 });
         const rt = new s.adapter('RefreshToken');
         const at = new s.other('AccessToken');
-        expect(await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy, along(a1))).toBe('rotated');
+        expect((await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy, along(a1))).result).toBe('rotated');
         expect(await at.find(a1)).toMatchObject({ jti: a1, grantId });
-        expect(await rt.rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy, along(a2))).toBe('grace');
-        expect(await at.find(a2)).toMatchObject({ jti: a2 });
-        expect(await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 }, along(a3))).toBe('reused');
-        expect(await rt.rotateRefreshToken(uniq('ghost'), uniq('rt'), { jti: 'x', grantId }, 600, policy, along(a4))).toBe('gone');
+        // A replay within the window: the first access token while it is stored, nothing saved.
+        const replay = await rt.rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy, along(a2));
+        expect(replay).toMatchObject({ result: 'grace', successor: { refreshToken: n1, accessToken: { id: a1, payload: { jti: a1, grantId } } } });
+        expect(await at.find(a2)).toBeUndefined();
+        // Once that access token is gone, the one saved along takes its place, recorded for the next replay.
+        await at.destroy(a1);
+        const again = await rt.rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy, along(a2));
+        expect(again).toMatchObject({ result: 'grace', successor: { refreshToken: n1, accessToken: { id: a2 } } });
+        expect(await at.find(a2)).toMatchObject({ jti: a2, grantId });
+        expect((await rt.rotateRefreshToken(old, uniq('rt'), { jti: 'z', grantId }, 600, policy, along(uniq('at')))).successor?.accessToken?.id).toBe(a2);
+        expect(await rt.find(n2)).toBeUndefined();
+        expect((await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 }, along(a3))).result).toBe('reused');
+        expect((await rt.rotateRefreshToken(uniq('ghost'), uniq('rt'), { jti: 'x', grantId }, 600, policy, along(a4))).result).toBe('gone');
         expect(await at.find(a3)).toBeUndefined();
         expect(await at.find(a4)).toBeUndefined();
         // Revoking the grant removes the access token saved along, as one saved by upsert.
@@ -292,17 +306,22 @@ for (const [name, open] of Object.entries(subjects)) {
         // An instance of another grant (another Redis slot) is saved too.
         const other = uniq('g');
         const a5 = uniq('at');
-        expect(await rt.rotateRefreshToken(n1, uniq('rt'), { jti: 'y', grantId }, 600, policy, along(a5, other))).toBe('rotated');
+        expect((await rt.rotateRefreshToken(n1, uniq('rt'), { jti: 'y', grantId }, 600, policy, along(a5, other))).result).toBe('rotated');
         expect(await at.find(a5)).toMatchObject({ jti: a5, grantId: other });
       });
 
-      test('10 parallel rotations of one token from two connections inside the window all succeed', async () => {
+      test('10 parallel rotations of one token from two connections inside the window all succeed, with one successor', async () => {
         const grantId = uniq('g');
         const old = await live(grantId);
         const ids = Array.from({ length: 10 }, () => uniq('rt'));
         const results = await Promise.all(ids.map((id, i) => new (i % 2 ? s.other : s.adapter)('RefreshToken').rotateRefreshToken(old, id, { jti: id, grantId }, 600, policy)));
-        expect(results.filter((r) => r === 'rotated')).toHaveLength(1);
-        expect(results.filter((r) => r === 'grace')).toHaveLength(9);
+        expect(results.filter((r) => r.result === 'rotated')).toHaveLength(1);
+        expect(results.filter((r) => r.result === 'grace')).toHaveLength(9);
+        // One chain: every replay names the one successor that was saved.
+        const saved = ids.filter((_id, i) => results[i]!.result === 'rotated');
+        for (const r of results) if (r.result === 'grace') expect(r.successor?.refreshToken).toBe(saved[0]);
+        const rt = new s.adapter('RefreshToken');
+        expect((await Promise.all(ids.map((id) => rt.find(id)))).filter(Boolean)).toHaveLength(1);
       });
 
       test('a chain keeps only `keepTombstones` tombstones: storage grows with grants, not refreshes', async () => {
@@ -311,7 +330,7 @@ for (const [name, open] of Object.entries(subjects)) {
         const rt = new s.adapter('RefreshToken');
         for (let i = 0; i < 8; i++) {
           const next = uniq('rt');
-          expect(await rt.rotateRefreshToken(chain.at(-1)!, next, { jti: next, grantId }, 600, policy)).toBe('rotated');
+          expect((await rt.rotateRefreshToken(chain.at(-1)!, next, { jti: next, grantId }, 600, policy)).result).toBe('rotated');
           chain.push(next);
         }
         const found = await Promise.all(chain.map((id) => rt.find(id)));

@@ -73,7 +73,7 @@ describeWith('redis')('Redis adapter key layout', () => {
       for (let i = 1; i <= 4; i++) {
         commands.length = 0;
         const along = { model: 'AccessToken', id: `a${i}`, payload: { jti: `a${i}`, grantId: 'G4' }, expiresIn: 600 };
-        expect(await rt.rotateRefreshToken(chain.at(-1)!, `c${i}`, { jti: `c${i}`, grantId: 'G4' }, 7200, policy, along)).toBe('rotated');
+        expect((await rt.rotateRefreshToken(chain.at(-1)!, `c${i}`, { jti: `c${i}`, grantId: 'G4' }, 7200, policy, along)).result).toBe('rotated');
         chain.push(`c${i}`);
         // The script is loaded once (EVALSHA, after one EVAL or SCRIPT LOAD at first use).
         if (i > 1) expect(commands).toEqual(['evalsha']);

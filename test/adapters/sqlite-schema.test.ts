@@ -74,16 +74,16 @@ describe.each([
 
     // Rotating the old live token: a tombstone with rotation order 1; the two tombstones of the old
     // shape (no order) are the oldest, so with keepTombstones 2 the first rotation drops both.
-    expect(await rt.rotateRefreshToken('rt-live', 'rt-new-1', { jti: 'rt-new-1', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('rotated');
+    expect((await rt.rotateRefreshToken('rt-live', 'rt-new-1', { jti: 'rt-new-1', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('rotated');
     expect(await rt.find('rt-old-1')).toBeUndefined();
     expect(await rt.find('rt-old-2')).toBeUndefined();
     expect(await rt.find('rt-live')).toMatchObject({ consumed: expect.any(Number) });
-    expect(await rt.rotateRefreshToken('rt-new-1', 'rt-new-2', { jti: 'rt-new-2', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('rotated');
-    expect(await rt.rotateRefreshToken('rt-new-2', 'rt-new-3', { jti: 'rt-new-3', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('rotated');
+    expect((await rt.rotateRefreshToken('rt-new-1', 'rt-new-2', { jti: 'rt-new-2', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('rotated');
+    expect((await rt.rotateRefreshToken('rt-new-2', 'rt-new-3', { jti: 'rt-new-3', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('rotated');
     const order = db.prepare(`SELECT id, rotated_seq FROM oidc_models WHERE grant_id = 'g1' AND model = 'RefreshToken' AND consumed_at IS NOT NULL ORDER BY rotated_seq`).all();
     expect(order).toEqual([{ id: 'rt-new-1', rotated_seq: 2 }, { id: 'rt-new-2', rotated_seq: 3 }]);
     // Reuse of a tombstone outside the (zero) grace window is still detected.
-    expect(await rt.rotateRefreshToken('rt-new-2', 'rt-x', { jti: 'rt-x', grantId: 'g1', accountId: 'u1' }, 3600, policy)).toBe('reused');
+    expect((await rt.rotateRefreshToken('rt-new-2', 'rt-x', { jti: 'rt-x', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('reused');
 
     // revokeByGrantId reaches rows written before and after the migration, of that grant only.
     await rt.revokeByGrantId('g1');
@@ -119,7 +119,7 @@ describe('a tombstone’s stored life (DESIGN D3)', () => {
     await rt.upsert('endless', { jti: 'endless', grantId: 'g3' });
     const window = { graceSeconds: 30, tombstoneSeconds: 3600, keepTombstones: 2 };
     for (const id of ['short', 'long', 'endless']) {
-      expect(await rt.rotateRefreshToken(id, `${id}-2`, { jti: `${id}-2`, grantId: `g-${id}` }, 600, window)).toBe('rotated');
+      expect((await rt.rotateRefreshToken(id, `${id}-2`, { jti: `${id}-2`, grantId: `g-${id}` }, 600, window)).result).toBe('rotated');
     }
     expect(expiresAt('short')).toBeGreaterThanOrEqual(t + 600);
     expect(expiresAt('short')).toBeLessThanOrEqual(t + 601);
@@ -129,12 +129,12 @@ describe('a tombstone’s stored life (DESIGN D3)', () => {
     expect(expiresAt('endless')).toBeLessThanOrEqual(t + 3601);
     // A grace window longer than the tombstone window keeps the tombstone for the grace window.
     await rt.upsert('graceful', { jti: 'graceful', grantId: 'g4' }, 86_400);
-    expect(await rt.rotateRefreshToken('graceful', 'graceful-2', { jti: 'graceful-2', grantId: 'g4' }, 600, { ...window, graceSeconds: 7200 })).toBe('rotated');
+    expect((await rt.rotateRefreshToken('graceful', 'graceful-2', { jti: 'graceful-2', grantId: 'g4' }, 600, { ...window, graceSeconds: 7200 })).result).toBe('rotated');
     expect(expiresAt('graceful')).toBeGreaterThanOrEqual(t + 7200);
     expect(expiresAt('graceful')).toBeLessThanOrEqual(t + 7201);
     // An expired token is gone, not rotated, and stays as it was.
     db.prepare(`UPDATE oidc_models SET expires_at = ? WHERE id = 'long-2'`).run(t - 1);
-    expect(await rt.rotateRefreshToken('long-2', 'long-3', { jti: 'long-3', grantId: 'g2' }, 600, window)).toBe('gone');
+    expect((await rt.rotateRefreshToken('long-2', 'long-3', { jti: 'long-3', grantId: 'g2' }, 600, window)).result).toBe('gone');
     expect(expiresAt('long-2')).toBe(t - 1);
     expect(await rt.find('long-3')).toBeUndefined();
     db.close();
@@ -173,11 +173,11 @@ describe('slim token rows (issue #15)', () => {
     // A row of an earlier version (full payload) is shrunk too.
     db.prepare(`INSERT INTO oidc_models (model, id, payload, grant_id, expires_at) VALUES ('RefreshToken', 'rt-old', ?, 'g1', ?)`).run(JSON.stringify(body('rt-old')), now() + 600);
     const window = { graceSeconds: 0, tombstoneSeconds: 3600, keepTombstones: 5 };
-    expect(await rt.rotateRefreshToken('rt-old', 'rt-0', body('rt-0'), 600, window)).toBe('rotated');
-    expect(await rt.rotateRefreshToken('rt-1', 'rt-2', body('rt-2'), 600, window)).toBe('rotated');
+    expect((await rt.rotateRefreshToken('rt-old', 'rt-0', body('rt-0'), 600, window)).result).toBe('rotated');
+    expect((await rt.rotateRefreshToken('rt-1', 'rt-2', body('rt-2'), 600, window)).result).toBe('rotated');
     // consumed_at < now - 0: push both tombstones into the past, then rotate once more to shrink them.
     db.prepare(`UPDATE oidc_models SET consumed_at = consumed_at - 10 WHERE consumed_at IS NOT NULL`).run();
-    expect(await rt.rotateRefreshToken('rt-2', 'rt-3', body('rt-3'), 600, window)).toBe('rotated');
+    expect((await rt.rotateRefreshToken('rt-2', 'rt-3', body('rt-3'), 600, window)).result).toBe('rotated');
     for (const id of ['rt-old', 'rt-1']) {
       expect(stored(db, 'RefreshToken', id)).toEqual({ iat: 1, exp: expect.any(Number), clientId: 'c1', accountId: 'u1', scope: 'openid', tombstone: true });
       expect(await rt.find(id)).toEqual({ jti: id, kind: 'RefreshToken', grantId: 'g1', iat: 1, exp: expect.any(Number), clientId: 'c1', accountId: 'u1', scope: 'openid', tombstone: true, consumed: expect.any(Number) });
