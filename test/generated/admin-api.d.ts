@@ -6,25 +6,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OpenID Connect Discovery */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description metadata */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * OpenID Connect Discovery
+         * @description OpenID Provider metadata (OpenID Connect Discovery 1.0 §4): endpoints, supported scopes, grant types and algorithms.
+         */
+        get: operations["getOpenIdConfiguration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -40,25 +26,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RFC 8414 metadata */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description metadata */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * RFC 8414 metadata
+         * @description OAuth 2.0 authorization server metadata (RFC 8414 §3); lists every scope the server knows.
+         */
+        get: operations["getAuthorizationServerMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -74,25 +46,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RFC 9728 metadata */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description metadata */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * RFC 9728 metadata
+         * @description OAuth 2.0 protected resource metadata (RFC 9728 §3) of this resource (`/mcp`, `/account/graphql`, `/api/v1`): its authorization server and the scopes a client may ask for.
+         */
+        get: operations["getProtectedResourceMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -108,25 +66,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** JWKS (ES256 id_token keys) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description JWK Set */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
+        /**
+         * JWKS (ES256 id_token keys)
+         * @description The public keys that sign ID tokens and JWT responses (RFC 7517 JWK Set), including the next key during a rotation.
+         */
+        get: operations["getJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/coursegate-scope-map.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Which scope unlocks which MCP tool, GraphQL field and admin operation (generated from the code)
+         * @description The scope map: for every scope, its audience and the MCP tools, Account API fields and admin operations it unlocks (see the MCP guide).
+         */
+        get: operations["getScopeMap"];
         put?: never;
         post?: never;
         delete?: never;
@@ -142,35 +106,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorization endpoint (browser redirect); authorization code + PKCE S256 */
-        get: {
-            parameters: {
-                query?: {
-                    response_type?: string;
-                    client_id?: string;
-                    redirect_uri?: string;
-                    scope?: string;
-                    resource?: string;
-                    code_challenge?: string;
-                    code_challenge_method?: string;
-                    state?: string;
-                    nonce?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description redirect to the login page or to redirect_uri with code, state and iss */
-                303: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Authorization endpoint (browser redirect); authorization code + PKCE S256
+         * @description Starts sign-in and consent in the browser (RFC 6749 §4.1, OAuth 2.1). `code_challenge` with `code_challenge_method=S256` is required (RFC 7636); `resource` names this server (RFC 8707). The answer is a redirect; errors about the client or redirect URI are shown as a page, others are sent to the redirect URI.
+         */
+        get: operations["authorize"];
         put?: never;
         post?: never;
         delete?: never;
@@ -188,57 +128,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token endpoint (authorization_code, refresh_token) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        /** @enum {unknown} */
-                        grant_type: "authorization_code" | "refresh_token";
-                        code?: string;
-                        redirect_uri?: string;
-                        client_id?: string;
-                        client_secret?: string;
-                        code_verifier?: string;
-                        refresh_token?: string;
-                        resource?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description token response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description RFC 6749 §5.2 error */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OAuthError"];
-                    };
-                };
-                /** @description invalid_client */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OAuthError"];
-                    };
-                };
-            };
-        };
+        /**
+         * Token endpoint (authorization_code, refresh_token)
+         * @description Exchanges an authorization code (with its PKCE `code_verifier`) or a refresh token for tokens (RFC 6749 §4.1.3, §6). Refresh tokens rotate on use. Clients authenticate in the form body (RFC 6749 §2.3.1): a confidential client sends `client_id` and `client_secret` (`client_secret_post`), a public client sends `client_id` alone; no HTTP security scheme applies.
+         */
+        post: operations["token"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,51 +148,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** RFC 7009 revocation */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        token: string;
-                        client_id?: string;
-                        token_type_hint?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description revoked (or unknown token) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description RFC 6749 §5.2 error */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OAuthError"];
-                    };
-                };
-                /** @description invalid_client */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OAuthError"];
-                    };
-                };
-            };
-        };
+        /**
+         * RFC 7009 revocation
+         * @description Revokes an access or refresh token issued to the calling client (RFC 7009 §2); an unknown token is not an error. Clients authenticate in the form body (RFC 6749 §2.3.1): a confidential client sends `client_id` and `client_secret` (`client_secret_post`), a public client sends `client_id` alone; no HTTP security scheme applies.
+         */
+        post: operations["revokeToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -314,50 +168,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** RFC 7662 introspection */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        token: string;
-                        client_id?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description introspection response (aud shows the resource binding) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description RFC 6749 §5.2 error */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OAuthError"];
-                    };
-                };
-                /** @description invalid_client */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OAuthError"];
-                    };
-                };
-            };
-        };
+        /**
+         * RFC 7662 introspection
+         * @description Tells whether a token issued to the calling client is active, with its scope, audience and expiry (RFC 7662 §2). Clients authenticate in the form body (RFC 6749 §2.3.1): a confidential client sends `client_id` and `client_secret` (`client_secret_post`), a public client sends `client_id` alone; no HTTP security scheme applies.
+         */
+        post: operations["introspectToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -373,38 +188,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** RFC 7591 client registration */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            responses: {
-                /** @description client information */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description RFC 6749 §5.2 error */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OAuthError"];
-                    };
-                };
-            };
-        };
+        /**
+         * RFC 7591 client registration
+         * @description Open dynamic client registration (RFC 7591 §3): no initial access token. An absent `token_endpoint_auth_method` registers a public client (`none`); each client kind may ask for its own scopes only (see the client registration guide).
+         */
+        post: operations["registerClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -418,39 +206,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** UserInfo (SPEC §2.3) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description claims */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description insufficient_scope (WWW-Authenticate carries scope) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
+        /**
+         * UserInfo (SPEC §2.3)
+         * @description Claims about the signed-in person (OpenID Connect Core §5.3): `sub`, plus `name` with `profile` and `email` with `email`. Accepts the same resource-bound access token as the APIs.
+         */
+        get: operations["getUserInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * RP-initiated logout (end_session_endpoint)
+         * @description Signs the person out in the browser (OpenID Connect RP-Initiated Logout 1.0) after a confirmation page; `post_logout_redirect_uri` must be registered by the client.
+         */
+        get: operations["endSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -468,46 +248,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Member Account API (GraphQL) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        query: string;
-                        variables?: Record<string, never>;
-                    };
-                };
-            };
-            responses: {
-                /** @description GraphQL result */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description insufficient_scope (WWW-Authenticate carries scope) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Member Account API (GraphQL)
+         * @description GraphQL over HTTP for the member’s own data: queries need `account:read`, mutations `account:write` (see the Account API guide and `/account/graphql/schema.graphql`).
+         */
+        post: operations["accountGraphql"];
         delete?: never;
         options?: never;
         head?: never;
@@ -523,88 +268,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** MCP tool endpoint (Streamable HTTP, stateless, JSON-RPC 2.0). Anonymous callers get the public tools; a protected tool without its scope answers 401/403 with WWW-Authenticate */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        jsonrpc?: "2.0";
-                        method?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description JSON-RPC response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description notification accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description invalid_token (WWW-Authenticate carries resource_metadata) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description insufficient_scope (WWW-Authenticate carries scope) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/.well-known/coursegate-scope-map.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Which scope unlocks which MCP tool, GraphQL field and admin operation (generated from the code) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description scope map */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
+        /**
+         * MCP tool endpoint (Streamable HTTP, stateless, JSON-RPC 2.0)
+         * @description Anonymous callers are served: no token is fine for `initialize`, `tools/list` and the public tools. A protected tool called without its scope answers 401 `invalid_token` or 403 `insufficient_scope` with `WWW-Authenticate` naming `resource_metadata` and the scope. `security` lists the anonymous requirement and the scope of each protected tool (any one of them). GET and DELETE answer 405 (no sessions, no server-initiated stream).
+         */
+        post: operations["mcp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -618,14 +286,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The site of the token (id, name, MCP connections beta) */
+        /**
+         * The site of the token (id, name, MCP connections beta)
+         * @description The site of the token (id, name, MCP connections beta). Needs an access token of an operator of the site (owner or admin role) with `school:read`. Also offered as the MCP tool `get_site`.
+         */
         get: operations["getSite"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename the site or switch the MCP connections beta */
+        /**
+         * Rename the site or switch the MCP connections beta
+         * @description Rename the site or switch the MCP connections beta. Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         */
         patch: operations["updateSite"];
         trace?: never;
     };
@@ -636,10 +310,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OAuth applications (member clients) of the site */
+        /**
+         * OAuth applications (member clients) of the site
+         * @description OAuth applications (member clients) of the site. Needs an access token of an operator of the site (owner or admin role) with `school:read`.
+         */
         get: operations["listOAuthApplications"];
         put?: never;
-        /** Create a member client (needs the MCP connections beta) */
+        /**
+         * Create a member client (needs the MCP connections beta)
+         * @description Create a member client (needs the MCP connections beta). Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         */
         post: operations["createOAuthApplication"];
         delete?: never;
         options?: never;
@@ -654,15 +334,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One member client of the site */
+        /**
+         * One member client of the site
+         * @description One member client of the site. Needs an access token of an operator of the site (owner or admin role) with `school:read`.
+         */
         get: operations["getOAuthApplication"];
         put?: never;
         post?: never;
-        /** Delete a member client (its grants and tokens end) */
+        /**
+         * Delete a member client (its grants and tokens end)
+         * @description Delete a member client (its grants and tokens end). Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         */
         delete: operations["deleteOAuthApplication"];
         options?: never;
         head?: never;
-        /** Rename a member client, change its redirect URIs or its scopes (its secret stays) */
+        /**
+         * Rename a member client, change its redirect URIs or its scopes (its secret stays)
+         * @description Rename a member client, change its redirect URIs or its scopes (its secret stays). Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         */
         patch: operations["updateOAuthApplication"];
         trace?: never;
     };
@@ -716,7 +405,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one grant: its access and refresh tokens are refused at once on every surface */
+        /**
+         * Revoke one grant: its access and refresh tokens are refused at once on every surface
+         * @description Revoke one grant: its access and refresh tokens are refused at once on every surface. Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         */
         delete: operations["revokeConnectedGrant"];
         options?: never;
         head?: never;
@@ -733,7 +425,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke every grant of one client at your site (404 when it has none here) */
+        /**
+         * Revoke every grant of one client at your site (404 when it has none here)
+         * @description Revoke every grant of one client at your site (404 when it has none here). Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         */
         delete: operations["revokeClientGrants"];
         options?: never;
         head?: never;
@@ -767,7 +462,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every course of your site (public or hidden) with lecture and enrollment counts, by title */
+        /**
+         * Every course of your site (public or hidden) with lecture and enrollment counts, by title
+         * @description Every course of your site (public or hidden) with lecture and enrollment counts, by title. Needs an access token of an operator of the site (owner or admin role) with `courses:read`. Also offered as the MCP tool `list_courses`.
+         */
         get: operations["listCourses"];
         put?: never;
         /**
@@ -788,7 +486,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One course of your site */
+        /**
+         * One course of your site
+         * @description One course of your site. Needs an access token of an operator of the site (owner or admin role) with `courses:read`.
+         */
         get: operations["getCourse"];
         put?: never;
         post?: never;
@@ -811,7 +512,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a course (list it in the public catalogue) */
+        /**
+         * Publish a course (list it in the public catalogue)
+         * @description Publish a course (list it in the public catalogue). Needs an access token of an operator of the site (owner or admin role) with `courses:write`. Also offered as the MCP tool `publish_course`.
+         */
         post: operations["publishCourse"];
         delete?: never;
         options?: never;
@@ -826,10 +530,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The lectures of a course in order, with ids and durations in seconds */
+        /**
+         * The lectures of a course in order, with ids and durations in seconds
+         * @description The lectures of a course in order, with ids and durations in seconds. Needs an access token of an operator of the site (owner or admin role) with `curriculum:read`. Also offered as the MCP tool `get_curriculum`.
+         */
         get: operations["getCurriculum"];
         put?: never;
-        /** Append a lecture to the end of a course curriculum */
+        /**
+         * Append a lecture to the end of a course curriculum
+         * @description Append a lecture to the end of a course curriculum. Needs an access token of an operator of the site (owner or admin role) with `curriculum:write`. Also offered as the MCP tool `add_lecture`.
+         */
         post: operations["addLecture"];
         delete?: never;
         options?: never;
@@ -844,10 +554,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sections of a course in order, with the ids of their lectures */
+        /**
+         * The sections of a course in order, with the ids of their lectures
+         * @description The sections of a course in order, with the ids of their lectures. Needs an access token of an operator of the site (owner or admin role) with `curriculum:read`.
+         */
         get: operations["listSections"];
         put?: never;
-        /** Append a section (chapter) to a course */
+        /**
+         * Append a section (chapter) to a course
+         * @description Append a section (chapter) to a course. Needs an access token of an operator of the site (owner or admin role) with `courses:write`.
+         */
         post: operations["createSection"];
         delete?: never;
         options?: never;
@@ -863,7 +579,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Put a lecture into one of its course's sections */
+        /**
+         * Put a lecture into one of its course's sections
+         * @description Put a lecture into one of its course's sections. Needs an access token of an operator of the site (owner or admin role) with `curriculum:write`.
+         */
         put: operations["setLectureSection"];
         post?: never;
         delete?: never;
@@ -882,7 +601,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a lecture and the students' playback progress in it (cannot be undone) */
+        /**
+         * Delete a lecture and the students' playback progress in it (cannot be undone)
+         * @description Delete a lecture and the students' playback progress in it (cannot be undone). Needs an access token of an operator of the site (owner or admin role) with `curriculum:write`. Also offered as the MCP tool `remove_lecture`.
+         */
         delete: operations["removeLecture"];
         options?: never;
         head?: never;
@@ -896,7 +618,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Enrollments at your site (student e-mail, course slug, expiry, active or expired), optionally of one course */
+        /**
+         * Enrollments at your site (student e-mail, course slug, expiry, active or expired), optionally of one course
+         * @description Enrollments at your site (student e-mail, course slug, expiry, active or expired), optionally of one course. Needs an access token of an operator of the site (owner or admin role) with `students:read`. Also offered as the MCP tool `list_students`.
+         */
         get: operations["listStudents"];
         put?: never;
         post?: never;
@@ -920,7 +645,10 @@ export interface paths {
          */
         put: operations["enrollStudent"];
         post?: never;
-        /** Remove a student's enrollment in a course and their progress in it (cannot be undone) */
+        /**
+         * Remove a student's enrollment in a course and their progress in it (cannot be undone)
+         * @description Remove a student's enrollment in a course and their progress in it (cannot be undone). Needs an access token of an operator of the site (owner or admin role) with `students:write`. Also offered as the MCP tool `unenroll_student`.
+         */
         delete: operations["unenrollStudent"];
         options?: never;
         head?: never;
@@ -934,7 +662,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** People with a role at your site (owner, admin, instructor, student), by e-mail */
+        /**
+         * People with a role at your site (owner, admin, instructor, student), by e-mail
+         * @description People with a role at your site (owner, admin, instructor, student), by e-mail. Needs an access token of an operator of the site (owner or admin role) with `members:read`. Also offered as the MCP tool `list_members`.
+         */
         get: operations["listMembers"];
         put?: never;
         post?: never;
@@ -975,7 +706,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Invitations of your site, newest first, optionally of one status */
+        /**
+         * Invitations of your site, newest first, optionally of one status
+         * @description Invitations of your site, newest first, optionally of one status. Needs an access token of an operator of the site (owner or admin role) with `members:read`. Also offered as the MCP tool `list_invitations`.
+         */
         get: operations["listInvitations"];
         put?: never;
         /**
@@ -996,11 +730,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One invitation of your site */
+        /**
+         * One invitation of your site
+         * @description One invitation of your site. Needs an access token of an operator of the site (owner or admin role) with `members:read`.
+         */
         get: operations["getInvitation"];
         put?: never;
         post?: never;
-        /** Withdraw a pending invitation (its link stops working) */
+        /**
+         * Withdraw a pending invitation (its link stops working)
+         * @description Withdraw a pending invitation (its link stops working). Needs an access token of an operator of the site (owner or admin role) with `members:write`. Also offered as the MCP tool `revoke_invitation`.
+         */
         delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
@@ -1014,7 +754,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Orders at your site, newest first, optionally of one status (pending, paid, refunded, cancelled) */
+        /**
+         * Orders at your site, newest first, optionally of one status (pending, paid, refunded, cancelled)
+         * @description Orders at your site, newest first, optionally of one status (pending, paid, refunded, cancelled). Needs an access token of an operator of the site (owner or admin role) with `orders:read`. Also offered as the MCP tool `list_orders`.
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -1031,7 +774,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts of courses, members, enrollments, orders, paid revenue per currency, event registrations and active learners (30 days) */
+        /**
+         * Counts of courses, members, enrollments, orders, paid revenue per currency, event registrations and active learners (30 days)
+         * @description Counts of courses, members, enrollments, orders, paid revenue per currency, event registrations and active learners (30 days). Needs an access token of an operator of the site (owner or admin role) with `analytics:read`. Also offered as the MCP tool `site_analytics`.
+         */
         get: operations["siteAnalytics"];
         put?: never;
         post?: never;
@@ -1048,10 +794,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Events of your site by start time with the number of (not cancelled) registrations */
+        /**
+         * Events of your site by start time with the number of (not cancelled) registrations
+         * @description Events of your site by start time with the number of (not cancelled) registrations. Needs an access token of an operator of the site (owner or admin role) with `events:read`. Also offered as the MCP tool `list_events`.
+         */
         get: operations["listEvents"];
         put?: never;
-        /** Create an event (ISO 8601 times; endsAt after startsAt) */
+        /**
+         * Create an event (ISO 8601 times; endsAt after startsAt)
+         * @description Create an event (ISO 8601 times; endsAt after startsAt). Needs an access token of an operator of the site (owner or admin role) with `events:write`. Also offered as the MCP tool `create_event`.
+         */
         post: operations["createEvent"];
         delete?: never;
         options?: never;
@@ -1066,11 +818,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One event of your site */
+        /**
+         * One event of your site
+         * @description One event of your site. Needs an access token of an operator of the site (owner or admin role) with `events:read`.
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
-        /** Cancel (delete) an event with its registrations (cannot be undone) */
+        /**
+         * Cancel (delete) an event with its registrations (cannot be undone)
+         * @description Cancel (delete) an event with its registrations (cannot be undone). Needs an access token of an operator of the site (owner or admin role) with `events:write`. Also offered as the MCP tool `cancel_event`.
+         */
         delete: operations["cancelEvent"];
         options?: never;
         head?: never;
@@ -1084,7 +842,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Coupons of your site with their discount, redemptions, expiry and whether they are active */
+        /**
+         * Coupons of your site with their discount, redemptions, expiry and whether they are active
+         * @description Coupons of your site with their discount, redemptions, expiry and whether they are active. Needs an access token of an operator of the site (owner or admin role) with `coupons:read`. Also offered as the MCP tool `list_coupons`.
+         */
         get: operations["listCoupons"];
         put?: never;
         /**
@@ -1105,7 +866,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One coupon of your site */
+        /**
+         * One coupon of your site
+         * @description One coupon of your site. Needs an access token of an operator of the site (owner or admin role) with `coupons:read`.
+         */
         get: operations["getCoupon"];
         put?: never;
         post?: never;
@@ -1124,7 +888,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop a coupon from being redeemed (it stays in the order history) */
+        /**
+         * Stop a coupon from being redeemed (it stays in the order history)
+         * @description Stop a coupon from being redeemed (it stays in the order history). Needs an access token of an operator of the site (owner or admin role) with `coupons:write`. Also offered as the MCP tool `deactivate_coupon`.
+         */
         post: operations["deactivateCoupon"];
         delete?: never;
         options?: never;
@@ -1139,9 +906,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The site theme: colours, logo and typography */
+        /**
+         * The site theme: colours, logo and typography
+         * @description The site theme: colours, logo and typography. Needs an access token of an operator of the site (owner or admin role) with `appearance:read`. Also offered as the MCP tool `get_appearance`.
+         */
         get: operations["getAppearance"];
-        /** Replace the site theme (send If-Match to avoid lost updates) */
+        /**
+         * Replace the site theme (send If-Match to avoid lost updates)
+         * @description Replace the site theme (send If-Match to avoid lost updates). Needs an access token of an operator of the site (owner or admin role) with `appearance:write`. Also offered as the MCP tool `set_appearance`.
+         */
         put: operations["setAppearance"];
         post?: never;
         delete?: never;
@@ -1157,10 +930,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pages of your site, by slug, optionally of one status */
+        /**
+         * Pages of your site, by slug, optionally of one status
+         * @description Pages of your site, by slug, optionally of one status. Needs an access token of an operator of the site (owner or admin role) with `pages:read`. Also offered as the MCP tool `list_pages`.
+         */
         get: operations["listPages"];
         put?: never;
-        /** Create a page (a draft until published) */
+        /**
+         * Create a page (a draft until published)
+         * @description Create a page (a draft until published). Needs an access token of an operator of the site (owner or admin role) with `pages:write`. Also offered as the MCP tool `create_page`.
+         */
         post: operations["createPage"];
         delete?: never;
         options?: never;
@@ -1175,15 +954,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One page of your site */
+        /**
+         * One page of your site
+         * @description One page of your site. Needs an access token of an operator of the site (owner or admin role) with `pages:read`.
+         */
         get: operations["getPage"];
         put?: never;
         post?: never;
-        /** Delete a page (cannot be undone) */
+        /**
+         * Delete a page (cannot be undone)
+         * @description Delete a page (cannot be undone). Needs an access token of an operator of the site (owner or admin role) with `pages:write`. Also offered as the MCP tool `delete_page`.
+         */
         delete: operations["deletePage"];
         options?: never;
         head?: never;
-        /** Change a page's title or body (send If-Match to avoid lost updates) */
+        /**
+         * Change a page's title or body (send If-Match to avoid lost updates)
+         * @description Change a page's title or body (send If-Match to avoid lost updates). Needs an access token of an operator of the site (owner or admin role) with `pages:write`.
+         */
         patch: operations["updatePage"];
         trace?: never;
     };
@@ -1196,7 +984,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a page (idempotent) */
+        /**
+         * Publish a page (idempotent)
+         * @description Publish a page (idempotent). Needs an access token of an operator of the site (owner or admin role) with `pages:write`. Also offered as the MCP tool `publish_page`.
+         */
         post: operations["publishPage"];
         delete?: never;
         options?: never;
@@ -1211,10 +1002,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts of your site, newest first, optionally of one status */
+        /**
+         * Posts of your site, newest first, optionally of one status
+         * @description Posts of your site, newest first, optionally of one status. Needs an access token of an operator of the site (owner or admin role) with `posts:read`. Also offered as the MCP tool `list_posts`.
+         */
         get: operations["listPosts"];
         put?: never;
-        /** Create a post (a draft until published) */
+        /**
+         * Create a post (a draft until published)
+         * @description Create a post (a draft until published). Needs an access token of an operator of the site (owner or admin role) with `posts:write`. Also offered as the MCP tool `create_post`.
+         */
         post: operations["createPost"];
         delete?: never;
         options?: never;
@@ -1229,15 +1026,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post of your site */
+        /**
+         * One post of your site
+         * @description One post of your site. Needs an access token of an operator of the site (owner or admin role) with `posts:read`.
+         */
         get: operations["getPost"];
         put?: never;
         post?: never;
-        /** Delete a post (cannot be undone) */
+        /**
+         * Delete a post (cannot be undone)
+         * @description Delete a post (cannot be undone). Needs an access token of an operator of the site (owner or admin role) with `posts:write`. Also offered as the MCP tool `delete_post`.
+         */
         delete: operations["deletePost"];
         options?: never;
         head?: never;
-        /** Change a post's title or body (send If-Match to avoid lost updates) */
+        /**
+         * Change a post's title or body (send If-Match to avoid lost updates)
+         * @description Change a post's title or body (send If-Match to avoid lost updates). Needs an access token of an operator of the site (owner or admin role) with `posts:write`.
+         */
         patch: operations["updatePost"];
         trace?: never;
     };
@@ -1250,7 +1056,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a post (idempotent) */
+        /**
+         * Publish a post (idempotent)
+         * @description Publish a post (idempotent). Needs an access token of an operator of the site (owner or admin role) with `posts:write`. Also offered as the MCP tool `publish_post`.
+         */
         post: operations["publishPost"];
         delete?: never;
         options?: never;
@@ -1265,10 +1074,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lecturers of your site by name, optionally only those teaching one course */
+        /**
+         * Lecturers of your site by name, optionally only those teaching one course
+         * @description Lecturers of your site by name, optionally only those teaching one course. Needs an access token of an operator of the site (owner or admin role) with `lecturers:read`. Also offered as the MCP tool `list_lecturers`.
+         */
         get: operations["listLecturers"];
         put?: never;
-        /** Create a lecturer profile (name, bio, photo URL, optionally an instructor of your site) */
+        /**
+         * Create a lecturer profile (name, bio, photo URL, optionally an instructor of your site)
+         * @description Create a lecturer profile (name, bio, photo URL, optionally an instructor of your site). Needs an access token of an operator of the site (owner or admin role) with `lecturers:write`. Also offered as the MCP tool `create_lecturer`.
+         */
         post: operations["createLecturer"];
         delete?: never;
         options?: never;
@@ -1283,15 +1098,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One lecturer with the courses they teach */
+        /**
+         * One lecturer with the courses they teach
+         * @description One lecturer with the courses they teach. Needs an access token of an operator of the site (owner or admin role) with `lecturers:read`. Also offered as the MCP tool `get_lecturer`.
+         */
         get: operations["getLecturer"];
         put?: never;
         post?: never;
-        /** Delete a lecturer profile and its course assignments (the courses stay) */
+        /**
+         * Delete a lecturer profile and its course assignments (the courses stay)
+         * @description Delete a lecturer profile and its course assignments (the courses stay). Needs an access token of an operator of the site (owner or admin role) with `lecturers:write`.
+         */
         delete: operations["deleteLecturer"];
         options?: never;
         head?: never;
-        /** Change a lecturer's name, bio, photo or linked instructor (send If-Match to avoid lost updates) */
+        /**
+         * Change a lecturer's name, bio, photo or linked instructor (send If-Match to avoid lost updates)
+         * @description Change a lecturer's name, bio, photo or linked instructor (send If-Match to avoid lost updates). Needs an access token of an operator of the site (owner or admin role) with `lecturers:write`.
+         */
         patch: operations["updateLecturer"];
         trace?: never;
     };
@@ -1303,10 +1127,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Assign a lecturer to a course of your site (idempotent) */
+        /**
+         * Assign a lecturer to a course of your site (idempotent)
+         * @description Assign a lecturer to a course of your site (idempotent). Needs an access token of an operator of the site (owner or admin role) with `lecturers:write`. Also offered as the MCP tool `assign_lecturer`.
+         */
         put: operations["assignLecturer"];
         post?: never;
-        /** Remove a lecturer from a course (idempotent); answers the lecturer */
+        /**
+         * Remove a lecturer from a course (idempotent); answers the lecturer
+         * @description Remove a lecturer from a course (idempotent); answers the lecturer. Needs an access token of an operator of the site (owner or admin role) with `lecturers:write`. Also offered as the MCP tool `unassign_lecturer`.
+         */
         delete: operations["unassignLecturer"];
         options?: never;
         head?: never;
@@ -1320,7 +1150,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Comments on lectures and posts of your site, newest first, optionally of one course, lecture or post */
+        /**
+         * Comments on lectures and posts of your site, newest first, optionally of one course, lecture or post
+         * @description Comments on lectures and posts of your site, newest first, optionally of one course, lecture or post. Needs an access token of an operator of the site (owner or admin role) with `comments:read`. Also offered as the MCP tool `list_comments`.
+         */
         get: operations["listComments"];
         put?: never;
         post?: never;
@@ -1337,7 +1170,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One comment with where it was written and by whom */
+        /**
+         * One comment with where it was written and by whom
+         * @description One comment with where it was written and by whom. Needs an access token of an operator of the site (owner or admin role) with `comments:read`.
+         */
         get: operations["getComment"];
         put?: never;
         post?: never;
@@ -1354,7 +1190,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Forms of your site by title, with field and submission counts */
+        /**
+         * Forms of your site by title, with field and submission counts
+         * @description Forms of your site by title, with field and submission counts. Needs an access token of an operator of the site (owner or admin role) with `forms:read`. Also offered as the MCP tool `list_forms`.
+         */
         get: operations["listForms"];
         put?: never;
         post?: never;
@@ -1371,7 +1210,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One form with its fields */
+        /**
+         * One form with its fields
+         * @description One form with its fields. Needs an access token of an operator of the site (owner or admin role) with `forms:read`. Also offered as the MCP tool `get_form`.
+         */
         get: operations["getForm"];
         put?: never;
         post?: never;
@@ -1388,7 +1230,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Submissions of a form, newest first, optionally only those since a time */
+        /**
+         * Submissions of a form, newest first, optionally only those since a time
+         * @description Submissions of a form, newest first, optionally only those since a time. Needs an access token of an operator of the site (owner or admin role) with `forms:read`. Also offered as the MCP tool `list_form_submissions`.
+         */
         get: operations["listFormSubmissions"];
         put?: never;
         post?: never;
@@ -1425,11 +1270,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One uploaded file of your site (its description and URL) */
+        /**
+         * One uploaded file of your site (its description and URL)
+         * @description One uploaded file of your site (its description and URL). Needs an access token of an operator of the site (owner or admin role) with `storage:write`.
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
-        /** Delete an uploaded file (its URL stops working; cannot be undone) */
+        /**
+         * Delete an uploaded file (its URL stops working; cannot be undone)
+         * @description Delete an uploaded file (its URL stops working; cannot be undone). Needs an access token of an operator of the site (owner or admin role) with `storage:write`.
+         */
         delete: operations["deleteFile"];
         options?: never;
         head?: never;
@@ -1443,10 +1294,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Membership plans of your site, oldest first, optionally of one status (active, archived) */
+        /**
+         * Membership plans of your site, oldest first, optionally of one status (active, archived)
+         * @description Membership plans of your site, oldest first, optionally of one status (active, archived). Needs an access token of an operator of the site (owner or admin role) with `membership_plans:read`. Also offered as the MCP tool `list_membership_plans`.
+         */
         get: operations["listMembershipPlans"];
         put?: never;
-        /** Create a membership plan: a monthly or yearly price that includes some of your courses */
+        /**
+         * Create a membership plan: a monthly or yearly price that includes some of your courses
+         * @description Create a membership plan: a monthly or yearly price that includes some of your courses. Needs an access token of an operator of the site (owner or admin role) with `membership_plans:write`. Also offered as the MCP tool `create_membership_plan`.
+         */
         post: operations["createMembershipPlan"];
         delete?: never;
         options?: never;
@@ -1461,14 +1318,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One membership plan of your site */
+        /**
+         * One membership plan of your site
+         * @description One membership plan of your site. Needs an access token of an operator of the site (owner or admin role) with `membership_plans:read`.
+         */
         get: operations["getMembershipPlan"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a plan's name, price or included courses (send If-Match to avoid lost updates) */
+        /**
+         * Change a plan's name, price or included courses (send If-Match to avoid lost updates)
+         * @description Change a plan's name, price or included courses (send If-Match to avoid lost updates). Needs an access token of an operator of the site (owner or admin role) with `membership_plans:write`.
+         */
         patch: operations["updateMembershipPlan"];
         trace?: never;
     };
@@ -1479,7 +1342,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Subscriptions at your site, newest first, optionally of one plan and/or status (active, past_due, cancelled) */
+        /**
+         * Subscriptions at your site, newest first, optionally of one plan and/or status (active, past_due, cancelled)
+         * @description Subscriptions at your site, newest first, optionally of one plan and/or status (active, past_due, cancelled). Needs an access token of an operator of the site (owner or admin role) with `subscriptions:read`. Also offered as the MCP tool `list_subscriptions`.
+         */
         get: operations["listSubscriptions"];
         put?: never;
         /**
@@ -1500,7 +1366,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One subscription at your site */
+        /**
+         * One subscription at your site
+         * @description One subscription at your site. Needs an access token of an operator of the site (owner or admin role) with `subscriptions:read`.
+         */
         get: operations["getSubscription"];
         put?: never;
         post?: never;
@@ -1519,7 +1388,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a subscription now (idempotent) */
+        /**
+         * Cancel a subscription now (idempotent)
+         * @description Cancel a subscription now (idempotent). Needs an access token of an operator of the site (owner or admin role) with `subscriptions:write`. Also offered as the MCP tool `cancel_subscription`.
+         */
         post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
@@ -1536,7 +1408,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a plan: nobody new can subscribe, current subscriptions go on (idempotent) */
+        /**
+         * Archive a plan: nobody new can subscribe, current subscriptions go on (idempotent)
+         * @description Archive a plan: nobody new can subscribe, current subscriptions go on (idempotent). Needs an access token of an operator of the site (owner or admin role) with `membership_plans:write`. Also offered as the MCP tool `archive_membership_plan`.
+         */
         post: operations["archiveMembershipPlan"];
         delete?: never;
         options?: never;
@@ -1551,10 +1426,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Digital products of your site, oldest first, optionally only published (true) or unpublished (false) */
+        /**
+         * Digital products of your site, oldest first, optionally only published (true) or unpublished (false)
+         * @description Digital products of your site, oldest first, optionally only published (true) or unpublished (false). Needs an access token of an operator of the site (owner or admin role) with `digital_products:read`. Also offered as the MCP tool `list_digital_products`.
+         */
         get: operations["listDigitalProducts"];
         put?: never;
-        /** Create a digital product (unpublished until published) */
+        /**
+         * Create a digital product (unpublished until published)
+         * @description Create a digital product (unpublished until published). Needs an access token of an operator of the site (owner or admin role) with `digital_products:write`. Also offered as the MCP tool `create_digital_product`.
+         */
         post: operations["createDigitalProduct"];
         delete?: never;
         options?: never;
@@ -1569,14 +1450,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One digital product of your site */
+        /**
+         * One digital product of your site
+         * @description One digital product of your site. Needs an access token of an operator of the site (owner or admin role) with `digital_products:read`.
+         */
         get: operations["getDigitalProduct"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a product's name, price or file (send If-Match to avoid lost updates) */
+        /**
+         * Change a product's name, price or file (send If-Match to avoid lost updates)
+         * @description Change a product's name, price or file (send If-Match to avoid lost updates). Needs an access token of an operator of the site (owner or admin role) with `digital_products:write`.
+         */
         patch: operations["updateDigitalProduct"];
         trace?: never;
     };
@@ -1589,7 +1476,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put a digital product on sale (idempotent) */
+        /**
+         * Put a digital product on sale (idempotent)
+         * @description Put a digital product on sale (idempotent). Needs an access token of an operator of the site (owner or admin role) with `digital_products:write`. Also offered as the MCP tool `publish_digital_product`.
+         */
         post: operations["publishDigitalProduct"];
         delete?: never;
         options?: never;
@@ -1606,7 +1496,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take a digital product off sale (idempotent) */
+        /**
+         * Take a digital product off sale (idempotent)
+         * @description Take a digital product off sale (idempotent). Needs an access token of an operator of the site (owner or admin role) with `digital_products:write`. Also offered as the MCP tool `unpublish_digital_product`.
+         */
         post: operations["unpublishDigitalProduct"];
         delete?: never;
         options?: never;
@@ -1618,6 +1511,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Error response of RFC 6749 §5.2 (also RFC 6750 §3 for bearer errors and RFC 7591 §3.2.2 for registration). */
         OAuthError: {
             error: string;
             error_description?: string;
@@ -1648,6 +1542,629 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getOpenIdConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenID Provider metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description authorization server metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description protected resource metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JWK Set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jwk-set+json": Record<string, never>;
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getScopeMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description scope map */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    authorize: {
+        parameters: {
+            query: {
+                /** @description Always `code`. */
+                response_type: string;
+                /** @description The client identifier (a registered id or a client ID metadata document URL). */
+                client_id: string;
+                /** @description One of the client’s registered redirect URIs. */
+                redirect_uri?: string;
+                /** @description Space-delimited scopes (RFC 6749 §3.3); defaults to the client’s default scope set. */
+                scope?: string;
+                /** @description The protected resource the token is for (RFC 8707). */
+                resource?: string;
+                /** @description PKCE code challenge (RFC 7636 §4.2). */
+                code_challenge: string;
+                /** @description Always `S256`. */
+                code_challenge_method: string;
+                /** @description Opaque value returned to the client. */
+                state?: string;
+                /** @description OpenID Connect nonce, copied into the ID token. */
+                nonce?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description response_mode=form_post: a page that posts code, state and iss to redirect_uri */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description redirect to the sign-in page or to redirect_uri with code, state and iss (RFC 9207), or with error */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid client_id or redirect_uri: an error page, no redirect (RFC 6749 §4.1.2.1) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {unknown} */
+                    grant_type: "authorization_code" | "refresh_token";
+                    code?: string;
+                    redirect_uri?: string;
+                    client_id?: string;
+                    client_secret?: string;
+                    code_verifier?: string;
+                    refresh_token?: string;
+                    resource?: string;
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description token response (RFC 6749 §5.1) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description invalid_client: client authentication failed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description too_many_requests: rate limit reached (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                    client_id?: string;
+                    client_secret?: string;
+                    token_type_hint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description revoked (or unknown token) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description invalid_client: client authentication failed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description too_many_requests: rate limit reached (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    introspectToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                    client_id?: string;
+                    client_secret?: string;
+                    token_type_hint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description introspection response (aud shows the resource binding) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description invalid_client: client authentication failed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description too_many_requests: rate limit reached (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    registerClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description client information (RFC 7591 §3.2.1) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description invalid_client_metadata or invalid_redirect_uri (RFC 7591 §3.2.2) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description too_many_requests: rate limit reached (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    getUserInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description claims */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata and the scope to ask for) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries the scope to step up to) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: {
+                id_token_hint?: string;
+                client_id?: string;
+                post_logout_redirect_uri?: string;
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the logout confirmation page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description invalid_request or invalid_client (e.g. an unregistered post_logout_redirect_uri): JSON, or an error page for a browser */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    accountGraphql: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    variables?: Record<string, never>;
+                    operationName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description GraphQL result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description not a GraphQL-over-HTTP request (e.g. no `query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata and the scope to ask for) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries the scope to step up to) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    jsonrpc?: "2.0";
+                    method?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description JSON-RPC response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description notification accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not a valid JSON-RPC request (a JSON-RPC error object) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description invalid_token (WWW-Authenticate carries resource_metadata and the scope to ask for) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description insufficient_scope (WWW-Authenticate carries the scope to step up to) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
     getSite: {
         parameters: {
             query?: never;
