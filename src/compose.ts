@@ -54,7 +54,7 @@ import { createReadiness, type Readiness } from './ops/health.js';
 import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
 import type { AccountServices } from './resource/account-graphql/context.js';
-import type { AdminServices } from './resource/admin-api/operation.js';
+import type { AdminServices } from './operations/operation.js';
 import type { ToolServices } from './resource/mcp/tools/types.js';
 
 /** Every service of one process, built once (the inputs of the pipelines). */

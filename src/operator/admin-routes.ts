@@ -28,7 +28,7 @@ import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
 import type { Connections } from '../oauth/connections.js';
 import { SCOPES } from '../domain/scopes.js';
 import { z } from 'zod';
-import { NEW_APPLICATION_BODY } from '../resource/admin-api/operations/site.js';
+import { NEW_APPLICATION_BODY } from '../operations/site.js';
 import { AccessDenied, Conflict, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { WebSession, WebSessions } from './session.js';
 import { checkCsrf, requireSession, sendPage } from './web-routes.js';

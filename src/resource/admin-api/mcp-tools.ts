@@ -6,8 +6,8 @@
  */
 import type { z } from 'zod';
 import type { AnyTool, ToolContext } from '../mcp/tools/types.js';
-import type { Operation } from './operation.js';
-import { OPERATIONS } from './operations/index.js';
+import type { Operation } from '../../operations/operation.js';
+import { OPERATIONS } from '../../operations/index.js';
 
 const pick = (shape: z.ZodRawShape | undefined, args: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.keys(shape ?? {}).filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));

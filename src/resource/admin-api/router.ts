@@ -19,11 +19,11 @@ import { isOperator } from '../../platform/accounts.js';
 import type { IdempotencyKeys } from '../../platform/idempotency.js';
 import { bearer, requireScopes, type Principal } from '../bearer.js';
 import { challenge } from '../../http/challenge.js';
-import type { AdminServices, Operation, OperationContext } from './operation.js';
+import type { AdminServices, Operation, OperationContext } from '../../operations/operation.js';
 import { inputSchemas, parseInput } from './input.js';
 import { renderProblems } from './problem.js';
 import { InputError, MethodNotAllowed, NotFound, PreconditionFailed } from '../../errors/catalogue.js';
-import { OPERATIONS } from './operations/index.js';
+import { OPERATIONS } from '../../operations/index.js';
 import type { AuditTrail } from '../../platform/audit.js';
 import { readUpload, type UploadedPart } from './upload.js';
 

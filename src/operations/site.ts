@@ -3,10 +3,10 @@
  * `PATCH /api/v1/site {"mcpConnectionsEnabled": true|false}` switches the "MCP connections" beta).
  */
 import { z } from 'zod';
-import { MEMBER_CLIENT_SCOPES } from '../../../domain/applications.js';
-import { PlatformError, notFound } from '../../../platform/errors.js';
-import { isLoopbackRedirectUri } from '../../../http/loopback.js';
-import { defineOperation, READ } from '../operation.js';
+import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
+import { PlatformError, notFound } from '../platform/errors.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
+import { defineOperation, READ } from './operation.js';
 
 const site = z.object({ id: z.string(), name: z.string(), mcpConnectionsEnabled: z.boolean() });
 

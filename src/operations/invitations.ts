@@ -4,9 +4,9 @@
  * person opens it, signs in or creates their account for that address, and accepts.
  */
 import { z } from 'zod';
-import { INVITABLE_ROLES } from '../../../platform/invitations.js';
-import { defineOperation, READ, WRITE, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { INVITABLE_ROLES } from '../platform/invitations.js';
+import { defineOperation, READ, WRITE, DESTRUCTIVE } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const invitation = z.object({
   id: z.string(),

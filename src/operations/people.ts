@@ -4,9 +4,9 @@
  * someone new is invited (`invitations.ts`), never looked up by e-mail across the platform.
  */
 import { z } from 'zod';
-import { ROLES } from '../../../platform/operator/people.js';
-import { defineOperation, READ, WRITE_IDEMPOTENT, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { ROLES } from '../platform/operator/people.js';
+import { defineOperation, READ, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const email = z.string().email().max(254);
 const courseSlug = z.string().min(1).max(64);

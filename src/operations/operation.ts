@@ -8,24 +8,41 @@
  * There is no second implementation: an MCP tool runs the operation's `run`.
  */
 import type { z } from 'zod';
-import type { Accounts } from '../../platform/accounts.js';
-import type { SiteSettings } from '../../platform/sites.js';
-import type { OperatorServices } from '../../platform/operator/index.js';
-import type { ConnectionService, MemberClientService } from '../../domain/applications.js';
-import type { Invitations } from '../../platform/invitations.js';
-import type { SiteContent } from '../../platform/content.js';
-import type { Lecturers } from '../../platform/lecturers.js';
-import type { Comments } from '../../platform/comments.js';
-import type { Forms } from '../../platform/forms.js';
-import type { AuditTrail } from '../../platform/audit.js';
-import type { SiteFiles } from '../../platform/files.js';
-import type { UploadedPart } from './upload.js';
-import type { Memberships } from '../../platform/memberships.js';
-import type { DigitalProducts } from '../../platform/digital-products.js';
+import type { Accounts } from '../platform/accounts.js';
+import type { SiteSettings } from '../platform/sites.js';
+import type { OperatorServices } from '../platform/operator/index.js';
+import type { ConnectionService, MemberClientService } from '../domain/applications.js';
+import type { Invitations } from '../platform/invitations.js';
+import type { SiteContent } from '../platform/content.js';
+import type { Lecturers } from '../platform/lecturers.js';
+import type { Comments } from '../platform/comments.js';
+import type { Forms } from '../platform/forms.js';
+import type { AuditTrail } from '../platform/audit.js';
+import type { SiteFiles } from '../platform/files.js';
+import type { Memberships } from '../platform/memberships.js';
+import type { DigitalProducts } from '../platform/digital-products.js';
 
-import type { Hints } from '../mcp/tools/types.js';
+/** One file part of a multipart/form-data upload, as the surface read it (bytes in memory). */
+export interface UploadedPart {
+  bytes: Buffer;
+  /** The part's filename parameter ('' when none). */
+  filename: string;
+  /** The part's declared Content-Type. */
+  declaredType: string;
+}
 
-export { READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Hints } from '../mcp/tools/types.js';
+/** MCP tool annotations (MCP 2025-11-25 `ToolAnnotations`), all four hints stated explicitly. */
+export interface Hints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export const READ: Hints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITE: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const WRITE_IDEMPOTENT: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const DESTRUCTIVE: Hints = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
 /** The platform services operations run against (one set per process). */
 export interface AdminServices {

@@ -9,11 +9,11 @@
  * and the OAuth applications themselves (operations/site.ts); docs/admin-api.md says why.
  */
 import { z } from 'zod';
-import { AUDIT_KINDS, type AuditKind } from '../../../platform/audit.js';
-import { MAX_PAGE_SIZE } from '../../../platform/paging.js';
-import { PlatformError, notFound } from '../../../platform/errors.js';
-import { defineOperation } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { AUDIT_KINDS, type AuditKind } from '../platform/audit.js';
+import { MAX_PAGE_SIZE } from '../platform/paging.js';
+import { PlatformError, notFound } from '../platform/errors.js';
+import { defineOperation } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const grant = z.object({
   grantId: z.string(),
