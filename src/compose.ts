@@ -46,6 +46,7 @@ import { Memberships } from './platform/memberships.js';
 import { DigitalProducts } from './platform/digital-products.js';
 import { OneTimeLinks } from './platform/one-time-links.js';
 import { AuditTrail } from './platform/audit.js';
+import { ResourceVersions } from './platform/versions.js';
 import { ConnectedGrants } from './platform/connected-grants.js';
 import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
 import { CsrfTokens } from './http/csrf.js';
@@ -169,6 +170,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     connections,
     audit,
     files: new SiteFiles(db as never),
+    versions: new ResourceVersions(db),
     baseUrl: config.baseUrl,
   };
   // The member-data services: one instance each, shared by the Account API and the MCP tools.

@@ -21,6 +21,7 @@ import type { AuditTrail } from '../platform/audit.js';
 import type { SiteFiles } from '../platform/files.js';
 import type { Memberships } from '../platform/memberships.js';
 import type { DigitalProducts } from '../platform/digital-products.js';
+import type { ResourceVersions } from '../platform/versions.js';
 
 /** One file part of a multipart/form-data upload, as the surface read it (bytes in memory). */
 export interface UploadedPart {
@@ -63,6 +64,8 @@ export interface AdminServices {
   files: SiteFiles;
   memberships: Memberships;
   digitalProducts: DigitalProducts;
+  /** Versions of the representations updates guard with If-Match (issue #25 finding 9). */
+  versions: ResourceVersions;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }
@@ -137,8 +140,22 @@ export interface OperationDefinition<P extends Shape, Q extends Shape, B extends
    * `body`), read under `UPLOAD_MAX_BYTES` and handed to `run` as `input.file`.
    */
   upload?: { field: string; description: string };
+  /**
+   * What a write acts on, for its audit record (`<type>:<id>`, src/platform/audit.ts
+   * `auditTarget`). Defaults to the operation's tag and its path parameters (or the created
+   * row's `id`/`slug`); actions on an OAuth application name `application:<client_id>`.
+   */
+  target?: (input: OperationInput<P, Q, B>, result: R | undefined) => string;
   /** Runs the operation. Throws `PlatformError` for refusals the caller can fix. */
   run(input: OperationInput<P, Q, B>, ctx: OperationContext): Promise<R>;
+}
+
+/** The validated input of a call with its types erased. */
+export interface OperationValues {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  file?: UploadedPart;
 }
 
 /** An operation with its types erased, as stored in the list. */
@@ -159,6 +176,7 @@ export interface Operation {
   ifMatch?: string;
   mcp?: McpView<unknown>;
   upload?: { field: string; description: string };
+  target?: (input: OperationValues, result: unknown) => string;
   run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; file?: UploadedPart }, ctx: OperationContext): Promise<unknown>;
 }
 
