@@ -658,7 +658,10 @@ export interface paths {
         get: operations["getOAuthApplication"];
         put?: never;
         post?: never;
-        /** Delete a member client (its grants and tokens end) */
+        /**
+         * Delete a member client (its grants and tokens end)
+         * @description Revokes every grant members gave the application at your site (their access and refresh tokens are refused at once on every surface), then deletes it. 404 when it is not an application of your site.
+         */
         delete: operations["deleteOAuthApplication"];
         options?: never;
         head?: never;
@@ -2571,6 +2574,7 @@ export interface operations {
                 limit?: number;
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Events of one client: those it made and the operator actions on it (target `application:<clientId>`), from every surface. */
                 clientId?: string;
                 userId?: string;
                 kind?: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action";
@@ -2597,10 +2601,15 @@ export interface operations {
                             at: string;
                             /** @enum {string} */
                             kind: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action";
+                            /** @description The client that acted (the token's client); null for the operator area. */
                             clientId: string | null;
                             userId: string | null;
                             /** @description Short text for people; never a token, code, secret or password. */
                             detail: string;
+                            /** @description Operator actions: what was acted on, `<type>:<id>` (e.g. `application:<client_id>`, `invitation:<id>`, `member:<email>`). */
+                            target: string | null;
+                            /** @description Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area). */
+                            surface: ("api" | "mcp" | "admin") | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;
