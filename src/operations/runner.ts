@@ -86,7 +86,8 @@ export const targetOf = (op: Operation, input: OperationValues, result: unknown)
  *   parallel updates sent with one tag exactly one runs; without, the version moves on anyway.
  * - Every call that is not a read (`get`) is recorded once in the audit trail, after it succeeded
  *   (DESIGN D10): kind `operator_action`, the actor's user and client, `target`, `surface`, and a
- *   detail of the operation id (never bodies or results: they may carry one-time links or secrets).
+ *   detail of the operation id and the surface (never bodies or results: they may carry one-time
+ *   links or secrets).
  * @param input validated input (`validateInput`, or the surface's own parser)
  * @throws PlatformError the operation's refusals; `conflict`/`precondition_failed` for a stale tag
  */
@@ -113,7 +114,7 @@ export async function runOperation(op: Operation, input: OperationValues, actor:
       userId: actor.userId,
       target,
       surface: actor.surface,
-      detail: `${op.id} ${target} (${SURFACE_LABEL[actor.surface]})`,
+      detail: `${op.id} (${SURFACE_LABEL[actor.surface]})`,
     });
   }
   return result;
