@@ -357,7 +357,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
       op,
       'Connected apps',
       'Connected apps',
-      `${ctx.query.revoked ? notice('Revoked; the tokens of the revoked grant(s) no longer work.') : typeof ctx.query.error === 'string' ? notice(`Not revoked: ${ctx.query.error.slice(0, 200)}`, 'alert') : ''}
+      `${ctx.query.revoked ? notice(`${Number(ctx.query.revoked)} grant(s) revoked; their tokens no longer work.`) : typeof ctx.query.error === 'string' ? notice(`Not revoked: ${ctx.query.error.slice(0, 200)}`, 'alert') : ''}
 ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allowed', 'Last used', 'Actions'], rows, 'No member has connected an application yet.')}`,
     );
   });
@@ -368,6 +368,8 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
+    // For the notice only: how many grants the action ends.
+    const n = typeof body.grant_id === 'string' ? 1 : typeof body.client_id === 'string' ? (await services.connections.ofSite(op.site.id, body.client_id)).length : 0;
     const done =
       typeof body.grant_id === 'string'
         ? await act(services, op, 'revokeConnectedGrant', { params: { grantId: body.grant_id } })
@@ -376,7 +378,7 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
       if (done.status === 404) throw new NotFound('No such grant at this site (it may have been revoked already).');
       return back(ctx, `/admin/${op.site.id}/connections?error=${encodeURIComponent(done.message)}`);
     }
-    back(ctx, `/admin/${op.site.id}/connections?revoked=1`);
+    back(ctx, `/admin/${op.site.id}/connections?revoked=${n}`);
   });
 
   router.get('/:site/audit', async (ctx) => {
