@@ -66,6 +66,24 @@ module.exports = {
       from: { path: layer('interaction') },
       to: { path: '^src/(oauth|resource|operator)/' },
     },
+    {
+      name: 'operations-import-no-server',
+      comment: 'src/operations is the application layer of the operator side (issue #27): declarations, the runner, paging. It uses src/platform and src/domain and imports no server: no Koa, no MCP SDK, no oidc-provider, no surface of src/.',
+      severity: 'error',
+      from: { path: layer('operations') },
+      to: {
+        path: '^src/(oauth|resource|interaction|operator|pipelines|ops|store|cli)/|^src/(app|compose|server|main)\\.ts$|(^|/)node_modules/(koa|@koa/|koa-|@modelcontextprotocol/|oidc-provider|graphql-yoga)|^(koa|@koa/|koa-|@modelcontextprotocol/|oidc-provider|graphql-yoga)',
+      },
+    },
+    {
+      name: 'operator-area-writes-through-operations',
+      comment: 'src/operator (the /admin pages) changes nothing through a platform service directly: every operator action runs through src/operations/runner.ts (issue #27). Pages may read through the services object the operations layer hands them.',
+      severity: 'error',
+      from: { path: '^src/operator/admin-' },
+      to: {
+        path: '^src/platform/(sites|invitations|memberships|digital-products|content|lecturers|files|comments|forms|idempotency|versions|connected-grants)\\.ts$|^src/platform/operator/(?!analytics\\.ts$)|^src/oauth/(member-clients|connections)\\.ts$',
+      },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

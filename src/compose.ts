@@ -47,6 +47,7 @@ import { Memberships } from './platform/memberships.js';
 import { DigitalProducts } from './platform/digital-products.js';
 import { OneTimeLinks } from './platform/one-time-links.js';
 import { AuditTrail } from './platform/audit.js';
+import { ResourceVersions } from './platform/versions.js';
 import { ConnectedGrants } from './platform/connected-grants.js';
 import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
 import { CsrfTokens } from './http/csrf.js';
@@ -55,7 +56,7 @@ import { createReadiness, type Readiness } from './ops/health.js';
 import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
 import type { AccountServices } from './resource/account-graphql/context.js';
-import type { AdminServices } from './resource/admin-api/operation.js';
+import type { AdminServices } from './operations/operation.js';
 import type { ToolServices } from './resource/mcp/tools/types.js';
 
 /** Every service of one process, built once (the inputs of the pipelines). */
@@ -172,6 +173,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     connections,
     audit,
     files: new SiteFiles(db as never),
+    versions: new ResourceVersions(db),
     baseUrl: config.baseUrl,
   };
   // The member-data services: one instance each, shared by the Account API and the MCP tools.

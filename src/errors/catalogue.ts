@@ -54,7 +54,7 @@ export const DOMAIN_STATUS: Record<PlatformErrorCode, number> = { invalid: 400, 
 const DOMAIN_WIRE: Record<PlatformErrorCode, ErrorCode> = { invalid: 'invalid_request', forbidden: 'access_denied', not_found: 'not_found', conflict: 'conflict' };
 
 /** Finer reasons whose status is not their domain code's. */
-const REASON_STATUS: Record<string, number> = { unsupported_media_type: 415 };
+const REASON_STATUS: Record<string, number> = { unsupported_media_type: 415, precondition_failed: 412 };
 
 /** One failing input field: `pointer` is an RFC 6901 JSON pointer into the request part. */
 export interface FieldIssue {

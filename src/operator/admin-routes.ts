@@ -15,42 +15,41 @@
  *
  * Access: anonymous → /signin; no owner/admin role at `:site` → 403 (an admin of site A never sees
  * site B). Every POST checks the session's CSRF token.
+ *
+ * Issue #27: `/admin` is the third adapter over the operations layer (src/operations/runner.ts),
+ * beside `/api/v1` and the MCP operator tools. Each form handler names its operation, maps the form
+ * fields to that operation's input (validated by the same zod schemas), runs it as the session's
+ * operator (audit surface `admin`) and shows the result, or the refusal on the same page with the
+ * form kept. No rule, composition or audit text is written here.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
-import type { SiteSettings } from '../platform/sites.js';
-import { AUDIT_KINDS, usageDays, type AuditKind, type AuditTrail } from '../platform/audit.js';
+import { AUDIT_KINDS, usageDays, type AuditKind } from '../platform/audit.js';
 import type { AnalyticsAdmin } from '../platform/operator/analytics.js';
-import type { MemberClients } from '../oauth/member-clients.js';
 import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
-import type { Connections } from '../oauth/connections.js';
 import { SCOPES } from '../domain/scopes.js';
-import { z } from 'zod';
-import { NEW_APPLICATION_BODY } from '../resource/admin-api/operations/site.js';
-import { AccessDenied, Conflict, InvalidRequest, NotFound } from '../errors/catalogue.js';
+import type { AdminServices } from '../operations/operation.js';
+import { AccessDenied, NotFound } from '../errors/catalogue.js';
 import type { WebSession, WebSessions } from './session.js';
 import { checkCsrf, requireSession, sendPage } from './web-routes.js';
 import { parseForm as form, formBody } from '../http/body.js';
 import { button, e, header, notice, page, table, when, type NavLink } from './views.js';
 import { barChart, stackedDailyChart } from './charts.js';
 import { mountPeople } from './admin-people.js';
-import type { PeopleAdmin } from '../platform/operator/people.js';
-import type { Invitations } from '../platform/invitations.js';
+import { act, fieldList, type Outcome } from './act.js';
 
 export interface AdminDeps {
   accounts: Accounts;
   sessions: WebSessions;
   /** Operator analytics (overview charts), built by the composition root (src/compose.ts). */
   analytics: AnalyticsAdmin;
-  siteSettings: SiteSettings;
-  memberClients: MemberClients;
-  connections: Connections;
-  audit: AuditTrail;
-  /** Roles (DESIGN D5 hierarchy), the same service as /api/v1/members. */
-  people: PeopleAdmin;
-  invitations: Invitations;
+  /**
+   * The services of the admin operations. Pages read lists from them; every change runs through
+   * the operations runner (`act`, src/operator/act.ts), never through a service directly.
+   */
+  services: AdminServices;
   /** BASE_URL, for one-time links shown to the operator. */
   baseUrl: string;
 }
@@ -64,14 +63,16 @@ export interface Operator {
   csrf: string;
 }
 
+/** How the audit page names the surface of an operator action. */
+const SURFACES = { api: '/api/v1', mcp: 'MCP tool', admin: 'Admin area' } as const;
+
 /** Days shown by the overview's usage chart (issue 11). */
 const USAGE_DAYS = 14;
 
 export function adminRouter(deps: AdminDeps): Router {
   const { accounts, sessions } = deps;
   const router = new Router({ prefix: '/admin' });
-  const { analytics } = deps;
-  const newApplication = z.object(NEW_APPLICATION_BODY).strict();
+  const { analytics, services } = deps;
 
   /** Sites where the person holds an operator role. */
   const operatorSites = async (userId: string) => (await accounts.membershipsOf(userId)).filter((m) => isOperator(m.roles));
@@ -131,14 +132,14 @@ export function adminRouter(deps: AdminDeps): Router {
     const op = await operator(ctx);
     if (!op) return;
     const s = await analytics.summary(op.site.id);
-    const connections = await deps.connections.ofSite(op.site.id);
+    const connections = await services.connections.ofSite(op.site.id);
     const byClient = new Map<string, number>();
     for (const c of connections) byClient.set(c.clientName, (byClient.get(c.clientName) ?? 0) + 1);
     const enrollments: Array<[string, number]> = [['Active', s.enrollments.active], ['Expired', s.enrollments.expired], ['Lifetime', s.enrollments.lifetime]];
     const members = Object.entries(s.members.byRole).sort();
     const revenue = s.revenue.map((r) => [r.currency, r.paidMinor / 100] as [string, number]);
     // MCP/API usage by client over time: token issuances + refreshes per client per UTC day (audit trail).
-    const usage = (await deps.audit.tokenUsage(op.site.id, USAGE_DAYS)).map((r) => ({ day: r.day, series: r.clientId, count: r.count }));
+    const usage = (await services.audit.tokenUsage(op.site.id, USAGE_DAYS)).map((r) => ({ day: r.day, series: r.clientId, count: r.count }));
     render(
       ctx,
       op,
@@ -153,16 +154,14 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
     );
   });
 
-  router.get('/:site/settings', async (ctx) => {
-    const op = await operator(ctx);
-    if (!op) return;
+  const settingsPage = (ctx: Context, op: Operator, extra = '', status = 200) => {
     const on = op.site.mcpConnectionsEnabled;
     render(
       ctx,
       op,
       'Site settings',
       'Site settings',
-      `${ctx.query.saved === '1' ? notice('Saved.') : ''}
+      `${extra}
 <h2>Beta features</h2>
 <form method="post" action="/admin/${e(op.site.id)}/settings">
 <input type="hidden" name="csrf" value="${e(op.csrf)}">
@@ -173,22 +172,45 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
 </fieldset>
 <button type="submit">Save</button>
 </form>`,
+      status,
     );
+  };
+
+  router.get('/:site/settings', async (ctx) => {
+    const op = await operator(ctx);
+    if (!op) return;
+    settingsPage(ctx, op, ctx.query.saved === '1' ? notice('Saved.') : '');
   });
 
+  // Operation `updateSite`.
   router.post('/:site/settings', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const value = formBody(ctx).mcp_connections;
-    if (value !== 'on' && value !== 'off') throw new InvalidRequest('Choose On or Off.');
-    await deps.siteSettings.update(op.site.id, { mcpConnectionsEnabled: value === 'on' });
-    await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, userId: op.session.userId, detail: `MCP connections switched ${value} (admin area)` });
+    const done = await act(services, op, 'updateSite', { body: { mcpConnectionsEnabled: value === 'on' ? true : value === 'off' ? false : value } }, { mcpConnectionsEnabled: 'MCP connections' });
+    if (!done.ok) return settingsPage(ctx, op, notice(`Not saved: ${done.message}`, 'alert'), done.status);
     back(ctx, `/admin/${op.site.id}/settings?saved=1`);
   });
 
-  const appsPage = async (ctx: Context, op: Operator, extra = '', status = 200) => {
-    const apps = await deps.memberClients.list(op.site.id);
+  /** The fields of an application form, as the operations read them (`createOAuthApplication`, `updateOAuthApplication`). */
+  const applicationFields = (body: Record<string, unknown>) => ({
+    clientName: typeof body.client_name === 'string' ? body.client_name : '',
+    redirectUris: String(body.redirect_uris ?? '').split(/\s+/).filter(Boolean),
+    scopes: fieldList(body.scopes),
+  });
+  /** Field names people read, for refusals of the application forms. */
+  const APPLICATION_LABELS = { clientName: 'Name', redirectUris: 'Redirect URIs', scopes: 'Scopes', confidential: 'Confidential' };
+  /** What an application form shows: the stored application, or what was just submitted. */
+  interface AppForm {
+    clientName: string;
+    redirectUris: string[];
+    scopes: string[];
+    confidential?: boolean;
+  }
+
+  const appsPage = async (ctx: Context, op: Operator, extra = '', status = 200, kept?: AppForm) => {
+    const apps = await services.memberClients.list(op.site.id);
     const rows = apps.map((a) => [
       `<strong>${e(a.clientName)}</strong>`,
       `<code>${e(a.clientId)}</code>`,
@@ -202,8 +224,9 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
         button(`/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/delete`, op.csrf, 'Delete', {}, true),
       ].join(' '),
     ]);
+    const picked = new Set(kept?.scopes ?? ['openid', 'account:read']);
     const scopes = MEMBER_CLIENT_SCOPES.map(
-      (s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${s === 'openid' || s === 'account:read' ? ' checked' : ''}> <code>${e(s)}</code> ${e(SCOPES[s])}</label>`,
+      (s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(SCOPES[s])}</label>`,
     ).join('\n');
     render(
       ctx,
@@ -215,11 +238,11 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
 <h2>New application</h2>
 <form method="post" action="/admin/${e(op.site.id)}/apps">
 <input type="hidden" name="csrf" value="${e(op.csrf)}">
-<label for="client_name">Name</label><input id="client_name" name="client_name" type="text" required maxlength="120">
+<label for="client_name">Name</label><input id="client_name" name="client_name" type="text" required maxlength="120" value="${e(kept?.clientName ?? '')}">
 <label for="redirect_uris">Redirect URIs (one per line: https://… or http://127.0.0.1/…)</label>
-<textarea id="redirect_uris" name="redirect_uris" rows="3" required></textarea>
+<textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e((kept?.redirectUris ?? []).join('\n'))}</textarea>
 <fieldset><legend>Scopes</legend>${scopes}</fieldset>
-<label class="choice"><input type="checkbox" name="confidential" value="on"> Confidential: the application runs on a server and keeps a secret (shown once). Leave unchecked for an app on a computer or phone (public, PKCE only).</label>
+<label class="choice"><input type="checkbox" name="confidential" value="on"${kept?.confidential ? ' checked' : ''}> Confidential: the application runs on a server and keeps a secret (shown once). Leave unchecked for an app on a computer or phone (public, PKCE only).</label>
 <button type="submit">Create application</button>
 </form>`,
       status,
@@ -233,37 +256,28 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     await appsPage(ctx, op, ctx.query.deleted === '1' ? notice('Application deleted; its grants and tokens were revoked.') : ctx.query.updated === '1' ? notice('Application saved.') : '');
   });
 
+  // Operation `createOAuthApplication`.
   router.post('/:site/apps', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
-    if (!op.site.mcpConnectionsEnabled) throw new Conflict('Switch the "MCP connections" beta feature on first (Site settings).', 'feature_disabled');
     const body = formBody(ctx);
-    const scopes = Array.isArray(body.scopes) ? body.scopes : body.scopes === undefined ? [] : [body.scopes];
-    const parsed = newApplication.safeParse({
-      clientName: typeof body.client_name === 'string' ? body.client_name : '',
-      redirectUris: String(body.redirect_uris ?? '').split(/\s+/).filter(Boolean),
-      scopes,
-      confidential: body.confidential === 'on',
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return appsPage(ctx, op, notice(`Not created: ${issue?.path.join('.') || 'form'}: ${issue?.message}`, 'alert'), 400);
-    }
-    const app = await deps.memberClients.create(op.site.id, { clientName: parsed.data.clientName, redirectUris: parsed.data.redirectUris, scope: parsed.data.scopes.join(' '), confidential: parsed.data.confidential }, op.session.userId);
-    await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId: app.clientId, userId: op.session.userId, detail: `OAuth application created: ${app.clientName}` });
+    const fields = { ...applicationFields(body), confidential: body.confidential === 'on' };
+    const done: Outcome<{ clientId: string; clientName: string; clientSecret?: string }> = await act(services, op, 'createOAuthApplication', { body: fields }, APPLICATION_LABELS);
+    if (!done.ok) return appsPage(ctx, op, notice(`Not created: ${done.message}`, 'alert'), done.status, fields);
+    const app = done.result;
     const secret = app.clientSecret ? ` Its secret, shown only now: <output class="secret" id="new-client-secret">${e(app.clientSecret)}</output>` : '';
     await appsPage(ctx, op, `<p class="notice" role="status">Created <strong>${e(app.clientName)}</strong>. Its client_id: <output class="secret" id="new-client-id">${e(app.clientId)}</output>${secret}</p>`, 201);
   });
 
   /** The application of `:client` at the operator's site, or 404. */
   const ownApp = async (op: Operator, clientId: string) => {
-    const app = (await deps.memberClients.list(op.site.id)).find((a) => a.clientId === clientId);
+    const app = (await services.memberClients.list(op.site.id)).find((a) => a.clientId === clientId);
     if (!app) throw new NotFound('No such application at this site.');
     return app;
   };
-  const editPage = (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200) => {
-    const picked = new Set(app.scope.split(' '));
+  const editPage = (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200, kept?: AppForm) => {
+    const picked = new Set(kept?.scopes ?? app.scope.split(' '));
     const scopes = MEMBER_CLIENT_SCOPES.map((s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(SCOPES[s])}</label>`).join('\n');
     render(
       ctx,
@@ -274,9 +288,9 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
 <p>client_id <code>${e(app.clientId)}</code> · ${app.confidential ? 'Confidential (its secret stays; rotate it from the list)' : 'Public (PKCE only)'}</p>
 <form method="post" action="/admin/${e(op.site.id)}/apps/${encodeURIComponent(app.clientId)}">
 <input type="hidden" name="csrf" value="${e(op.csrf)}">
-<label for="client_name">Name</label><input id="client_name" name="client_name" type="text" required maxlength="120" value="${e(app.clientName)}">
+<label for="client_name">Name</label><input id="client_name" name="client_name" type="text" required maxlength="120" value="${e(kept?.clientName ?? app.clientName)}">
 <label for="redirect_uris">Redirect URIs (one per line: https://… or http://127.0.0.1/…)</label>
-<textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e(app.redirectUris.join('\n'))}</textarea>
+<textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e((kept?.redirectUris ?? app.redirectUris).join('\n'))}</textarea>
 <fieldset><legend>Scopes</legend>${scopes}</fieldset>
 <button type="submit">Save</button>
 </form>
@@ -291,54 +305,44 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     editPage(ctx, op, await ownApp(op, ctx.params.client!));
   });
 
+  // Operation `updateOAuthApplication`.
   router.post('/:site/apps/:client', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const app = await ownApp(op, ctx.params.client!);
-    const body = formBody(ctx);
-    const parsed = newApplication.safeParse({
-      clientName: typeof body.client_name === 'string' ? body.client_name : '',
-      redirectUris: String(body.redirect_uris ?? '').split(/\s+/).filter(Boolean),
-      scopes: Array.isArray(body.scopes) ? body.scopes : body.scopes === undefined ? [] : [body.scopes],
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return editPage(ctx, op, app, notice(`Not saved: ${issue?.path.join('.') || 'form'}: ${issue?.message}`, 'alert'), 400);
-    }
-    await deps.memberClients.update(op.site.id, app.clientId, { clientName: parsed.data.clientName, redirectUris: parsed.data.redirectUris, scope: parsed.data.scopes.join(' ') });
-    await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId: app.clientId, userId: op.session.userId, detail: 'OAuth application edited (admin area)' });
+    const fields = applicationFields(formBody(ctx));
+    const done = await act(services, op, 'updateOAuthApplication', { params: { clientId: app.clientId }, body: fields }, APPLICATION_LABELS);
+    if (!done.ok) return editPage(ctx, op, app, notice(`Not saved: ${done.message}`, 'alert'), done.status, fields);
     back(ctx, `/admin/${op.site.id}/apps?updated=1`);
   });
 
+  // Operation `rotateOAuthApplicationSecret`.
   router.post('/:site/apps/:client/secret', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const app = await ownApp(op, ctx.params.client!);
-    if (!app.confidential) throw new Conflict('This application is public (PKCE only): it has no secret to rotate.', 'public_client');
-    const { clientSecret } = await deps.memberClients.rotateSecret(op.site.id, app.clientId);
-    await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId: app.clientId, userId: op.session.userId, detail: 'OAuth application secret rotated (admin area)' });
-    await appsPage(ctx, op, `<p class="notice" role="status">New secret of <strong>${e(app.clientName)}</strong>, shown only now (the old one no longer works): <output class="secret" id="new-client-secret">${e(clientSecret)}</output></p>`);
+    const done: Outcome<{ clientSecret: string }> = await act(services, op, 'rotateOAuthApplicationSecret', { params: { clientId: app.clientId } });
+    if (!done.ok) return appsPage(ctx, op, notice(`Not rotated: ${done.message}`, 'alert'), done.status);
+    await appsPage(ctx, op, `<p class="notice" role="status">New secret of <strong>${e(app.clientName)}</strong>, shown only now (the old one no longer works): <output class="secret" id="new-client-secret">${e(done.result.clientSecret)}</output></p>`);
   });
 
+  // Operation `deleteOAuthApplication` (it revokes every grant, then deletes).
   router.post('/:site/apps/:client/delete', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
-    const clientId = ctx.params.client!;
-    if (!(await deps.memberClients.list(op.site.id)).some((a) => a.clientId === clientId)) throw new NotFound('No such application at this site.');
-    await deps.connections.revoke({ siteId: op.site.id }, { clientId }, { userId: op.session.userId });
-    await deps.memberClients.delete(op.site.id, clientId);
-    await deps.audit.record({ kind: 'operator_action', siteId: op.site.id, clientId, userId: op.session.userId, detail: 'OAuth application deleted (every grant revoked)' });
+    const done = await act(services, op, 'deleteOAuthApplication', { params: { clientId: ctx.params.client! } });
+    if (!done.ok) return appsPage(ctx, op, notice(`Not deleted: ${done.message}`, 'alert'), done.status);
     back(ctx, `/admin/${op.site.id}/apps?deleted=1`);
   });
 
   router.get('/:site/connections', async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
-    const suspended = new Set(op.site.mcpConnectionsEnabled ? [] : (await deps.memberClients.list(op.site.id)).map((a) => a.clientId));
-    const list = await deps.connections.ofSite(op.site.id);
+    const suspended = new Set(op.site.mcpConnectionsEnabled ? [] : (await services.memberClients.list(op.site.id)).map((a) => a.clientId));
+    const list = await services.connections.ofSite(op.site.id);
     const rows = list.map((c) => [
       `<strong>${e(c.clientName)}</strong>${suspended.has(c.clientId) ? ' <span class="badge">suspended</span>' : ''}<br><small><code>${e(c.clientId)}</code></small>`,
       e(c.kindLabel),
@@ -353,19 +357,27 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
       op,
       'Connected apps',
       'Connected apps',
-      `${ctx.query.revoked ? notice(`${Number(ctx.query.revoked)} grant(s) revoked; their tokens no longer work.`) : ''}
+      `${ctx.query.revoked ? notice(`${Number(ctx.query.revoked)} grant(s) revoked; their tokens no longer work.`) : typeof ctx.query.error === 'string' ? notice(`Not revoked: ${ctx.query.error.slice(0, 200)}`, 'alert') : ''}
 ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allowed', 'Last used', 'Actions'], rows, 'No member has connected an application yet.')}`,
     );
   });
 
+  // Operations `revokeConnectedGrant` (field `grant_id`) and `revokeClientGrants` (field `client_id`).
   router.post('/:site/connections/revoke', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
-    const which = { grantId: typeof body.grant_id === 'string' ? body.grant_id : undefined, clientId: typeof body.client_id === 'string' ? body.client_id : undefined };
-    const n = await deps.connections.revoke({ siteId: op.site.id }, which, { userId: op.session.userId });
-    if (n === 0) throw new NotFound('No such grant at this site (it may have been revoked already).');
+    // For the notice only: how many grants the action ends.
+    const n = typeof body.grant_id === 'string' ? 1 : typeof body.client_id === 'string' ? (await services.connections.ofSite(op.site.id, body.client_id)).length : 0;
+    const done =
+      typeof body.grant_id === 'string'
+        ? await act(services, op, 'revokeConnectedGrant', { params: { grantId: body.grant_id } })
+        : await act(services, op, 'revokeClientGrants', { params: { clientId: body.client_id } }, { clientId: 'Application' });
+    if (!done.ok) {
+      if (done.status === 404) throw new NotFound('No such grant at this site (it may have been revoked already).');
+      return back(ctx, `/admin/${op.site.id}/connections?error=${encodeURIComponent(done.message)}`);
+    }
     back(ctx, `/admin/${op.site.id}/connections?revoked=${n}`);
   });
 
@@ -380,7 +392,7 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     const to = day(str(q.to));
     const user = str(q.user);
     const userId = user ? ((await accounts.userIdByEmail(user)) ?? '-') : undefined;
-    const events = await deps.audit.list(op.site.id, {
+    const events = await services.audit.list(op.site.id, {
       kind,
       clientId: str(q.client) || undefined,
       userId,
@@ -388,7 +400,15 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
       to: to ? new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined,
     });
     const emails = await accounts.emailsOf(events.map((ev) => ev.userId ?? '-'));
-    const rows = events.map((ev) => [e(when(ev.at)), e(AUDIT_KINDS[ev.kind] ?? ev.kind), ev.clientId ? `<code>${e(ev.clientId)}</code>` : '', e(ev.userId ? emails.get(ev.userId) ?? ev.userId : ''), e(ev.detail)]);
+    const rows = events.map((ev) => [
+      e(when(ev.at)),
+      e(AUDIT_KINDS[ev.kind] ?? ev.kind),
+      ev.clientId ? `<code>${e(ev.clientId)}</code>` : '',
+      e(ev.userId ? emails.get(ev.userId) ?? ev.userId : ''),
+      ev.target ? `<code>${e(ev.target)}</code>` : '',
+      e(ev.surface ? SURFACES[ev.surface] : ''),
+      e(ev.detail),
+    ]);
     const options = Object.entries(AUDIT_KINDS)
       .map(([k, label]) => `<option value="${e(k)}"${k === kind ? ' selected' : ''}>${e(label)}</option>`)
       .join('');
@@ -405,12 +425,12 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
 <label for="to">To (day, inclusive)</label><input id="to" name="to" type="date" value="${e(to)}">
 <button type="submit">Filter</button>
 </form>
-<p><small>Kept ${deps.audit.retentionDays} days. Tokens, codes and passwords are never recorded.</small></p>
-${table('Events, newest first', ['When', 'Kind', 'Client', 'Member', 'Detail'], rows, 'No event matches.')}`,
+<p><small>Client ID finds the requests of that client and the operator actions on it, from every surface. Kept ${services.audit.retentionDays} days. Tokens, codes and passwords are never recorded.</small></p>
+${table('Events, newest first', ['When', 'Kind', 'Client', 'Member', 'Target', 'Through', 'Detail'], rows, 'No event matches.')}`,
     );
   });
 
-  mountPeople(router, { sessions, people: deps.people, invitations: deps.invitations, audit: deps.audit, baseUrl: deps.baseUrl }, { operator, render, back });
+  mountPeople(router, { sessions, services }, { operator, render, back });
 
   return router;
 }

@@ -20,12 +20,7 @@ export function peoplePipelines(services: Services, { limitBody }: SharedSteps):
     accounts,
     sessions,
     analytics: services.admin.operator.analytics,
-    siteSettings: services.siteSettings,
-    memberClients: services.memberClients,
-    connections,
-    audit: services.audit,
-    people: services.admin.operator.people,
-    invitations: services.invitations,
+    services: services.admin,
     baseUrl: config.baseUrl,
   });
   const operatorArea = routerStep(operatorRouter);

@@ -32,11 +32,26 @@ export interface AuditInput {
   kind: AuditKind;
   /** The site it happened at; null when it belongs to no site (e.g. a loopback registration). */
   siteId: string | null;
+  /** The client that acted (the token's client); null for the operator area and clientless events. */
   clientId?: string | null;
   userId?: string | null;
   /** Short text for people: never a token, code, secret or password. */
   detail?: string;
+  /** Operator actions: what was acted on, `<type>:<id>`, e.g. `application:<client_id>` (see {@link auditTarget}). */
+  target?: string | null;
+  /** Operator actions: the surface the action came through. */
+  surface?: AuditSurface | null;
 }
+
+/** The surfaces operator actions come through (DESIGN D10): `/api/v1`, MCP tools, `/admin`. */
+export type AuditSurface = 'api' | 'mcp' | 'admin';
+
+/**
+ * The `target` of an operator action: `<type>:<id>`. An action on an OAuth application names
+ * `application:<client_id>`, so that filtering the trail by a client id finds the actions of every
+ * surface on that application as well as the client's own requests (see `AuditFilter.clientId`).
+ */
+export const auditTarget = (type: string, id: string): string => `${type}:${id}`;
 
 /** One stored event. */
 export interface AuditEvent {
@@ -48,10 +63,18 @@ export interface AuditEvent {
   clientId: string | null;
   userId: string | null;
   detail: string;
+  /** Operator actions: what was acted on (`<type>:<id>`); null otherwise. */
+  target: string | null;
+  /** Operator actions: `api`, `mcp` or `admin`; null otherwise. */
+  surface: AuditSurface | null;
 }
 
 /** Filters of `list`; times are ISO 8601, `from` inclusive, `to` exclusive. */
 export interface AuditFilter {
+  /**
+   * Events of one OAuth client: those the client made (`clientId`) and the operator actions on it
+   * (`target` = `application:<clientId>`), whatever surface they came through.
+   */
   clientId?: string;
   userId?: string;
   kind?: AuditKind;
@@ -92,7 +115,7 @@ const PREPARED_BATCH_ROWS = 64;
 
 type AuditRow = Insertable<PlatformDatabase['audit_events']>;
 /** The columns of an event row, in the order a prepared INSERT binds them. */
-const AUDIT_COLUMNS = ['id', 'site_id', 'at', 'kind', 'client_id', 'user_id', 'detail'] as const;
+const AUDIT_COLUMNS = ['id', 'site_id', 'at', 'kind', 'client_id', 'user_id', 'detail', 'target', 'surface'] as const;
 
 /** Records and reads audit events; purges those older than the retention. */
 export class AuditTrail {
@@ -128,6 +151,9 @@ export class AuditTrail {
       client_id: input.clientId ?? null,
       user_id: input.userId ?? null,
       detail: (input.detail ?? '').replace(CREDENTIAL_LIKE, '[redacted]').slice(0, 300),
+      // Ids of the platform (never credentials): kept whole, since filters match them exactly.
+      target: input.target ? input.target.slice(0, 300) : null,
+      surface: input.surface ?? null,
     };
     return new Promise((resolve, reject) => {
       this.pending.push({ row, resolve, reject });
@@ -141,7 +167,7 @@ export class AuditTrail {
     clearTimeout(this.timer);
     this.timer = undefined;
     while (this.pending.length > 0) {
-      // 7 parameters a row: 1,000 rows stay far below PostgreSQL's 65,535 bind parameters.
+      // 9 parameters a row: 1,000 rows stay far below PostgreSQL's 65,535 bind parameters.
       const batch = this.pending.splice(0, 1000);
       try {
         await this.insert(batch.map((b) => b.row));
@@ -176,7 +202,8 @@ export class AuditTrail {
   /** A site's events, newest first, filtered. */
   async list(siteId: string, filter: AuditFilter = {}): Promise<AuditEvent[]> {
     let q = this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
-    if (filter.clientId) q = q.where('client_id', '=', filter.clientId);
+    const clientId = filter.clientId;
+    if (clientId) q = q.where((eb) => eb.or([eb('client_id', '=', clientId), eb('target', '=', auditTarget('application', clientId))]));
     if (filter.userId) q = q.where('user_id', '=', filter.userId);
     if (filter.kind) q = q.where('kind', '=', filter.kind);
     if (filter.from) q = q.where('at', '>=', filter.from);
@@ -184,7 +211,17 @@ export class AuditTrail {
     const after = filter.after;
     if (after) q = q.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
     const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(clampPageSize(filter.limit, MAX_PAGE_SIZE)).execute();
-    return rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind as AuditKind, siteId: r.site_id, clientId: r.client_id, userId: r.user_id, detail: r.detail }));
+    return rows.map((r) => ({
+      id: r.id,
+      at: r.at,
+      kind: r.kind as AuditKind,
+      siteId: r.site_id,
+      clientId: r.client_id,
+      userId: r.user_id,
+      detail: r.detail,
+      target: r.target ?? null,
+      surface: (r.surface ?? null) as AuditSurface | null,
+    }));
   }
 
   /**

@@ -9,7 +9,7 @@
  * |---|---|---|
  * | `invalid` | an input value breaks a documented rule (range, format, length) | `idempotency_key_reused`, `unsupported_media_type`, `weak_password` |
  * | `not_found` | the thing does not exist for this caller at this site (no difference is made with "not yours") | `unknown_or_used` (one-time link) |
- * | `conflict` | the change clashes with the current state | `last_owner`, `feature_disabled`, `public_client`, `already_accepted`, `invitation_accepted`, `idempotency_key_in_use` |
+ * | `conflict` | the change clashes with the current state | `last_owner`, `precondition_failed` (If-Match, 412 on `/api/v1`), `feature_disabled`, `public_client`, `already_accepted`, `invitation_accepted`, `idempotency_key_in_use` |
  * | `forbidden` | the caller may not do this | `access_expired` (a course's `expireDate` passed), `role_hierarchy`, `wrong_account` |
  */
 

@@ -11,7 +11,7 @@ import { PlatformError } from './errors.js';
 /** Table `idempotency_keys` (migration `0004_admin_api`). */
 export interface IdempotencyTable {
   site_id: string;
-  /** `<operation id> <caller's key>`. */
+  /** `<client id> <user id> <operation id> <caller's key>` (see {@link IdempotencyKeys}). */
   key: string;
   /** SHA-256 of the request (method, path, body), hex. */
   fingerprint: string;
@@ -30,6 +30,20 @@ export interface StoredAnswer {
   location: string | null;
 }
 
+/**
+ * Who sent a key: the site, the OAuth client and the user of the token (issue #25 finding 16).
+ * A key is remembered per caller: another client or another operator of the same site sending the
+ * same key gets their own answer, never the first caller's.
+ */
+export interface KeyOwner {
+  siteId: string;
+  clientId: string;
+  userId: string;
+}
+
+/** The stored key of `owner`'s `key` (client and user ids never contain a space). */
+const storedKey = (owner: KeyOwner, key: string): string => `${owner.clientId} ${owner.userId} ${key}`;
+
 export class IdempotencyKeys {
   constructor(
     private readonly db: Kysely<{ idempotency_keys: IdempotencyTable }>,
@@ -42,7 +56,9 @@ export class IdempotencyKeys {
    * @throws PlatformError `conflict` (reason `idempotency_key_in_use`) while the first request still
    *   runs, `invalid` (reason `idempotency_key_reused`) when the key came with another request
    */
-  async claim(siteId: string, key: string, fingerprint: string, now = new Date()): Promise<StoredAnswer | undefined> {
+  async claim(owner: KeyOwner, callerKey: string, fingerprint: string, now = new Date()): Promise<StoredAnswer | undefined> {
+    const siteId = owner.siteId;
+    const key = storedKey(owner, callerKey);
     await this.db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now.getTime() - this.ttlMs).toISOString()).execute();
     const inserted = await this.db
       .insertInto('idempotency_keys')
@@ -51,7 +67,7 @@ export class IdempotencyKeys {
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return undefined;
     const row = await this.db.selectFrom('idempotency_keys').selectAll().where('site_id', '=', siteId).where('key', '=', key).executeTakeFirst();
-    if (!row) return this.claim(siteId, key, fingerprint, now);
+    if (!row) return this.claim(owner, callerKey, fingerprint, now);
     if (row.fingerprint !== fingerprint) {
       throw new PlatformError('invalid', 'this Idempotency-Key was used with a different request; use a new key', { reason: 'idempotency_key_reused' });
     }
@@ -60,7 +76,9 @@ export class IdempotencyKeys {
   }
 
   /** Stores the answer of a claimed key. */
-  async complete(siteId: string, key: string, answer: StoredAnswer): Promise<void> {
+  async complete(owner: KeyOwner, callerKey: string, answer: StoredAnswer): Promise<void> {
+    const siteId = owner.siteId;
+    const key = storedKey(owner, callerKey);
     await this.db
       .updateTable('idempotency_keys')
       .set({ status: answer.status, response: JSON.stringify(answer.body ?? null), location: answer.location })
@@ -70,7 +88,9 @@ export class IdempotencyKeys {
   }
 
   /** Forgets a claimed key whose request failed, so that a retry runs again. */
-  async release(siteId: string, key: string): Promise<void> {
+  async release(owner: KeyOwner, callerKey: string): Promise<void> {
+    const siteId = owner.siteId;
+    const key = storedKey(owner, callerKey);
     await this.db.deleteFrom('idempotency_keys').where('site_id', '=', siteId).where('key', '=', key).where('status', '=', 0).execute();
   }
 }

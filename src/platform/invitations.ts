@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import { hashPassword } from './passwords.js';
+import { lockSite } from './locks.js';
 
 /** Table `invitations` (migration `0004_admin_api`). */
 export interface InvitationsTable {
@@ -47,6 +48,17 @@ export interface Invitation {
 
 /** Roles an invitation may carry (DESIGN D5). */
 export const INVITABLE_ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
+
+/**
+ * May someone holding `inviterRoles` at a site give `role` there (DESIGN D5)? Owners and admins
+ * invite; only an owner invites an owner. Checked when an invitation is made and again when it is
+ * previewed or accepted (issue #25 finding 14: a link stops working once its creator lost the role
+ * that allowed it).
+ */
+export function mayInvite(inviterRoles: readonly string[], role: string): boolean {
+  if (role === 'owner') return inviterRoles.includes('owner');
+  return inviterRoles.includes('owner') || inviterRoles.includes('admin');
+}
 
 /** How long a link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -92,9 +104,13 @@ export class Invitations {
    */
   async create(siteId: string, input: { email: string; role: string; invitedBy: string }, now = new Date()): Promise<{ invitation: Invitation; token: string }> {
     if (!(INVITABLE_ROLES as readonly string[]).includes(input.role)) throw new PlatformError('invalid', `role must be one of ${INVITABLE_ROLES.join(', ')}`, { field: 'role' });
-    if (input.role === 'owner') {
-      const roles = await this.db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', input.invitedBy).execute();
-      if (!roles.some((r) => r.role === 'owner')) throw new PlatformError('forbidden', 'only an owner can invite an owner', { reason: 'role_hierarchy', field: 'role' });
+    const roles = (await this.db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', input.invitedBy).execute()).map((r) => r.role);
+    if (input.role === 'owner' && !roles.includes('owner')) throw new PlatformError('forbidden', 'only an owner can invite an owner', { reason: 'role_hierarchy', field: 'role' });
+    // Issue #25 finding 15: inviting one's own address is giving oneself a role; refused as the
+    // direct grant refuses it (src/platform/operator/people.ts, same message and reason).
+    const inviter = await this.db.selectFrom('users').select('email').where('id', '=', input.invitedBy).executeTakeFirst();
+    if (inviter && inviter.email.toLowerCase() === input.email.trim().toLowerCase() && !roles.includes(input.role)) {
+      throw new PlatformError('forbidden', 'you cannot give yourself a role; ask another operator', { reason: 'role_hierarchy', field: 'email' });
     }
     const token = randomBytes(32).toString('base64url');
     const row: InvitationsTable = {
@@ -151,7 +167,18 @@ export class Invitations {
     if (!row) throw new PlatformError('not_found', 'this invitation link is not valid');
     const status = statusOf(row, now);
     if (status !== 'pending') throw new PlatformError('conflict', `this invitation was ${status === 'accepted' ? 'already used' : status === 'revoked' ? 'withdrawn' : 'not accepted in time'}`, { reason: `invitation_${status}` });
+    await this.checkInviter(this.db, row.site_id, row.invited_by, row.role);
     return { id: row.id, siteId: row.site_id, siteName: row.site_name, email: row.email, role: row.role };
+  }
+
+  /**
+   * Issue #25 finding 14: an invitation works only while its creator still holds a role that may
+   * give the invited role (`mayInvite`).
+   * @throws PlatformError `conflict` (reason `invitation_revoked`) when they no longer do
+   */
+  private async checkInviter(db: Kysely<InvitationDatabase>, siteId: string, invitedBy: string, role: string): Promise<void> {
+    const roles = (await db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', invitedBy).execute()).map((r) => r.role);
+    if (!mayInvite(roles, role)) throw new PlatformError('conflict', 'this invitation was withdrawn: the person who made it can no longer give this role', { reason: 'invitation_revoked' });
   }
 
   /**
@@ -181,6 +208,11 @@ export class Invitations {
     const invitation = await this.preview(token, now);
     if (user.email.toLowerCase() !== invitation.email) throw new PlatformError('forbidden', `this invitation is for ${invitation.email}; sign in with that address`, { reason: 'wrong_account' });
     await this.db.transaction().execute(async (trx) => {
+      // Issue #25 finding 6/14: the inviter's roles are read again with the site locked
+      // (src/platform/locks.ts), so a concurrent removal of their role cannot slip in between.
+      await lockSite(trx, invitation.siteId);
+      const row = await trx.selectFrom('invitations').select(['invited_by', 'role']).where('id', '=', invitation.id).executeTakeFirstOrThrow();
+      await this.checkInviter(trx, invitation.siteId, row.invited_by, row.role);
       // One use: only the request that flips accepted_at from null gives the role.
       const claimed = await trx
         .updateTable('invitations')

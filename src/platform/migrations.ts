@@ -407,6 +407,22 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('lectures').addColumn('section_id', 'text', (c) => c.references('course_sections.id').onDelete('set null')).execute();
     },
   },
+  // Issue #25 (6, 7, 9) / #27: operator actions name their target and surface in the audit trail;
+  // If-Match updates claim a version (src/platform/versions.ts). Additive only (DESIGN D12).
+  '0021_operations_layer': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('audit_events').addColumn('target', 'text').execute();
+      await db.schema.alterTable('audit_events').addColumn('surface', 'text').execute();
+      await db.schema.createIndex('audit_events_site_target').on('audit_events').columns(['site_id', 'target']).execute();
+      await db.schema
+        .createTable('resource_versions')
+        .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('resource', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('resource_versions_pk', ['site_id', 'resource'])
+        .execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

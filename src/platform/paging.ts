@@ -15,7 +15,7 @@ export const MAX_ADMIN_PAGE_SIZE = 200;
 
 /**
  * Most rows an operator list reads at once (students, orders): the admin API pages them in memory
- * with opaque row-key cursors (src/resource/admin-api/paging.ts), so this bounds a site's list,
+ * with opaque row-key cursors (src/operations/paging.ts), so this bounds a site's list,
  * not a page.
  */
 export const MAX_ADMIN_LIST_ROWS = 10_000;

@@ -162,9 +162,33 @@ export interface AuditEventsTable {
   at: string;
   /** See `AUDIT_KINDS` in src/platform/audit.ts. */
   kind: string;
+  /**
+   * The client that acted: the token's client for requests that carry one (every kind); null for
+   * the operator area (a web session) and events of no client.
+   */
   client_id: string | null;
   user_id: string | null;
   detail: string;
+  /**
+   * What an operator action acted on, `<type>:<id>` (e.g. `application:<client_id>`,
+   * `invitation:<id>`, `member:<email>`); null for other kinds (migration `0021_operations_layer`).
+   */
+  target: string | null;
+  /** Where an operator action came from: `api`, `mcp` or `admin`; null for other kinds. */
+  surface: string | null;
+}
+
+/**
+ * Table `resource_versions` (migration `0021_operations_layer`): a version per representation that
+ * updates guard with If-Match (RFC 9110 §13.1.1). An update claims the version it read with
+ * `UPDATE … SET version = version + 1 WHERE version = ?`, so of parallel updates sent with one
+ * ETag exactly one proceeds (src/platform/versions.ts).
+ */
+export interface ResourceVersionsTable {
+  site_id: string;
+  /** `<reading operation id> <JSON of its path parameters>`. */
+  resource: string;
+  version: number;
 }
 
 /** Connected apps: one row per grant given at a site (the grant itself lives in the OIDC store). */
@@ -198,5 +222,6 @@ export interface PlatformDatabase {
   one_time_links: OneTimeLinksTable;
   audit_events: AuditEventsTable;
   connected_grants: ConnectedGrantsTable;
+  resource_versions: ResourceVersionsTable;
 }
 

@@ -47,7 +47,7 @@ function adminTagDescription(tag: string): string {
 /**
  * Completes the generated admin operations for the document: a `description` where the declaration
  * has none (its summary, the scope and operator role it needs and its MCP tool). The declarations
- * (src/resource/admin-api/operations) stay the single source; this only adds prose.
+ * (src/operations) stay the single source; this only adds prose.
  */
 function describeAdminOperations(paths: Record<string, Json>): Record<string, Json> {
   for (const item of Object.values(paths)) {

@@ -298,7 +298,7 @@ export interface paths {
         head?: never;
         /**
          * Rename the site or switch the MCP connections beta
-         * @description Rename the site or switch the MCP connections beta. Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         * @description Rename the site or switch the MCP connections beta. Needs an access token of an operator of the site (owner or admin role) with `school:write`. Also offered as the MCP tool `update_site`.
          */
         patch: operations["updateSite"];
         trace?: never;
@@ -343,14 +343,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a member client (its grants and tokens end)
-         * @description Delete a member client (its grants and tokens end). Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         * @description Revokes every grant members gave the application at your site (their access and refresh tokens are refused at once on every surface), then deletes it. 404 when it is not an application of your site.
          */
         delete: operations["deleteOAuthApplication"];
         options?: never;
         head?: never;
         /**
          * Rename a member client, change its redirect URIs or its scopes (its secret stays)
-         * @description Rename a member client, change its redirect URIs or its scopes (its secret stays). Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         * @description Rename a member client, change its redirect URIs or its scopes (its secret stays). Needs an access token of an operator of the site (owner or admin role) with `school:write`. Also offered as the MCP tool `update_oauth_application`.
          */
         patch: operations["updateOAuthApplication"];
         trace?: never;
@@ -407,7 +407,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke one grant: its access and refresh tokens are refused at once on every surface
-         * @description Revoke one grant: its access and refresh tokens are refused at once on every surface. Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         * @description Revoke one grant: its access and refresh tokens are refused at once on every surface. Needs an access token of an operator of the site (owner or admin role) with `school:write`. Also offered as the MCP tool `revoke_connected_grant`.
          */
         delete: operations["revokeConnectedGrant"];
         options?: never;
@@ -427,7 +427,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke every grant of one client at your site (404 when it has none here)
-         * @description Revoke every grant of one client at your site (404 when it has none here). Needs an access token of an operator of the site (owner or admin role) with `school:write`.
+         * @description Revoke every grant of one client at your site (404 when it has none here). Needs an access token of an operator of the site (owner or admin role) with `school:write`. Also offered as the MCP tool `revoke_client_grants`.
          */
         delete: operations["revokeClientGrants"];
         options?: never;
@@ -3088,6 +3088,7 @@ export interface operations {
                 limit?: number;
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Events of one client: those it made and the operator actions on it (target `application:<clientId>`), from every surface. */
                 clientId?: string;
                 userId?: string;
                 kind?: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action";
@@ -3114,10 +3115,15 @@ export interface operations {
                             at: string;
                             /** @enum {string} */
                             kind: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action";
+                            /** @description The client that acted (the token's client); null for the operator area. */
                             clientId: string | null;
                             userId: string | null;
                             /** @description Short text for people; never a token, code, secret or password. */
                             detail: string;
+                            /** @description Operator actions: what was acted on, `<type>:<id>` (e.g. `application:<client_id>`, `invitation:<id>`, `member:<email>`). */
+                            target: string | null;
+                            /** @description Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area). */
+                            surface: ("api" | "mcp" | "admin") | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;

@@ -54,7 +54,7 @@ describe('DESIGN D10 audit trail', () => {
     expect(member).toContainEqual(expect.objectContaining({ kind: 'refresh', userId: 'usr_student' }));
     expect(member).toContainEqual(expect.objectContaining({ kind: 'refused', detail: expect.stringContaining('invalid_grant') }));
     expect(member).toContainEqual(expect.objectContaining({ kind: 'revocation' }));
-    expect(events).toContainEqual(expect.objectContaining({ kind: 'operator_action', userId: 'usr_owner', detail: 'updateSite {} (admin API)' }));
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'operator_action', userId: 'usr_owner', target: 'site:demo', surface: 'api', detail: 'updateSite (admin API)' }));
 
     const everything = JSON.stringify(events);
     for (const secret of [code.code, code.verifier, issued.body.access_token, issued.body.refresh_token, refreshed.body.access_token, operator, DEMO_PASSWORD]) {

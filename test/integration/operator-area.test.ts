@@ -265,6 +265,6 @@ describe('issue 11 operator pages', () => {
     expect(authorize.status).toBe(403);
     expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'on' })).status).toBe(303);
     expect((await b.get('/admin/demo/settings')).html).toContain('href="/admin/demo/apps"');
-    expect((await b.get('/admin/demo/audit?kind=operator_action')).html).toContain('MCP connections switched off');
+    expect((await b.get('/admin/demo/audit?kind=operator_action')).html).toContain('updateSite (admin area)');
   });
 });

@@ -9,6 +9,7 @@ import { PlatformError, notFound } from '../errors.js';
 import { CourseAdmin } from './courses.js';
 import { rowAccessActive } from '../enrollments.js';
 import { clampPageSize, MAX_ADMIN_LIST_ROWS } from '../paging.js';
+import { lockSite } from '../locks.js';
 
 export const ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
 export type SiteRole = (typeof ROLES)[number];
@@ -140,36 +141,50 @@ export class PeopleAdmin {
    */
   async grantRole(siteId: string, email: string, role: string, actorId: string): Promise<SiteMember> {
     if (!(ROLES as readonly string[]).includes(role)) throw new PlatformError('invalid', `role must be one of ${ROLES.join(', ')}`, { field: 'role' });
-    const user = await this.memberByEmail(siteId, email);
-    await this.checkHierarchy(siteId, actorId, user.id, role, 'grant');
-    await this.db.insertInto('memberships').values({ site_id: siteId, user_id: user.id, role }).onConflict((oc) => oc.doNothing()).execute();
+    // Issue #25 finding 6: the hierarchy is read and the role written with the site locked
+    // (src/platform/locks.ts), so a concurrent removal of the actor's own role cannot slip between.
+    const user = await this.db.transaction().execute(async (trx) => {
+      await lockSite(trx, siteId);
+      const target = await this.memberByEmail(siteId, email, trx);
+      await this.checkHierarchy(siteId, actorId, target.id, role, 'grant', trx);
+      await trx.insertInto('memberships').values({ site_id: siteId, user_id: target.id, role }).onConflict((oc) => oc.doNothing()).execute();
+      return target;
+    });
     return (await this.members(siteId)).find((m) => m.email === user.email)!;
   }
 
   /**
-   * Takes a role away. Only an owner removes `owner`; the last owner of a site keeps it.
+   * Takes a role away. Only an owner removes `owner`; the last owner of a site keeps it, under
+   * concurrency too (DESIGN D5): the owners are counted and the role removed in one transaction
+   * holding the site's lock (src/platform/locks.ts), so two owners removing each other at the same
+   * moment leave one owner.
    * @throws PlatformError `not_found` (member or role), `forbidden` (hierarchy), `conflict` (last owner)
    */
   async revokeRole(siteId: string, email: string, role: string, actorId: string): Promise<void> {
-    const user = await this.memberByEmail(siteId, email);
-    await this.checkHierarchy(siteId, actorId, user.id, role, 'revoke');
-    if (role === 'owner') {
-      const owners = await this.db.selectFrom('memberships').select('user_id').where('site_id', '=', siteId).where('role', '=', 'owner').execute();
-      if (owners.length === 1 && owners[0]!.user_id === user.id) throw new PlatformError('conflict', 'the last owner of a site keeps the owner role', { reason: 'last_owner' });
-    }
-    const result = await this.db.deleteFrom('memberships').where('site_id', '=', siteId).where('user_id', '=', user.id).where('role', '=', role).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound('role', `${role} of ${email}`);
+    await this.db.transaction().execute(async (trx) => {
+      await lockSite(trx, siteId);
+      const user = await this.memberByEmail(siteId, email, trx);
+      await this.checkHierarchy(siteId, actorId, user.id, role, 'revoke', trx);
+      if (role === 'owner') {
+        const owners = await trx.selectFrom('memberships').select('user_id').where('site_id', '=', siteId).where('role', '=', 'owner').execute();
+        if (owners.length === 1 && owners[0]!.user_id === user.id) throw new PlatformError('conflict', 'the last owner of a site keeps the owner role', { reason: 'last_owner' });
+      }
+      const result = await trx.deleteFrom('memberships').where('site_id', '=', siteId).where('user_id', '=', user.id).where('role', '=', role).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw notFound('role', `${role} of ${email}`);
+    });
   }
 
   /** The roles of `userId` at the site. */
-  async rolesOf(siteId: string, userId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', userId).execute();
+  async rolesOf(siteId: string, userId: string, db: Kysely<OperatorDatabase> = this.db): Promise<string[]> {
+    const rows = await db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', userId).execute();
     return rows.map((r) => r.role);
   }
 
   /** DESIGN D5: owner is granted and removed by owners only; nobody raises their own roles. */
-  private async checkHierarchy(siteId: string, actorId: string, targetId: string, role: string, change: 'grant' | 'revoke'): Promise<void> {
-    const actorRoles = await this.rolesOf(siteId, actorId);
+  private async checkHierarchy(siteId: string, actorId: string, targetId: string, role: string, change: 'grant' | 'revoke', db: Kysely<OperatorDatabase>): Promise<void> {
+    const actorRoles = await this.rolesOf(siteId, actorId, db);
+    // The actor must still run the site when the write happens (their role may have been removed).
+    if (!actorRoles.includes('owner') && !actorRoles.includes('admin')) throw new PlatformError('forbidden', 'you no longer hold an owner or admin role at this site', { reason: 'role_hierarchy' });
     if (role === 'owner' && !actorRoles.includes('owner')) throw new PlatformError('forbidden', `only an owner can ${change} the owner role`, { reason: 'role_hierarchy', field: 'role' });
     if (change === 'grant' && targetId === actorId && !actorRoles.includes(role)) {
       throw new PlatformError('forbidden', 'you cannot give yourself a role; ask another operator', { reason: 'role_hierarchy', field: 'email' });
@@ -181,8 +196,8 @@ export class PeopleAdmin {
    * @throws PlatformError `not_found` when nobody with that e-mail has a role here (whether or not
    *   they exist elsewhere on the platform: other sites' people are never revealed)
    */
-  private async memberByEmail(siteId: string, email: string): Promise<{ id: string; email: string }> {
-    const user = await this.db
+  private async memberByEmail(siteId: string, email: string, db: Kysely<OperatorDatabase> = this.db): Promise<{ id: string; email: string }> {
+    const user = await db
       .selectFrom('users')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
       .select(['users.id as id', 'users.email as email'])

@@ -7,6 +7,6 @@
  * and (3) an operator role (`owner`, `admin`) at the token's site *now*, else 403 `access_denied`.
  */
 export { adminApiRouter, type AdminRouterDeps } from './router.js';
-export { OPERATIONS } from './operations/index.js';
+export { OPERATIONS } from '../../operations/index.js';
 export { adminPaths, PROBLEM_SCHEMA } from './openapi.js';
-export type { AdminServices, Operation } from './operation.js';
+export type { AdminServices, Operation } from '../../operations/operation.js';

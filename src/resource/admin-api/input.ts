@@ -4,7 +4,7 @@
  * (an object; unknown fields refused). Every failing field is reported (`InputError`).
  */
 import { z } from 'zod';
-import type { Operation } from './operation.js';
+import type { Operation } from '../../operations/operation.js';
 import { InputError, type FieldIssue } from './problem.js';
 
 /** The innermost type name of a schema (through optional / default / nullable). */

@@ -1,13 +1,16 @@
 /**
  * The MCP operator tools as generated views of admin operations (DESIGN D9): an operation with an
  * `mcp` view becomes a tool whose arguments are its path parameters, query and body merged, whose
- * structured result is its response (or `mcp.present` of it), and whose run is the operation's
- * `run`. Scope and audience come from the operation; the MCP gate checks them as for any tool.
+ * structured result is its response (or `mcp.present` of it), and whose run is the operations
+ * runner's (src/operations/runner.ts: the operation's `run` and its audit record, surface `mcp`,
+ * issue #25 finding 7). Scope and audience come from the operation; the MCP gate checks them as for
+ * any tool.
  */
 import type { z } from 'zod';
 import type { AnyTool, ToolContext } from '../mcp/tools/types.js';
-import type { Operation } from './operation.js';
-import { OPERATIONS } from './operations/index.js';
+import type { Operation } from '../../operations/operation.js';
+import { OPERATIONS } from '../../operations/index.js';
+import { runOperation } from '../../operations/runner.js';
 
 const pick = (shape: z.ZodRawShape | undefined, args: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.keys(shape ?? {}).filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
@@ -30,7 +33,8 @@ export function toolOf(op: Operation): AnyTool {
       const principal = ctx.caller.principal;
       if (!principal) throw new Error('operator tools need a signed-in operator (the gate prevents this)');
       const input = { params: pick(op.params, args), query: pick(op.query, args), body: pick(op.body, args) };
-      const result = await op.run(input, { siteId: principal.siteId, userId: principal.userId, services: ctx.services.admin });
+      const actor = { siteId: principal.siteId, userId: principal.userId, clientId: principal.clientId, surface: 'mcp' as const };
+      const result = await runOperation(op, input, actor, ctx.services.admin);
       return view.present ? view.present(result, args) : (result as Record<string, unknown>);
     },
   };

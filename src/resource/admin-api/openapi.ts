@@ -5,8 +5,8 @@
  * JSON Schema 2020-12 = OpenAPI 3.1's dialect) and problem+json error responses (RFC 9457).
  */
 import { z } from 'zod';
-import type { Operation } from './operation.js';
-import { OPERATIONS } from './operations/index.js';
+import type { Operation } from '../../operations/operation.js';
+import { OPERATIONS } from '../../operations/index.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,11 +3,15 @@
  * pipeline, read top to bottom:
  *
  *   renderProblems → authenticate → requireScope → requireOperatorRole → readJsonBody
- *     → parseRequest → checkIfMatch → replayIdempotent → runOperation
+ *     → parseRequest → replayIdempotent → runThroughOperations (src/operations/runner.ts: If-Match, run, audit)
  *
  * Refusals are RFC 9457 problem+json (`problem.ts`). GET answers carry a strong `ETag` (and honour
  * `If-None-Match`); updates that declare `ifMatch` refuse a stale `If-Match` with 412; creating
- * POSTs (201) honour `Idempotency-Key` and send `Location`.
+ * POSTs (201) honour `Idempotency-Key` (per site, client and user) and send `Location`.
+ *
+ * This router is one of three adapters over the operations layer (src/operations/runner.ts): the
+ * precondition, the operation and its audit record are the runner's; the router adds HTTP (token,
+ * scope, JSON, ETag, Idempotency-Key, status codes).
  */
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
@@ -19,11 +23,12 @@ import { isOperator } from '../../platform/accounts.js';
 import type { IdempotencyKeys } from '../../platform/idempotency.js';
 import { bearer, requireScopes, type Principal } from '../bearer.js';
 import { challenge } from '../../http/challenge.js';
-import type { AdminServices, Operation, OperationContext } from './operation.js';
+import type { AdminServices, Operation } from '../../operations/operation.js';
+import { runOperation, tagOf, type Actor } from '../../operations/runner.js';
 import { inputSchemas, parseInput } from './input.js';
 import { renderProblems } from './problem.js';
-import { InputError, MethodNotAllowed, NotFound, PreconditionFailed } from '../../errors/catalogue.js';
-import { OPERATIONS } from './operations/index.js';
+import { InputError, MethodNotAllowed, NotFound } from '../../errors/catalogue.js';
+import { OPERATIONS } from '../../operations/index.js';
 import type { AuditTrail } from '../../platform/audit.js';
 import { readUpload, type UploadedPart } from './upload.js';
 
@@ -36,7 +41,7 @@ export interface AdminRouterDeps {
   logger?: Logger;
   /** Defaults to every declared operation. */
   operations?: readonly Operation[];
-  /** DESIGN D10: every successful non-GET operation is recorded as an operator action. */
+  /** Unused: every successful non-GET operation is recorded by the runner (src/operations/runner.ts) in `services.audit`. */
   audit?: AuditTrail;
   /** Largest uploaded file in bytes (`UPLOAD_MAX_BYTES`); defaults to 5 MiB. */
   uploadMaxBytes?: number;
@@ -53,8 +58,6 @@ const state = (ctx: Context): AdminState => ctx.state as AdminState;
 /** `{name}` (OpenAPI) → `:name` (Koa router). */
 export const koaPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
-/** A strong entity tag of a JSON representation (RFC 9110 §8.8.3). */
-export const etagOf = (body: unknown): string => `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -77,11 +80,13 @@ function withoutOneTimeSecrets(body: unknown): unknown {
 export function adminApiRouter(deps: AdminRouterDeps): Router {
   const router = new Router();
   const operations = deps.operations ?? OPERATIONS;
-  const byId = new Map(operations.map((o) => [o.id, o]));
   const problems = renderProblems(deps.docsUrl, deps.logger);
   const authenticate = bearer(deps.provider, deps.baseUrl, deps.services.accounts);
   const json = parseJson(['application/json', 'application/merge-patch+json']);
-  const contextOf = (ctx: Context): OperationContext => ({ siteId: state(ctx).principal.siteId, userId: state(ctx).principal.userId, services: deps.services });
+  const actorOf = (ctx: Context): Actor => {
+    const { principal } = state(ctx);
+    return { siteId: principal.siteId, userId: principal.userId, clientId: principal.clientId, surface: 'api' };
+  };
 
   /**
    * DESIGN D2: the admin API needs an operator role at the token's site *now*. The 403 carries the
@@ -107,25 +112,17 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
       if (ctx.state.upload) state(ctx).input.file = ctx.state.upload;
       await next();
     };
-    const checkIfMatch: Middleware = async (ctx, next) => {
-      const wanted = ctx.get('if-match');
-      const reader = op.ifMatch ? byId.get(op.ifMatch) : undefined;
-      if (wanted && reader) {
-        const current = etagOf(await reader.run({ params: state(ctx).input.params, query: {}, body: {} }, contextOf(ctx)));
-        const tags = wanted.split(',').map((t) => t.trim());
-        if (!tags.includes('*') && !tags.includes(current)) throw new PreconditionFailed('the resource changed since you read it (If-Match does not match its ETag); read it again and retry');
-      }
-      await next();
-    };
     const replayIdempotent: Middleware = async (ctx, next) => {
       const key = ctx.get('idempotency-key');
       if (!key) return next();
       if (!IDEMPOTENCY_KEY.test(key)) throw new InputError([{ in: 'header', pointer: '/Idempotency-Key', detail: 'must be 1–255 visible ASCII characters' }]);
-      const siteId = state(ctx).principal.siteId;
+      // Issue #25 finding 16: keys are the caller's own (site, client, user).
+      const { siteId, clientId, userId } = state(ctx).principal;
+      const owner = { siteId, clientId, userId };
       const { file, ...input } = state(ctx).input;
       const fileHash = file ? createHash('sha256').update(file.bytes).digest('hex') : undefined;
       const fingerprint = createHash('sha256').update(`${op.id}\n${JSON.stringify({ ...input, file: fileHash })}`).digest('hex');
-      const stored = await deps.idempotency.claim(siteId, `${op.id} ${key}`, fingerprint);
+      const stored = await deps.idempotency.claim(owner, `${op.id} ${key}`, fingerprint);
       if (stored) {
         ctx.status = stored.status;
         if (stored.location) ctx.set('Location', stored.location);
@@ -137,18 +134,15 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
       try {
         await next();
       } catch (err) {
-        await deps.idempotency.release(siteId, `${op.id} ${key}`);
+        await deps.idempotency.release(owner, `${op.id} ${key}`);
         throw err;
       }
-      await deps.idempotency.complete(siteId, `${op.id} ${key}`, { status: ctx.status, body: withoutOneTimeSecrets(ctx.body), location: ctx.response.get('Location') || null });
+      await deps.idempotency.complete(owner, `${op.id} ${key}`, { status: ctx.status, body: withoutOneTimeSecrets(ctx.body), location: ctx.response.get('Location') || null });
     };
-    const runOperation: Middleware = async (ctx) => {
-      const result = await op.run(state(ctx).input, contextOf(ctx));
-      if (op.method !== 'get' && deps.audit) {
-        // The operation and its path parameters only: bodies and results may carry one-time links.
-        const { principal, input } = state(ctx);
-        await deps.audit.record({ kind: 'operator_action', siteId: principal.siteId, clientId: principal.clientId, userId: principal.userId, detail: `${op.id} ${JSON.stringify(input.params)} (admin API)` });
-      }
+    const runThroughOperations: Middleware = async (ctx) => {
+      const wanted = op.ifMatch ? ctx.get('if-match') : '';
+      const ifMatch = wanted ? wanted.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+      const result = await runOperation(op, state(ctx).input, actorOf(ctx), deps.services, { ifMatch });
       const status = op.status ?? 200;
       ctx.set('Cache-Control', 'no-store');
       if (status === 204) {
@@ -159,7 +153,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
       ctx.body = result;
       if (status === 201 && op.location) ctx.set('Location', op.location(result));
       if (op.method === 'get' || op.ifMatch) {
-        ctx.set('ETag', etagOf(result));
+        ctx.set('ETag', await tagOf(op, state(ctx).input, result, actorOf(ctx), deps.services));
         if (op.method === 'get' && ctx.fresh) ctx.status = 304;
       }
     };
@@ -167,9 +161,8 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
     if (op.body) steps.push(json);
     if (op.upload) steps.push(readUpload(op.upload.field, deps.uploadMaxBytes ?? 5 * 1024 * 1024));
     steps.push(parseRequest);
-    if (op.ifMatch) steps.push(checkIfMatch);
     if (op.status === 201) steps.push(replayIdempotent);
-    steps.push(runOperation);
+    steps.push(runThroughOperations);
     router.register(koaPath(op.path), [op.method.toUpperCase()], steps, { name: op.id });
   }
 

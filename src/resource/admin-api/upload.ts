@@ -10,14 +10,9 @@ import type { Middleware } from 'koa';
 import { InputError, InvalidRequest, UnsupportedMediaType } from '../../errors/catalogue.js';
 import { bodyLimitOf, bodyTooLarge } from '../../http/body.js';
 
-/** The file part of an upload request. */
-export interface UploadedPart {
-  bytes: Buffer;
-  /** The part's filename parameter ('' when none). */
-  filename: string;
-  /** The part's declared Content-Type. */
-  declaredType: string;
-}
+import type { UploadedPart } from '../../operations/operation.js';
+
+export type { UploadedPart };
 
 declare module 'koa' {
   interface DefaultState {

@@ -18,7 +18,7 @@ const DOMAIN_TOOLS: readonly AnyTool[] = [
   myOrders,
   myEventRegistrations,
   recordProgress,
-  // Operator tools: generated views of the admin operations (src/resource/admin-api/operations/).
+  // Operator tools: generated views of the admin operations (src/operations/).
   ...OPERATOR_TOOLS,
 ];
 

@@ -16,7 +16,9 @@ import type { EventRegistrations } from '../../../platform/events.js';
 import type { Progress } from '../../../platform/progress.js';
 import type { OperatorServices } from '../../../platform/operator/index.js';
 import { PlatformError } from '../../../platform/errors.js';
-import type { AdminServices } from '../../admin-api/operation.js';
+import type { AdminServices, Hints } from '../../../operations/operation.js';
+
+export { READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Hints } from '../../../operations/operation.js';
 
 /** Who may see a tool: everyone, a member (account scopes), or a site operator (operator scopes + role). */
 export type Audience = 'public' | 'member' | 'operator';
@@ -52,14 +54,6 @@ export interface ToolContext {
   services: ToolServices;
 }
 
-/** MCP tool annotations (MCP 2025-11-25 `ToolAnnotations`), all four hints stated explicitly. */
-export interface Hints {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
-
 /** One tool. `I`/`O` are zod raw shapes of the arguments and of the structured result. */
 export interface ToolDefinition<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: string;
@@ -92,11 +86,6 @@ export interface AnyTool {
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDefinition<I, O>): AnyTool {
   return def as unknown as AnyTool;
 }
-
-export const READ: Hints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const WRITE: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-export const WRITE_IDEMPOTENT: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const DESTRUCTIVE: Hints = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
 /** The member the caller acts as. @throws PlatformError when anonymous (the gate prevents it) */
 export function memberOf(ctx: ToolContext): MemberRef {

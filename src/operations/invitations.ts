@@ -4,9 +4,13 @@
  * person opens it, signs in or creates their account for that address, and accepts.
  */
 import { z } from 'zod';
-import { INVITABLE_ROLES } from '../../../platform/invitations.js';
-import { defineOperation, READ, WRITE, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { INVITABLE_ROLES } from '../platform/invitations.js';
+
+/** Roles an invitation may carry, for surfaces that offer them (the /admin forms). */
+export { INVITABLE_ROLES };
+import { defineOperation, READ, WRITE, DESTRUCTIVE } from './operation.js';
+import { auditTarget } from '../platform/audit.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const invitation = z.object({
   id: z.string(),
@@ -64,6 +68,7 @@ export const createInvitation = defineOperation({
   response: created,
   status: 201,
   location: (i) => `/api/v1/invitations/${encodeURIComponent(i.id)}`,
+  target: (_input, i) => auditTarget('invitation', i?.id ?? ''),
   mcp: { name: 'invite_member', title: 'Invite someone', annotations: WRITE, output: { invitation: created }, present: (i) => ({ invitation: i }) },
   async run({ body }, ctx) {
     const { invitation: inv, token } = await ctx.services.invitations.create(ctx.siteId, { email: body.email, role: body.role, invitedBy: ctx.userId });
@@ -80,6 +85,7 @@ export const revokeInvitation = defineOperation({
   summary: 'Withdraw a pending invitation (its link stops working)',
   params: { invitationId },
   status: 204,
+  target: ({ params }) => auditTarget('invitation', params.invitationId),
   mcp: { name: 'revoke_invitation', title: 'Withdraw an invitation', annotations: DESTRUCTIVE, output: { revoked: z.string() }, present: (_r, args) => ({ revoked: args.invitationId }) },
   async run({ params }, ctx) {
     await ctx.services.invitations.revoke(ctx.siteId, params.invitationId);

@@ -9,11 +9,12 @@
  * and the OAuth applications themselves (operations/site.ts); docs/admin-api.md says why.
  */
 import { z } from 'zod';
-import { AUDIT_KINDS, type AuditKind } from '../../../platform/audit.js';
-import { MAX_PAGE_SIZE } from '../../../platform/paging.js';
-import { PlatformError, notFound } from '../../../platform/errors.js';
-import { defineOperation } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { AUDIT_KINDS, type AuditKind } from '../platform/audit.js';
+import { MAX_PAGE_SIZE } from '../platform/paging.js';
+import { PlatformError, notFound } from '../platform/errors.js';
+import { defineOperation, DESTRUCTIVE } from './operation.js';
+import { auditTarget } from '../platform/audit.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const grant = z.object({
   grantId: z.string(),
@@ -66,6 +67,8 @@ export const revokeConnectedGrant = defineOperation({
   summary: 'Revoke one grant: its access and refresh tokens are refused at once on every surface',
   params: { grantId: z.string().min(1).max(200) },
   status: 204,
+  target: ({ params }) => auditTarget('grant', params.grantId),
+  mcp: { name: 'revoke_connected_grant', title: 'Revoke one connected app grant', annotations: DESTRUCTIVE, output: { revoked: z.string() }, present: (_r, args) => ({ revoked: args.grantId }) },
   async run({ params }, ctx) {
     const n = await ctx.services.connections.revoke({ siteId: ctx.siteId }, { grantId: params.grantId }, { userId: ctx.userId });
     if (n === 0) throw notFound('grant', params.grantId);
@@ -81,6 +84,8 @@ export const revokeClientGrants = defineOperation({
   summary: 'Revoke every grant of one client at your site (404 when it has none here)',
   params: { clientId },
   status: 204,
+  target: ({ params }) => auditTarget('application', params.clientId),
+  mcp: { name: 'revoke_client_grants', title: "Revoke every grant of an application", annotations: DESTRUCTIVE, output: { revoked: z.string() }, present: (_r, args) => ({ revoked: args.clientId }) },
   async run({ params }, ctx) {
     const n = await ctx.services.connections.revoke({ siteId: ctx.siteId }, { clientId: params.clientId }, { userId: ctx.userId });
     if (n === 0) throw notFound('grant of client', params.clientId);
@@ -91,9 +96,11 @@ const auditEvent = z.object({
   id: z.string(),
   at: z.string().describe('ISO 8601 UTC.'),
   kind: z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]),
-  clientId: z.string().nullable(),
+  clientId: z.string().nullable().describe('The client that acted (the token\'s client); null for the operator area.'),
   userId: z.string().nullable(),
   detail: z.string().describe('Short text for people; never a token, code, secret or password.'),
+  target: z.string().nullable().describe('Operator actions: what was acted on, `<type>:<id>` (e.g. `application:<client_id>`, `invitation:<id>`, `member:<email>`).'),
+  surface: z.enum(['api', 'mcp', 'admin']).nullable().describe('Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area).'),
 });
 
 /** Opaque audit cursor: base64url of `[at, id]` of the last row of the page. */
@@ -120,7 +127,7 @@ export const listAuditEvents = defineOperation({
   query: {
     limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(50).describe(`Rows per page, 1–${MAX_PAGE_SIZE}.`),
     cursor: pageQuery.cursor,
-    clientId: clientId.optional(),
+    clientId: clientId.optional().describe('Events of one client: those it made and the operator actions on it (target `application:<clientId>`), from every surface.'),
     userId: z.string().max(128).optional(),
     kind: z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]).optional(),
     from: isoTime.optional(),
@@ -143,7 +150,7 @@ export const listAuditEvents = defineOperation({
     // largest page size a full page gets a cursor, and the next page may be empty.
     const more = rows.length > query.limit || (query.limit === MAX_PAGE_SIZE && rows.length === MAX_PAGE_SIZE);
     return {
-      events: items.map((e) => ({ id: e.id, at: e.at, kind: e.kind, clientId: e.clientId, userId: e.userId, detail: e.detail })),
+      events: items.map((e) => ({ id: e.id, at: e.at, kind: e.kind, clientId: e.clientId, userId: e.userId, detail: e.detail, target: e.target, surface: e.surface })),
       nextCursor: more && last ? Buffer.from(JSON.stringify([last.at, last.id]), 'utf8').toString('base64url') : null,
     };
   },

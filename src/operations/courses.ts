@@ -3,8 +3,8 @@
  * acts on the token's site; another site's course is "not found" (404).
  */
 import { z } from 'zod';
-import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const slug = z.string().min(1).max(64).describe('Course slug, e.g. "sql-basics".');
 export const adminCourse = z.object({

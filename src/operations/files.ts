@@ -4,7 +4,7 @@
  * site's file is "not found" (404).
  */
 import { z } from 'zod';
-import { defineOperation } from '../operation.js';
+import { defineOperation } from './operation.js';
 
 const fileId = z.string().min(1).max(64).describe('File id, e.g. "fil_…".');
 export const adminFile = z.object({

@@ -3,9 +3,9 @@
  * form submissions (`forms:read`). Read only: the scopes name no moderation or editing (issue 10).
  */
 import { z } from 'zod';
-import { FIELD_TYPES } from '../../../platform/forms.js';
-import { defineOperation, READ } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { FIELD_TYPES } from '../platform/forms.js';
+import { defineOperation, READ } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const comment = z.object({
   id: z.string(),

@@ -4,9 +4,9 @@
  * ISO 4217 currency. Subscriptions are only for people who have a role at the site (DESIGN D5).
  */
 import { z } from 'zod';
-import { BILLING_INTERVALS, SUBSCRIPTION_STATUSES } from '../../../platform/memberships.js';
-import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { BILLING_INTERVALS, SUBSCRIPTION_STATUSES } from '../platform/memberships.js';
+import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const id = z.string().min(1).max(64);
 const priceMinor = z.number().int().min(0).max(100_000_000).describe('Integer minor units (cents) of the currency.');

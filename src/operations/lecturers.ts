@@ -4,8 +4,8 @@
  * operation looks people up by e-mail (issue 10).
  */
 import { z } from 'zod';
-import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const lecturer = z.object({
   id: z.string(),

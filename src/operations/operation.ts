@@ -8,24 +8,42 @@
  * There is no second implementation: an MCP tool runs the operation's `run`.
  */
 import type { z } from 'zod';
-import type { Accounts } from '../../platform/accounts.js';
-import type { SiteSettings } from '../../platform/sites.js';
-import type { OperatorServices } from '../../platform/operator/index.js';
-import type { ConnectionService, MemberClientService } from '../../domain/applications.js';
-import type { Invitations } from '../../platform/invitations.js';
-import type { SiteContent } from '../../platform/content.js';
-import type { Lecturers } from '../../platform/lecturers.js';
-import type { Comments } from '../../platform/comments.js';
-import type { Forms } from '../../platform/forms.js';
-import type { AuditTrail } from '../../platform/audit.js';
-import type { SiteFiles } from '../../platform/files.js';
-import type { UploadedPart } from './upload.js';
-import type { Memberships } from '../../platform/memberships.js';
-import type { DigitalProducts } from '../../platform/digital-products.js';
+import type { Accounts } from '../platform/accounts.js';
+import type { SiteSettings } from '../platform/sites.js';
+import type { OperatorServices } from '../platform/operator/index.js';
+import type { ConnectionService, MemberClientService } from '../domain/applications.js';
+import type { Invitations } from '../platform/invitations.js';
+import type { SiteContent } from '../platform/content.js';
+import type { Lecturers } from '../platform/lecturers.js';
+import type { Comments } from '../platform/comments.js';
+import type { Forms } from '../platform/forms.js';
+import type { AuditTrail } from '../platform/audit.js';
+import type { SiteFiles } from '../platform/files.js';
+import type { Memberships } from '../platform/memberships.js';
+import type { DigitalProducts } from '../platform/digital-products.js';
+import type { ResourceVersions } from '../platform/versions.js';
 
-import type { Hints } from '../mcp/tools/types.js';
+/** One file part of a multipart/form-data upload, as the surface read it (bytes in memory). */
+export interface UploadedPart {
+  bytes: Buffer;
+  /** The part's filename parameter ('' when none). */
+  filename: string;
+  /** The part's declared Content-Type. */
+  declaredType: string;
+}
 
-export { READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Hints } from '../mcp/tools/types.js';
+/** MCP tool annotations (MCP 2025-11-25 `ToolAnnotations`), all four hints stated explicitly. */
+export interface Hints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export const READ: Hints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITE: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const WRITE_IDEMPOTENT: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const DESTRUCTIVE: Hints = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
 /** The platform services operations run against (one set per process). */
 export interface AdminServices {
@@ -46,6 +64,8 @@ export interface AdminServices {
   files: SiteFiles;
   memberships: Memberships;
   digitalProducts: DigitalProducts;
+  /** Versions of the representations updates guard with If-Match (issue #25 finding 9). */
+  versions: ResourceVersions;
   /** BASE_URL, for links handed out (invitation acceptUrl). */
   baseUrl: string;
 }
@@ -120,8 +140,22 @@ export interface OperationDefinition<P extends Shape, Q extends Shape, B extends
    * `body`), read under `UPLOAD_MAX_BYTES` and handed to `run` as `input.file`.
    */
   upload?: { field: string; description: string };
+  /**
+   * What a write acts on, for its audit record (`<type>:<id>`, src/platform/audit.ts
+   * `auditTarget`). Defaults to the operation's tag and its path parameters (or the created
+   * row's `id`/`slug`); actions on an OAuth application name `application:<client_id>`.
+   */
+  target?: (input: OperationInput<P, Q, B>, result: R | undefined) => string;
   /** Runs the operation. Throws `PlatformError` for refusals the caller can fix. */
   run(input: OperationInput<P, Q, B>, ctx: OperationContext): Promise<R>;
+}
+
+/** The validated input of a call with its types erased. */
+export interface OperationValues {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  file?: UploadedPart;
 }
 
 /** An operation with its types erased, as stored in the list. */
@@ -142,6 +176,7 @@ export interface Operation {
   ifMatch?: string;
   mcp?: McpView<unknown>;
   upload?: { field: string; description: string };
+  target?: (input: OperationValues, result: unknown) => string;
   run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; file?: UploadedPart }, ctx: OperationContext): Promise<unknown>;
 }
 

@@ -3,9 +3,9 @@
  * `appearance:read|write`). Pages and posts start as drafts and are published explicitly.
  */
 import { z } from 'zod';
-import { FONT_FAMILIES, type ContentKind } from '../../../platform/content.js';
-import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Operation } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { FONT_FAMILIES, type ContentKind } from '../platform/content.js';
+import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Operation } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const contentItem = z.object({
   slug: z.string(),

@@ -4,9 +4,13 @@
  * someone new is invited (`invitations.ts`), never looked up by e-mail across the platform.
  */
 import { z } from 'zod';
-import { ROLES } from '../../../platform/operator/people.js';
-import { defineOperation, READ, WRITE_IDEMPOTENT, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { auditTarget } from '../platform/audit.js';
+import { ROLES } from '../platform/operator/people.js';
+
+/** The roles of a site (DESIGN D5), for surfaces that offer them (the /admin forms). */
+export { ROLES };
+import { defineOperation, READ, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const email = z.string().email().max(254);
 const courseSlug = z.string().min(1).max(64);
@@ -103,6 +107,7 @@ export const grantMemberRole = defineOperation({
   description: 'Gives a person who already has a role at your site another role (invite others). Only an owner grants owner; nobody raises their own roles.',
   params: { email, role: z.enum(ROLES) },
   response: member,
+  target: ({ params }) => auditTarget('member', `${params.email.toLowerCase()}/${params.role}`),
   mcp: { name: 'grant_member_role', title: 'Give a role', annotations: WRITE_IDEMPOTENT, output: { member }, present: (m) => ({ member: m }) },
   async run({ params }, ctx) {
     return ctx.services.operator.people.grantRole(ctx.siteId, params.email, params.role, ctx.userId);
@@ -119,6 +124,7 @@ export const revokeMemberRole = defineOperation({
   description: 'Takes a role away. Only an owner removes owner; the last owner keeps it (409).',
   params: { email, role: z.enum(ROLES) },
   status: 204,
+  target: ({ params }) => auditTarget('member', `${params.email.toLowerCase()}/${params.role}`),
   mcp: {
     name: 'revoke_member_role',
     title: 'Take a role away',

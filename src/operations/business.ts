@@ -3,9 +3,9 @@
  * `events:read|write`, `coupons:read|write`). Amounts are integer minor units of the currency.
  */
 import { z } from 'zod';
-import { notFound } from '../../../platform/errors.js';
-import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { notFound } from '../platform/errors.js';
+import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
+import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const counts = z.record(z.string(), z.number().int());
 const order = z.object({ number: z.string(), email: z.string(), status: z.string(), totalMinor: z.number().int(), currency: z.string(), createdAt: z.string(), itemCount: z.number().int() });

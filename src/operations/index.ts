@@ -3,7 +3,7 @@
  * its family's file and listing it here: the router, the OpenAPI document, the MCP tools, the
  * scope map and docs/mcp.md's table follow.
  */
-import type { Operation } from '../operation.js';
+import type { Operation } from './operation.js';
 import { getSite, updateSite, listApplications, createApplication, getApplication, updateApplication, rotateApplicationSecret, deleteApplication } from './site.js';
 import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture, listSections, createSection, setLectureSection } from './courses.js';
 import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';

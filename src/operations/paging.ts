@@ -4,8 +4,8 @@
  * opaque (base64url of the last row's key), so a caller never computes one.
  */
 import { z } from 'zod';
-import { PlatformError } from '../../platform/errors.js';
-import { MAX_ADMIN_PAGE_SIZE } from '../../platform/paging.js';
+import { PlatformError } from '../platform/errors.js';
+import { MAX_ADMIN_PAGE_SIZE } from '../platform/paging.js';
 
 /** Query parameters of every list: `limit` 1…MAX_ADMIN_PAGE_SIZE (default 50), `cursor` from an earlier page. */
 export const pageQuery = {

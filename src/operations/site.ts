@@ -3,10 +3,11 @@
  * `PATCH /api/v1/site {"mcpConnectionsEnabled": true|false}` switches the "MCP connections" beta).
  */
 import { z } from 'zod';
-import { MEMBER_CLIENT_SCOPES } from '../../../domain/applications.js';
-import { PlatformError, notFound } from '../../../platform/errors.js';
-import { isLoopbackRedirectUri } from '../../../http/loopback.js';
-import { defineOperation, READ } from '../operation.js';
+import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
+import { PlatformError, notFound } from '../platform/errors.js';
+import { auditTarget } from '../platform/audit.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
+import { defineOperation, READ, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
 
 const site = z.object({ id: z.string(), name: z.string(), mcpConnectionsEnabled: z.boolean() });
 
@@ -28,6 +29,8 @@ const application = z.object({
 });
 const withSecret = application.extend({ clientSecret: z.string().optional().describe('A confidential client\'s secret: shown only in this answer.') });
 const appClientId = z.string().min(1).max(200);
+/** Audit target of an action on an OAuth application (filtering the trail by its client id finds it). */
+const appTarget = (clientId: unknown): string => auditTarget('application', String(clientId ?? ''));
 
 export const getSite = defineOperation({
   id: 'getSite',
@@ -55,6 +58,8 @@ export const updateSite = defineOperation({
   body: { name: z.string().trim().min(1).max(120).optional(), mcpConnectionsEnabled: z.boolean().optional() },
   response: site,
   ifMatch: 'getSite',
+  target: (_input, result) => auditTarget('site', result?.id ?? ''),
+  mcp: { name: 'update_site', title: 'Rename the site or switch MCP connections', annotations: WRITE_IDEMPOTENT, output: { site }, present: (s) => ({ site: s }) },
   async run({ body }, ctx) {
     const updated = await ctx.services.siteSettings.update(ctx.siteId, body);
     if (!updated) throw notFound('site', ctx.siteId);
@@ -101,6 +106,8 @@ export const createApplication = defineOperation({
   response: withSecret,
   status: 201,
   location: (app) => `/api/v1/oauth-applications/${encodeURIComponent(app.clientId)}`,
+  // Not an MCP tool: its answer carries a confidential client's secret, which has no place in a model's context.
+  target: (_input, app) => appTarget(app?.clientId),
   async run({ body }, ctx) {
     const found = await ctx.services.accounts.findSite(ctx.siteId);
     if (!found) throw notFound('site', ctx.siteId);
@@ -137,6 +144,8 @@ export const updateApplication = defineOperation({
   body: { clientName: NEW_APPLICATION_BODY.clientName.optional(), redirectUris: NEW_APPLICATION_BODY.redirectUris.optional(), scopes: NEW_APPLICATION_BODY.scopes.optional() },
   response: application,
   ifMatch: 'getOAuthApplication',
+  target: ({ params }) => appTarget(params.clientId),
+  mcp: { name: 'update_oauth_application', title: 'Change an OAuth application', annotations: WRITE_IDEMPOTENT, output: { application }, present: (a) => ({ application: a }) },
   async run({ params, body }, ctx) {
     return ctx.services.memberClients.update(ctx.siteId, params.clientId, { clientName: body.clientName, redirectUris: body.redirectUris, scope: body.scopes?.join(' ') });
   },
@@ -152,6 +161,8 @@ export const rotateApplicationSecret = defineOperation({
   description: 'Answers the new secret, shown only here. 409 public_client for a public (PKCE-only) client.',
   params: { clientId: appClientId },
   response: z.object({ clientId: z.string(), clientSecret: z.string() }),
+  // Not an MCP tool: the new secret has no place in a model's context.
+  target: ({ params }) => appTarget(params.clientId),
   async run({ params }, ctx) {
     const { clientSecret } = await ctx.services.memberClients.rotateSecret(ctx.siteId, params.clientId);
     return { clientId: params.clientId, clientSecret };
@@ -165,9 +176,16 @@ export const deleteApplication = defineOperation({
   scope: 'school:write',
   tag: 'school',
   summary: 'Delete a member client (its grants and tokens end)',
-  params: { clientId: z.string().min(1).max(200) },
+  description: 'Revokes every grant members gave the application at your site (their access and refresh tokens are refused at once on every surface), then deletes it. 404 when it is not an application of your site.',
+  params: { clientId: appClientId },
   status: 204,
+  target: ({ params }) => appTarget(params.clientId),
+  mcp: { name: 'delete_oauth_application', title: 'Delete an OAuth application', annotations: DESTRUCTIVE, output: { deleted: z.string() }, present: (_r, args) => ({ deleted: args.clientId }) },
+  // Issue #25 finding 10 / #27: one implementation on every surface (/api/v1, MCP, /admin): the
+  // application must be this site's; its grants (and their tokens) end first, then it is deleted.
   async run({ params }, ctx) {
+    await ctx.services.memberClients.get(ctx.siteId, params.clientId);
+    await ctx.services.connections.revoke({ siteId: ctx.siteId }, { clientId: params.clientId }, { userId: ctx.userId });
     if (!(await ctx.services.memberClients.delete(ctx.siteId, params.clientId))) throw notFound('application', params.clientId);
   },
 });
