@@ -43,8 +43,8 @@ export function sendPage(ctx: Context, html: string, status = 200): void {
 }
 
 /** The session, or a redirect to /signin (GET) / 401 page (POST). */
-export function requireSession(sessions: WebSessions, ctx: Context): WebSession | undefined {
-  const session = sessions.read(ctx);
+export async function requireSession(sessions: WebSessions, ctx: Context): Promise<WebSession | undefined> {
+  const session = await sessions.read(ctx);
   if (session) return session;
   if (ctx.method === 'GET') {
     ctx.redirect(`/signin?next=${encodeURIComponent(ctx.originalUrl)}`);
@@ -70,7 +70,7 @@ export function webRouter(deps: WebDeps): Router {
   };
 
   router.get('/', async (ctx) => {
-    const session = sessions.read(ctx);
+    const session = await sessions.read(ctx);
     const user = session ? await accounts.findUser(session.userId) : undefined;
     const memberships = user ? await accounts.membershipsOf(user.id) : [];
     const operator = memberships.some((m) => isOperator(m.roles));
@@ -92,8 +92,8 @@ export function webRouter(deps: WebDeps): Router {
     );
   });
 
-  router.get('/signin', (ctx) => {
-    if (sessions.read(ctx)) return ctx.redirect(safeNext(ctx.query.next));
+  router.get('/signin', async (ctx) => {
+    if (await sessions.read(ctx)) return ctx.redirect(safeNext(ctx.query.next));
     signIn(ctx, { next: safeNext(ctx.query.next) });
   });
 
@@ -116,26 +116,29 @@ export function webRouter(deps: WebDeps): Router {
     if (!user) return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
     await deps.releaseLogin?.(ctx, email);
     ctx.cookies.set(SIGNIN_COOKIE, null, { signed: true, path: '/signin' });
-    sessions.start(ctx, user.id);
+    await sessions.start(ctx, user.id);
     ctx.status = 303;
     ctx.redirect(next);
   });
 
   router.post('/signout', form, async (ctx) => {
-    const session = sessions.read(ctx);
+    const session = await sessions.read(ctx);
     if (session) {
       checkCsrf(sessions, session, ctx);
-      sessions.end(ctx);
+      await sessions.end(ctx);
     }
     ctx.status = 303;
     ctx.redirect('/');
   });
 
   router.get('/account/connections', async (ctx) => {
-    const session = requireSession(sessions, ctx);
+    const session = await requireSession(sessions, ctx);
     if (!session) return;
     const user = await accounts.findUser(session.userId);
-    if (!user) return sessions.end(ctx), ctx.redirect('/signin');
+    if (!user) {
+      await sessions.end(ctx);
+      return ctx.redirect('/signin');
+    }
     const csrf = sessions.csrf(session.sid);
     const rows = (await deps.connections.ofUser(user.id)).map((c) => [
       `<strong>${e(c.clientName)}</strong><br><small>${e(c.kindLabel)} · <code>${e(c.clientId)}</code></small>`,
@@ -159,7 +162,7 @@ ${table('Connected apps', ['Application', 'Site', 'Scopes', 'Allowed', 'Last use
   });
 
   router.post('/account/connections/revoke', form, async (ctx) => {
-    const session = requireSession(sessions, ctx);
+    const session = await requireSession(sessions, ctx);
     if (!session) return;
     checkCsrf(sessions, session, ctx);
     const grantId = formBody(ctx).grant_id;

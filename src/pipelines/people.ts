@@ -15,7 +15,16 @@ import type { SharedSteps } from './steps.js';
 export function peoplePipelines(services: Services, { limitBody }: SharedSteps): Pipelines {
   const { accounts, sessions, connections, config, limits } = services;
   const web = routerStep(webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }));
-  const setPassword = routerStep(setPasswordRouter({ links: services.oneTimeLinks, csrf: services.csrf }));
+  const setPassword = routerStep(
+    setPasswordRouter({
+      links: services.oneTimeLinks,
+      addressLinks: services.addressLinks,
+      invitations: services.invitations,
+      revokeGrantsOf: (userId, reason) => connections.revokeAllOf(userId, reason),
+      csrf: services.csrf,
+      logger: services.logger,
+    }),
+  );
   const operatorRouter = adminRouter({
     accounts,
     sessions,
