@@ -85,7 +85,8 @@ function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boo
  */
 async function sessionStillValid(session: { accountId?: string; loginTs?: number; resetIdentifier(): void }, accounts: Accounts, accountId: string): Promise<boolean> {
   const after = await accounts.sessionsValidAfter(accountId);
-  if (after === 0 || (after !== undefined && typeof session.loginTs === 'number' && session.loginTs >= after)) return true;
+  // `loginTs` has one-second resolution: a session begun in the very second of the change stays.
+  if (after === 0 || (after !== undefined && typeof session.loginTs === 'number' && session.loginTs >= Math.floor(after / 1000))) return true;
   // The session proxy refuses to set accountId to undefined; deleting reaches the stored object.
   const stored = session as Record<string, unknown>;
   for (const field of ['accountId', 'loginTs', 'amr', 'acr', 'authorizations']) delete stored[field];
@@ -123,10 +124,11 @@ export function createProvider(deps: ProviderDeps): Provider {
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
       // DESIGN D5 (issue #25 finding 2c): so is a code or token issued before the user's last
-      // password set or reset (the grants themselves are revoked then, `Connections.revokeAllOf`).
+      // password set or reset, to the second (iat's resolution; the grants themselves are revoked
+      // then, with all their tokens, `Connections.revokeAllOf`).
       if (token) {
         const member = siteId ? await accounts.liveMemberAt(accountId, siteId) : undefined;
-        if (!member || (typeof token.iat === 'number' && token.iat < member.sessionsValidAfter)) return undefined;
+        if (!member || (typeof token.iat === 'number' && token.iat < Math.floor(member.sessionsValidAfter / 1000))) return undefined;
       } else if (ctx?.oidc?.session && !(await sessionStillValid(ctx.oidc.session, accounts, accountId))) {
         return undefined;
       }

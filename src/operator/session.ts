@@ -33,13 +33,13 @@ export interface WebSession {
 
 /** What a web session checks of its user at each read (`Accounts.sessionsValidAfter`). */
 export interface SessionUsers {
-  /** Epoch seconds before which every session of the user has ended (0: none ended); undefined when the user is gone. */
+  /** Epoch milliseconds before which every session of the user has ended (0: none ended); undefined when the user is gone. */
   sessionsValidAfter(userId: string): Promise<number | undefined>;
 }
 
 interface Stored {
   userId: string;
-  /** Start, epoch seconds. */
+  /** Start, epoch milliseconds. */
   iat: number;
 }
 
@@ -81,7 +81,7 @@ export class WebSessions {
   async start(ctx: Context, userId: string): Promise<WebSession> {
     await this.destroy(ctx);
     const sid = randomBytes(32).toString('base64url');
-    await this.store.upsert(keyOf(sid), { userId, iat: Math.floor(Date.now() / 1000) } as never, SESSION_TTL_SECONDS);
+    await this.store.upsert(keyOf(sid), { userId, iat: Date.now() } as never, SESSION_TTL_SECONDS);
     ctx.cookies.set(SESSION_COOKIE, sid, { signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: SESSION_TTL_SECONDS * 1000, path: '/' });
     return { userId, sid };
   }

@@ -85,7 +85,7 @@ const donePage = (email: string, joined?: { siteName: string; role: string }): s
     'Password set',
     `<h1>Password set</h1>
 <p class="lead" role="status">You can now sign in as <strong>${e(email)}</strong>.${joined ? ` You now have the role <strong>${e(joined.role)}</strong> at <strong>${e(joined.siteName)}</strong>.` : ''}</p>
-<p><a href="/signin">Sign in</a> · <a href="/">Home</a></p>`,
+<p>${joined ? '' : '<a href="/admin">Go to the admin area</a> · '}<a href="/">Home</a></p>`,
   );
 
 /** Builds the router of the set-password page. */

@@ -48,7 +48,7 @@ export interface SiteMembership {
 /** A member as the bearer step reads it (`Accounts.liveMemberAt`): user, site and roles at this request. */
 export interface LiveMember extends SiteMembership {
   user: User;
-  /** Epoch seconds of the user's last password set or reset (0: never): what began before it has ended (DESIGN D5). */
+  /** Epoch milliseconds of the user's last password set or reset (0: never): what began before it has ended (DESIGN D5). */
   sessionsValidAfter: number;
 }
 
@@ -94,7 +94,7 @@ export class Accounts {
   }
 
   /**
-   * DESIGN D5 (issue #25 finding 2c): epoch seconds before which every session, web session, code
+   * DESIGN D5 (issue #25 finding 2c): epoch milliseconds before which every session, web session, code
    * and refresh token of the user has ended (the last password set or reset; 0 when never), or
    * undefined when the user is gone.
    */

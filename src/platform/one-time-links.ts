@@ -24,7 +24,7 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
  * DESIGN D5 (issue #25 findings 2c, 11): what every password set or reset does in its transaction.
  * Ends every other live link of the user (set-password links) and of the address (address links,
  * src/platform/address-links.ts), and stamps `users.sessions_valid_after` with `now` (epoch
- * seconds): every OpenID Provider session, web session, authorization code and refresh token of the
+ * milliseconds): every OpenID Provider session, web session, authorization code and refresh token of the
  * user begun before is refused from then on (src/oauth/session-policy.ts). The grants themselves are
  * revoked by the caller (`Connections.revokeAllOf`), which needs the provider.
  */
@@ -33,7 +33,7 @@ export async function endEarlierSessions(trx: Transaction<PlatformDatabase> | Tr
   const t = trx as Transaction<PlatformDatabase & { address_links: { email: string; used_at: string | null; expires_at: string } }>;
   await t.updateTable('one_time_links').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
   await t.updateTable('address_links').set({ used_at: at }).where('email', '=', email.toLowerCase()).where('used_at', 'is', null).execute();
-  await t.updateTable('users').set({ sessions_valid_after: Math.floor(now.getTime() / 1000) }).where('id', '=', userId).execute();
+  await t.updateTable('users').set({ sessions_valid_after: now.getTime() }).where('id', '=', userId).execute();
 }
 
 const expired = () =>

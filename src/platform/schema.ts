@@ -20,7 +20,7 @@ export interface UsersTable {
   password_hash: string;
   created_at: string;
   /**
-   * DESIGN D5 (issue #25 finding 2c): epoch seconds of the last password set or reset; every
+   * DESIGN D5 (issue #25 finding 2c): epoch milliseconds of the last password set or reset; every
    * session, web session, code and refresh token of the user begun before it is refused
    * (migration `0021_verified_accounts`). Null: never changed.
    */
