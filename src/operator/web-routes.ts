@@ -3,6 +3,9 @@
  *
  * GET  /                      home: sign in, your connections, the admin area, documentation, discovery
  * GET  /signin?next=…         sign-in form (`email`, `password`); POST /signin starts the session
+ * GET  /signin?forgot=1       "Forgot your password?" (`email`); POST /signin with `forgot=1` mails a
+ *                             reset link to the address (issue #30 item 6), the same answer
+ *                             whether or not the address has an account (DESIGN D5)
  * POST /signout               ends it
  * GET  /account/connections   the apps the member authorized, at every site, with scopes and last use
  * POST /account/connections/revoke   `grant_id` → that grant and its tokens are revoked at once
@@ -18,7 +21,7 @@ import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
 import { HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
-import { button, e, header, notice, page, signInPage, table, when } from './views.js';
+import { button, e, forgotPasswordPage, header, notice, page, signInPage, table, when } from './views.js';
 
 /** What the member pages need. */
 export interface WebDeps {
@@ -30,6 +33,11 @@ export interface WebDeps {
   /** DESIGN D7 hooks shared with the login page: a point reserved before the password check, given back on success. */
   reserveLogin?: (ctx: Context, email: string) => Promise<void>;
   releaseLogin?: (ctx: Context, email: string) => Promise<void>;
+  /**
+   * "Forgot your password?": mails a reset link to `email` when it has an account, else a notice
+   * without a link; the same work either way. Throws when the message could not be sent.
+   */
+  requestReset?: (email: string) => Promise<void>;
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
@@ -92,7 +100,14 @@ export function webRouter(deps: WebDeps): Router {
     );
   });
 
+  const forgot = (ctx: Context, v: { email?: string; error?: string; sent?: string }, status = 200) => {
+    const nonce = randomBytes(16).toString('base64url');
+    ctx.cookies.set(SIGNIN_COOKIE, nonce, { signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 3600_000, path: '/signin' });
+    sendPage(ctx, forgotPasswordPage({ ...v, csrf: sessions.csrf(`signin:${nonce}`) }), status);
+  };
+
   router.get('/signin', async (ctx) => {
+    if (deps.requestReset && ctx.query.forgot === '1') return forgot(ctx, {});
     if (await sessions.read(ctx)) return ctx.redirect(safeNext(ctx.query.next));
     signIn(ctx, { next: safeNext(ctx.query.next) });
   });
@@ -101,7 +116,28 @@ export function webRouter(deps: WebDeps): Router {
     const body = formBody(ctx);
     const next = safeNext(body.next);
     const nonce = ctx.cookies.get(SIGNIN_COOKIE, { signed: true });
-    if (!nonce || !sessions.verifyCsrf(`signin:${nonce}`, body.csrf)) return signIn(ctx, { next, error: 'The form expired. Try again.' }, 403);
+    const resetting = !!deps.requestReset && body.forgot === '1';
+    if (!nonce || !sessions.verifyCsrf(`signin:${nonce}`, body.csrf)) {
+      return resetting ? forgot(ctx, { error: 'The form expired. Try again.' }, 403) : signIn(ctx, { next, error: 'The form expired. Try again.' }, 403);
+    }
+    if (resetting) {
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : '';
+      if (!/^[^@\s]+@[^@\s]+$/.test(email)) return forgot(ctx, { email, error: 'Enter the e-mail address of your account.' }, 400);
+      try {
+        // Each request spends a failed-login point of the address + IP: nobody floods an address.
+        await deps.reserveLogin?.(ctx, email);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 429) throw err;
+        for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+        return forgot(ctx, { email, error: err.description }, 429);
+      }
+      try {
+        await deps.requestReset!(email);
+      } catch {
+        return forgot(ctx, { email, error: 'We could not send the e-mail just now. Try again in a few minutes.' }, 503);
+      }
+      return forgot(ctx, { email, sent: `If ${email} has an account, we sent it a link to choose a new password (it works once, for 1 hour). Check your mail.` });
+    }
     const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     if (!email || !password) return signIn(ctx, { next, email, error: 'Enter your e-mail and password.' }, 400);
