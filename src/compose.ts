@@ -8,6 +8,7 @@
  * the metrics wrapper) → keys (DESIGN D6) → provider (+ its hooks, `declareProviderHooks`) →
  * rate limits (DESIGN D7) → platform services → the service bundles each surface receives.
  */
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
@@ -46,6 +47,7 @@ import { SiteContent } from './platform/content.js';
 import { Memberships } from './platform/memberships.js';
 import { DigitalProducts } from './platform/digital-products.js';
 import { OneTimeLinks } from './platform/one-time-links.js';
+import { AddressLinks } from './platform/address-links.js';
 import { AuditTrail } from './platform/audit.js';
 import { ResourceVersions } from './platform/versions.js';
 import { ConnectedGrants } from './platform/connected-grants.js';
@@ -92,10 +94,12 @@ export interface Services {
   invitations: Invitations;
   siteSettings: SiteSettings;
   oneTimeLinks: OneTimeLinks;
+  /** DESIGN D5: links mailed to an address, the proof an account is made or a password reset on. */
+  addressLinks: AddressLinks;
   sessions: WebSessions;
   idempotency: IdempotencyKeys;
-  /** Issue #11: e-mails invitation links when `SMTP_URL` is set. */
-  mailer?: LinkMailer;
+  /** Issue #11, #25: mails one-time links (SMTP with `SMTP_URL`, else `.eml` files in `DATA_DIR/outbox/`). */
+  mailer: LinkMailer;
   /** What the Account API (`/account/graphql`) reads. */
   account: AccountServices;
   /** What the admin API operations (and the MCP operator tools, their views) run against. */
@@ -141,21 +145,18 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   });
 
   const memberClients = new MemberClients(db, adapter);
-  // Issue #11: with SMTP_URL set, an invitation's one-time link is also e-mailed to the invited
-  // address (API and /admin alike); the answer still shows it. Logs name the domain, never the link.
-  const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl);
-  const invitations = new Invitations(
-    db,
-    mailer &&
-      (async (siteId, inv, token) => {
-        const site = await db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
-        try {
-          await mailer.sendInvitationLink(inv.email, site?.name ?? siteId, inv.role, `${config.baseUrl}/invitations/${token}`, inv.expiresAt);
-        } catch (err) {
-          logger.warn({ domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'invitation e-mail not sent');
-        }
-      }),
-  );
+  // Issue #11: an invitation's one-time link is also mailed to the invited address (API and /admin
+  // alike; issue #25: through SMTP_URL, else into DATA_DIR/outbox/); the answer still shows it. Logs
+  // name the domain, never the link.
+  const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl, path.join(config.dataDir, 'outbox'));
+  const invitations = new Invitations(db, async (siteId, inv, token) => {
+    const site = await db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
+    try {
+      await mailer.sendInvitationLink(inv.email, site?.name ?? siteId, inv.role, `${config.baseUrl}/invitations/${token}`, inv.expiresAt);
+    } catch (err) {
+      logger.warn({ domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'invitation e-mail not sent');
+    }
+  });
   // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
   const siteSettings = new SiteSettings(db, () => suspensions.forget());
   const admin: AdminServices = {
@@ -216,7 +217,9 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     invitations,
     siteSettings,
     oneTimeLinks: new OneTimeLinks(db),
-    sessions: new WebSessions(csrf),
+    addressLinks: new AddressLinks(db),
+    // Issue #25 finding 12: web sessions live in the OIDC-state store, ended server-side.
+    sessions: new WebSessions(csrf, adapter, accounts),
     idempotency: new IdempotencyKeys(db as never),
     mailer,
     account,

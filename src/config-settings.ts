@@ -79,7 +79,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CIMD_NEGATIVE_CACHE_SECONDS', yaml: 'cimd.negative_cache_seconds', default: '`30`', description: 'a document that failed to load (status, timeout, size, refused address) is not fetched again for this long; the error names the cause (0 = off)' },
   { env: 'AUDIT_RETENTION_DAYS', default: '`90`', description: 'days the audit trail keeps its events (1–3650, DESIGN D10)' },
   { env: 'UPLOAD_MAX_BYTES', default: '`5242880` (5 MiB)', description: 'largest file `POST /api/v1/files` accepts (`storage:write`, 413 above); 1024 to 67108864 (64 MiB, the route\'s body limit). Files are kept in the platform store; see "File storage"' },
-  { env: 'SMTP_URL', default: 'unset', description: '`smtp://user:pass@host:587` or `smtps://…:465`: one-time links (first password, invitations) are also e-mailed' },
+  { env: 'SMTP_URL', default: 'unset', description: '`smtp://user:pass@host:587` or `smtps://…:465`: one-time links (first password, invitations, address links) are e-mailed through it; unset, every message is written to `DATA_DIR/outbox/` instead' },
   { env: 'SMTP_FROM', default: '`coursegate <no-reply@…>` (host of `BASE_URL`)', description: 'sender of those e-mails' },
   { env: 'CIMD_ALLOW_LOOPBACK', default: 'off', description: 'test only (refused in production): fetch documents from loopback addresses' },
   { env: 'CIMD_TEST_CA_FILE', default: 'unset', description: 'test only (refused in production): PEM of an extra CA trusted by the document fetcher' },

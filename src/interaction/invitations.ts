@@ -1,13 +1,24 @@
 /**
- * The invitation page (DESIGN D5): the one-time link an operator hands to the person they invited.
+ * The invitation page (DESIGN D5; issue #25 findings 2a and 3): the one-time link an operator hands
+ * to the person they invited.
  *
- *   GET  /invitations/:token   who invites you, with which role; a form to sign in and accept
- *   POST /invitations/:token   `password` (+ `name` for a new account), `csrf` → the role, once
+ *   GET  /invitations/:token   who invites you, with which role; a form to sign in and accept, and
+ *                              one to have a link e-mailed to the invited address
+ *   POST /invitations/:token   `csrf` and `decision`:
+ *                              `accept` + `password`: signs in as the invited address and accepts
+ *                              `link`: e-mails a link to the invited address (nothing else)
  *
- * The invited address is fixed by the invitation: the person signs in with it (or, when no account
- * has that address, creates one by choosing a password; holding the link proves the address).
- * Wrong passwords count against the D7 login-failure limit like the sign-in page. The page collects
- * a password, so it is served under the app's CSP with `frame-ancestors 'none'`.
+ * Holding the invitation link proves nothing about the address (its `acceptUrl` is shown to the
+ * operator who made it), so this page never makes an account: a person without one gets a link
+ * sent to the invited address (src/platform/address-links.ts), on which they choose their password;
+ * the account is made then, and the invitation accepted. An account holder signs in here.
+ *
+ * No answer tells whether the address has an account (DESIGN D5): a wrong password and "no account
+ * yet" are one answer (401, the same page, and a link sent to the address either way), after the
+ * same work (one Argon2id verification, against a dummy hash when there is no account, one link
+ * stored, one message sent). Wrong passwords and sent links count against the D7 login-failure
+ * limit of the address + IP like the sign-in page, which also bounds the mail one can cause. The
+ * page collects a password, so it is served under the app's CSP with `frame-ancestors 'none'`.
  */
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
@@ -17,6 +28,9 @@ import type { Logger } from 'pino';
 import type { Accounts } from '../platform/accounts.js';
 import { PlatformError } from '../platform/errors.js';
 import type { Invitations } from '../platform/invitations.js';
+import type { AddressLinks } from '../platform/address-links.js';
+import type { LinkMailer } from '../ops/mail.js';
+import { setPasswordUrl } from '../operator/links.js';
 import { Gone, HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { layout } from './templates.js';
@@ -24,6 +38,12 @@ import { layout } from './templates.js';
 export interface InvitationPageDeps {
   accounts: Accounts;
   invitations: Invitations;
+  /** Issues the links that prove the invited address (`join`). */
+  addressLinks: AddressLinks;
+  /** Sends them to the invited address (SMTP, or the `DATA_DIR/outbox/` files). */
+  mailer: LinkMailer;
+  /** `BASE_URL`: the mailed link is `BASE_URL/set-password?token=…`. */
+  baseUrl: string;
   csrf: CsrfTokens;
   logger: Logger;
   /** DESIGN D7: reserves a failed-login point for the address + IP before the password is checked (429 when none is left). */
@@ -41,6 +61,7 @@ interface PageView {
   email: string;
   csrf: string;
   error?: string;
+  status?: string;
 }
 
 function invitationPage(v: PageView): string {
@@ -48,18 +69,25 @@ function invitationPage(v: PageView): string {
     'Invitation',
     `<h1>Join ${e(v.siteName)}</h1>
 <p class="lead">You are invited as <strong>${e(v.role)}</strong> with the address <strong>${e(v.email)}</strong>.</p>
-${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
+${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}${v.status ? `<p class="notice" role="status">${e(v.status)}</p>` : ''}
 <form method="post" autocomplete="on">
   <input type="hidden" name="csrf" value="${e(v.csrf)}">
   <input type="hidden" name="email" value="${e(v.email)}" autocomplete="username">
   <label for="password">Password</label>
   <input id="password" name="password" type="password" required autofocus autocomplete="current-password">
-  <label for="name">Your name (only when you have no account yet)</label>
-  <input id="name" name="name" type="text" maxlength="120" autocomplete="name">
   <button type="submit" name="decision" value="accept">Sign in and accept</button>
+</form>
+<form method="post">
+  <input type="hidden" name="csrf" value="${e(v.csrf)}">
+  <p>No account yet, or forgot your password? We e-mail a link to <strong>${e(v.email)}</strong>; on it you choose your password and join.</p>
+  <button type="submit" name="decision" value="link">E-mail me a link</button>
 </form>`,
   );
 }
+
+/** What the page says once a link was sent: the same words whether or not the address has an account. */
+const sentTo = (email: string, siteName: string): string =>
+  `We sent a link to ${email}: open it to choose your password and join ${siteName}. It works once, for 24 hours.`;
 
 /** Builds the router of the invitation page. */
 export function invitationRouter(deps: InvitationPageDeps): Router {
@@ -93,34 +121,53 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
   router.post('/invitations/:token', form, async (ctx) => {
     const inv = await pending(ctx);
     const body = formBody(ctx);
-    const show = (error: string, status: number) => {
+    const show = (status: number, text: { error?: string; status?: string }) => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`), error });
+      ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`), ...text });
     };
     if (!deps.csrf.verify(`invitation:${inv.id}`, body.csrf)) {
       throw new InvalidRequest('The form has expired or did not come from this page. Go back and try again.', { status: 403 });
     }
+    const decision = body.decision === 'link' ? 'link' : 'accept';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
-    const name = typeof body.name === 'string' ? body.name.trim().slice(0, 120) : '';
-    if (!password) return show('Enter your password.', 400);
+    if (decision === 'accept' && !password) return show(400, { error: 'Enter your password.' });
     try {
+      // Both decisions spend a point: a wrong password is a failed sign-in, and a sent link is
+      // bounded like one (no one floods an address with mail through this page).
       await deps.reserveLogin?.(ctx, inv.email);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-      return show(err.description, 429);
+      return show(429, { error: err.description });
     }
-    let user: { id: string; email: string } | undefined = await deps.accounts.authenticate(inv.email, password);
-    if (!user) {
-      const created = await deps.invitations.createAccount(inv.token, { name, password });
-      if (created === 'exists') {
-        // The reserved point stays spent: a wrong password counts as a failed login.
-        deps.logger.info({ event: 'invitation_login_failed', invitation: inv.id }, 'invitation sign-in failed');
-        return show('Wrong password for this address.', 401);
+
+    /** Issues a `join` link for the invited address and mails it; false when the mail could not go. */
+    const sendLink = async (): Promise<boolean> => {
+      const link = await deps.addressLinks.issue(inv.email, 'join', inv.id);
+      try {
+        await deps.mailer.sendAddressLink(inv.email, { purpose: 'join', siteName: inv.siteName, role: inv.role, link: setPasswordUrl(deps.baseUrl, link.token), expiresAt: link.expiresAt });
+        return true;
+      } catch (err) {
+        deps.logger.warn({ event: 'address_link_not_sent', invitation: inv.id, domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'address link e-mail not sent');
+        return false;
       }
-      if (typeof created === 'string') return show(created, 400);
-      user = created;
+    };
+    const notSent = 'We could not send the e-mail just now. Try again in a few minutes.';
+
+    if (decision === 'link') {
+      deps.logger.info({ event: 'invitation_link_requested', invitation: inv.id }, 'invitation: address link requested');
+      return (await sendLink()) ? show(200, { status: sentTo(inv.email, inv.siteName) }) : show(503, { error: notSent });
+    }
+    // Constant cost: without an account, the password is checked against a dummy Argon2id hash.
+    const user = await deps.accounts.authenticate(inv.email, password);
+    if (!user) {
+      // One answer for "wrong password" and "no account yet" (DESIGN D5), with the same work behind
+      // it; the reserved point stays spent.
+      deps.logger.info({ event: 'invitation_login_failed', invitation: inv.id }, 'invitation sign-in failed');
+      return (await sendLink())
+        ? show(401, { error: `Wrong password, or no account yet for ${inv.email}. ${sentTo(inv.email, inv.siteName)} Or enter your password again.` })
+        : show(401, { error: `Wrong password, or no account yet for ${inv.email}. ${notSent}` });
     }
     await deps.releaseLogin?.(ctx, inv.email);
     try {
@@ -128,7 +175,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
       deps.logger.info({ event: 'invitation_accepted', invitation: inv.id, sub: user.id, site: accepted.siteId }, 'invitation accepted');
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
-      return show(err.message, err.code === 'forbidden' ? 403 : 409);
+      return show(err.code === 'forbidden' ? 403 : 409, { error: err.message });
     }
     ctx.type = 'html';
     ctx.body = layout('Welcome', `<h1>Welcome to ${e(inv.siteName)}</h1><p class="lead" role="status">You now have the role <strong>${e(inv.role)}</strong> there. Sign in to its apps with <strong>${e(inv.email)}</strong>.</p>`);

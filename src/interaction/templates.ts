@@ -51,7 +51,8 @@ ${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
   <label for="password">Password</label>
   <input id="password" name="password" type="password" required autocomplete="current-password">
   <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p><a href="/signin?forgot=1" target="_blank" rel="noopener">Forgot your password?</a></p>`,
   );
 }
 

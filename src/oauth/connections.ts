@@ -65,6 +65,21 @@ export class Connections implements ConnectionService {
   }
 
   /**
+   * DESIGN D5 (issue #25 finding 2c): revokes every grant of a user, at every site, with every token
+   * and code of each (a password was set or reset). Their access and refresh tokens are refused at
+   * once on every surface; each revocation is one audit row of the grant's site.
+   * @returns how many grants were revoked
+   */
+  async revokeAllOf(userId: string, reason: string): Promise<number> {
+    const rows = await this.grants.allOfUser(userId);
+    for (const g of rows) {
+      await this.revokeGrant(g.grantId);
+      await this.audit?.record({ kind: 'revocation', siteId: g.siteId, clientId: g.clientId, userId, detail: `grant revoked: ${reason}` });
+    }
+    return rows.length;
+  }
+
+  /**
    * Revokes grants matching `which` among those of `scope` (a site's, or a user's own).
    * @returns how many grants were revoked (0 when none matched: the caller answers 404)
    */

@@ -77,6 +77,24 @@ function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boo
 }
 
 /**
+ * DESIGN D5 (issue #25 finding 2c): is the browser session of oidc-provider (the `_session` cookie,
+ * any store) still the user's? Not when it began (`loginTs`) before the user's last password set
+ * or reset, or the user is gone: then its sign-in is forgotten (account, login time and the
+ * per-client grant references), under a new session id, so oidc-provider asks to sign in again
+ * (`login` prompt, reason `no_session`) instead of resuming as the user.
+ */
+async function sessionStillValid(session: { accountId?: string; loginTs?: number; resetIdentifier(): void }, accounts: Accounts, accountId: string): Promise<boolean> {
+  const after = await accounts.sessionsValidAfter(accountId);
+  // `loginTs` has one-second resolution: a session begun in the very second of the change stays.
+  if (after === 0 || (after !== undefined && typeof session.loginTs === 'number' && session.loginTs >= Math.floor(after / 1000))) return true;
+  // The session proxy refuses to set accountId to undefined; deleting reaches the stored object.
+  const stored = session as Record<string, unknown>;
+  for (const field of ['accountId', 'loginTs', 'amr', 'acr', 'authorizations']) delete stored[field];
+  session.resetIdentifier();
+  return false;
+}
+
+/**
  * Builds the configured provider.
  * @throws Error when the configuration is rejected by oidc-provider (a programming error)
  */
@@ -105,7 +123,15 @@ export function createProvider(deps: ProviderDeps): Provider {
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
-      if (token && (!siteId || !(await accounts.liveRolesAt(accountId, siteId)))) return undefined;
+      // DESIGN D5 (issue #25 finding 2c): so is a code or token issued before the user's last
+      // password set or reset, to the second (iat's resolution; the grants themselves are revoked
+      // then, with all their tokens, `Connections.revokeAllOf`).
+      if (token) {
+        const member = siteId ? await accounts.liveMemberAt(accountId, siteId) : undefined;
+        if (!member || (typeof token.iat === 'number' && token.iat < Math.floor(member.sessionsValidAfter / 1000))) return undefined;
+      } else if (ctx?.oidc?.session && !(await sessionStillValid(ctx.oidc.session, accounts, accountId))) {
+        return undefined;
+      }
       return {
         accountId,
         async claims(use, scope) {

@@ -79,11 +79,11 @@ export function adminRouter(deps: AdminDeps): Router {
 
   /** Resolves the signed-in operator of `:site`, or answers (redirect / 403) and returns undefined. */
   async function operator(ctx: Context): Promise<Operator | undefined> {
-    const session = requireSession(sessions, ctx);
+    const session = await requireSession(sessions, ctx);
     if (!session) return undefined;
     const user = await accounts.findUser(session.userId);
     if (!user) {
-      sessions.end(ctx);
+      await sessions.end(ctx);
       ctx.redirect('/signin');
       return undefined;
     }
@@ -121,7 +121,7 @@ export function adminRouter(deps: AdminDeps): Router {
   };
 
   router.get('/', async (ctx) => {
-    const session = requireSession(sessions, ctx);
+    const session = await requireSession(sessions, ctx);
     if (!session) return;
     const sites = await operatorSites(session.userId);
     if (sites.length === 0) throw new AccessDenied('The admin area is for owners and admins of a site; you have neither role anywhere.');

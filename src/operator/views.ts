@@ -84,7 +84,29 @@ ${notice(v.error ?? '', 'alert')}
   <label for="password">Password</label>
   <input id="password" name="password" type="password" required autocomplete="current-password">
   <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p><a href="/signin?forgot=1">Forgot your password?</a></p>`,
+  });
+}
+
+/**
+ * "Forgot your password?" (issue #30 item 6, DESIGN D5): one field, `email`; `sent` is the answer
+ * shown after a request, the same words whether or not the address has an account.
+ */
+export function forgotPasswordPage(v: { csrf: string; email?: string; error?: string; sent?: string }): string {
+  return page({
+    title: 'Reset your password',
+    body: `<h1>Reset your password</h1>
+${notice(v.error ?? '', 'alert')}${notice(v.sent ?? '')}
+<p class="lead">We e-mail a link to the address of your account; on it you choose a new password. Choosing one signs you out everywhere else.</p>
+<form method="post" action="/signin">
+  <input type="hidden" name="csrf" value="${e(v.csrf)}">
+  <input type="hidden" name="forgot" value="1">
+  <label for="email">E-mail</label>
+  <input id="email" name="email" type="email" required autocomplete="username" value="${e(v.email)}">
+  <button type="submit">E-mail me a link</button>
+</form>
+<p><a href="/signin">Back to sign in</a></p>`,
   });
 }
 

@@ -3,6 +3,9 @@
  *
  * GET  /                      home: sign in, your connections, the admin area, documentation, discovery
  * GET  /signin?next=…         sign-in form (`email`, `password`); POST /signin starts the session
+ * GET  /signin?forgot=1       "Forgot your password?" (`email`); POST /signin with `forgot=1` mails a
+ *                             reset link to the address (issue #30 item 6), the same answer
+ *                             whether or not the address has an account (DESIGN D5)
  * POST /signout               ends it
  * GET  /account/connections   the apps the member authorized, at every site, with scopes and last use
  * POST /account/connections/revoke   `grant_id` → that grant and its tokens are revoked at once
@@ -18,7 +21,7 @@ import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
 import { HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
-import { button, e, header, notice, page, signInPage, table, when } from './views.js';
+import { button, e, forgotPasswordPage, header, notice, page, signInPage, table, when } from './views.js';
 
 /** What the member pages need. */
 export interface WebDeps {
@@ -30,6 +33,11 @@ export interface WebDeps {
   /** DESIGN D7 hooks shared with the login page: a point reserved before the password check, given back on success. */
   reserveLogin?: (ctx: Context, email: string) => Promise<void>;
   releaseLogin?: (ctx: Context, email: string) => Promise<void>;
+  /**
+   * "Forgot your password?": mails a reset link to `email` when it has an account, else a notice
+   * without a link; the same work either way. Throws when the message could not be sent.
+   */
+  requestReset?: (email: string) => Promise<void>;
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
@@ -43,8 +51,8 @@ export function sendPage(ctx: Context, html: string, status = 200): void {
 }
 
 /** The session, or a redirect to /signin (GET) / 401 page (POST). */
-export function requireSession(sessions: WebSessions, ctx: Context): WebSession | undefined {
-  const session = sessions.read(ctx);
+export async function requireSession(sessions: WebSessions, ctx: Context): Promise<WebSession | undefined> {
+  const session = await sessions.read(ctx);
   if (session) return session;
   if (ctx.method === 'GET') {
     ctx.redirect(`/signin?next=${encodeURIComponent(ctx.originalUrl)}`);
@@ -70,7 +78,7 @@ export function webRouter(deps: WebDeps): Router {
   };
 
   router.get('/', async (ctx) => {
-    const session = sessions.read(ctx);
+    const session = await sessions.read(ctx);
     const user = session ? await accounts.findUser(session.userId) : undefined;
     const memberships = user ? await accounts.membershipsOf(user.id) : [];
     const operator = memberships.some((m) => isOperator(m.roles));
@@ -92,8 +100,15 @@ export function webRouter(deps: WebDeps): Router {
     );
   });
 
-  router.get('/signin', (ctx) => {
-    if (sessions.read(ctx)) return ctx.redirect(safeNext(ctx.query.next));
+  const forgot = (ctx: Context, v: { email?: string; error?: string; sent?: string }, status = 200) => {
+    const nonce = randomBytes(16).toString('base64url');
+    ctx.cookies.set(SIGNIN_COOKIE, nonce, { signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 3600_000, path: '/signin' });
+    sendPage(ctx, forgotPasswordPage({ ...v, csrf: sessions.csrf(`signin:${nonce}`) }), status);
+  };
+
+  router.get('/signin', async (ctx) => {
+    if (deps.requestReset && ctx.query.forgot === '1') return forgot(ctx, {});
+    if (await sessions.read(ctx)) return ctx.redirect(safeNext(ctx.query.next));
     signIn(ctx, { next: safeNext(ctx.query.next) });
   });
 
@@ -101,7 +116,28 @@ export function webRouter(deps: WebDeps): Router {
     const body = formBody(ctx);
     const next = safeNext(body.next);
     const nonce = ctx.cookies.get(SIGNIN_COOKIE, { signed: true });
-    if (!nonce || !sessions.verifyCsrf(`signin:${nonce}`, body.csrf)) return signIn(ctx, { next, error: 'The form expired. Try again.' }, 403);
+    const resetting = !!deps.requestReset && body.forgot === '1';
+    if (!nonce || !sessions.verifyCsrf(`signin:${nonce}`, body.csrf)) {
+      return resetting ? forgot(ctx, { error: 'The form expired. Try again.' }, 403) : signIn(ctx, { next, error: 'The form expired. Try again.' }, 403);
+    }
+    if (resetting) {
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : '';
+      if (!/^[^@\s]+@[^@\s]+$/.test(email)) return forgot(ctx, { email, error: 'Enter the e-mail address of your account.' }, 400);
+      try {
+        // Each request spends a failed-login point of the address + IP: nobody floods an address.
+        await deps.reserveLogin?.(ctx, email);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 429) throw err;
+        for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+        return forgot(ctx, { email, error: err.description }, 429);
+      }
+      try {
+        await deps.requestReset!(email);
+      } catch {
+        return forgot(ctx, { email, error: 'We could not send the e-mail just now. Try again in a few minutes.' }, 503);
+      }
+      return forgot(ctx, { email, sent: `If ${email} has an account, we sent it a link to choose a new password (it works once, for 1 hour). Check your mail.` });
+    }
     const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     if (!email || !password) return signIn(ctx, { next, email, error: 'Enter your e-mail and password.' }, 400);
@@ -116,26 +152,29 @@ export function webRouter(deps: WebDeps): Router {
     if (!user) return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
     await deps.releaseLogin?.(ctx, email);
     ctx.cookies.set(SIGNIN_COOKIE, null, { signed: true, path: '/signin' });
-    sessions.start(ctx, user.id);
+    await sessions.start(ctx, user.id);
     ctx.status = 303;
     ctx.redirect(next);
   });
 
   router.post('/signout', form, async (ctx) => {
-    const session = sessions.read(ctx);
+    const session = await sessions.read(ctx);
     if (session) {
       checkCsrf(sessions, session, ctx);
-      sessions.end(ctx);
+      await sessions.end(ctx);
     }
     ctx.status = 303;
     ctx.redirect('/');
   });
 
   router.get('/account/connections', async (ctx) => {
-    const session = requireSession(sessions, ctx);
+    const session = await requireSession(sessions, ctx);
     if (!session) return;
     const user = await accounts.findUser(session.userId);
-    if (!user) return sessions.end(ctx), ctx.redirect('/signin');
+    if (!user) {
+      await sessions.end(ctx);
+      return ctx.redirect('/signin');
+    }
     const csrf = sessions.csrf(session.sid);
     const rows = (await deps.connections.ofUser(user.id)).map((c) => [
       `<strong>${e(c.clientName)}</strong><br><small>${e(c.kindLabel)} · <code>${e(c.clientId)}</code></small>`,
@@ -159,7 +198,7 @@ ${table('Connected apps', ['Application', 'Site', 'Scopes', 'Allowed', 'Last use
   });
 
   router.post('/account/connections/revoke', form, async (ctx) => {
-    const session = requireSession(sessions, ctx);
+    const session = await requireSession(sessions, ctx);
     if (!session) return;
     checkCsrf(sessions, session, ctx);
     const grantId = formBody(ctx).grant_id;

@@ -1,57 +1,131 @@
 /**
- * Outgoing mail of one-time links (issue 11, DESIGN D11): when `SMTP_URL` is set, links given to
- * the operator who made them (first password, password reset) are also e-mailed to the person
- * they are for, through nodemailer's SMTP transport. Without `SMTP_URL` nothing is sent.
+ * Outgoing mail (issue 11, DESIGN D5, D11; issue #25 finding 2): one-time links go to the address
+ * they are for. With `SMTP_URL` set, through nodemailer's SMTP transport; without it, every message
+ * is written as one RFC 5322 file (`.eml`, CRLF line ends, built by nodemailer's stream transport)
+ * under `DATA_DIR/outbox/`, the directory mode 0700 and each file 0600, for the operator to hand
+ * over or to feed to a mail system. Nothing is lost and nothing reaches a log: logs name the
+ * recipient's domain, never the link.
  *
- * The link itself is in the message body only; logs name the recipient's domain, never the link.
+ * Messages: the set-password link of an account an operator made (first run, reset), an
+ * invitation's link, and the address links that prove an address (src/platform/address-links.ts):
+ * "choose your password and join" from an invitation page, and "reset your password".
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 
-/** Sends one-time links by e-mail. */
+/** Where a message went: handed to the SMTP server, or written to the outbox (absolute path). */
+export type Delivery = { delivery: 'smtp' } | { delivery: 'outbox'; file: string };
+
+/** Sends one-time links by e-mail (or into the outbox). */
 export interface LinkMailer {
+  /** `smtp` when `SMTP_URL` is set, else `outbox`. */
+  readonly transport: 'smtp' | 'outbox';
+  /** The outbox directory (`DATA_DIR/outbox`), used when `transport` is `outbox`. */
+  readonly outboxDir: string;
   /**
    * Sends a set-password link.
    * @param siteName the site the person is owner/member of (subject line)
-   * @throws the SMTP error when the server refuses the message
+   * @throws the SMTP error when the server refuses the message, or the file system's error
    */
-  sendSetPasswordLink(to: string, siteName: string, link: string, expiresAt: string): Promise<void>;
+  sendSetPasswordLink(to: string, siteName: string, link: string, expiresAt: string): Promise<Delivery>;
   /**
-   * Sends an invitation's one-time accept link (SPEC §2.5 invitations, DESIGN D5).
+   * Sends an invitation's one-time link (SPEC §2.5 invitations, DESIGN D5).
    * @param role the role offered at the site (e.g. `instructor`)
    * @param expiresAt ISO 8601 instant the link stops working
-   * @throws the SMTP error when the server refuses the message
+   * @throws as `sendSetPasswordLink`
    */
-  sendInvitationLink(to: string, siteName: string, role: string, link: string, expiresAt: string): Promise<void>;
+  sendInvitationLink(to: string, siteName: string, role: string, link: string, expiresAt: string): Promise<Delivery>;
+  /**
+   * Sends an address link (DESIGN D5): `join` (choose a password and accept the invitation to
+   * `siteName` as `role`; creates the account when the address has none) or `reset` (choose a new
+   * password). The same text whether or not the address has an account.
+   * @throws as `sendSetPasswordLink`
+   */
+  sendAddressLink(to: string, message: { purpose: 'join' | 'reset'; siteName: string; role?: string; link: string; expiresAt: string }): Promise<Delivery>;
+  /**
+   * Tells an address without an account that someone asked to reset its password (no link): the
+   * answer on the page is the same as for an address with an account (DESIGN D5).
+   * @throws as `sendSetPasswordLink`
+   */
+  sendNoAccountNotice(to: string, siteName: string): Promise<Delivery>;
   close(): void;
 }
 
 /**
- * The mailer of `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`, `smtps://…:465`), or
- * undefined when it is not set. `SMTP_FROM` is the sender (default `coursegate <no-reply@host of BASE_URL>`).
+ * Creates `dir` with mode 0700, or narrows an existing one to 0700 (it holds one-time links).
+ * @throws the file system's error
  */
-export function createLinkMailer(smtpUrl: string | undefined, from: string | undefined, baseUrl: string): LinkMailer | undefined {
-  if (!smtpUrl) return undefined;
-  const transport: Transporter = nodemailer.createTransport(smtpUrl);
+function secureOutbox(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * The mailer: SMTP when `smtpUrl` is set (e.g. `smtp://user:pass@mail.example.com:587`,
+ * `smtps://…:465`), else the outbox `outboxDir` (created on first use, mode 0700). `SMTP_FROM` is
+ * the sender (default `coursegate <no-reply@host of BASE_URL>`).
+ */
+export function createLinkMailer(smtpUrl: string | undefined, from: string | undefined, baseUrl: string, outboxDir: string): LinkMailer {
   const sender = from ?? `coursegate <no-reply@${new URL(baseUrl).hostname}>`;
+  const smtp: Transporter | undefined = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
+  // RFC 5322 needs CRLF line ends; `buffer: true` hands the whole message back as one Buffer.
+  const stream = smtp ? undefined : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+
+  async function send(message: SendMailOptions): Promise<Delivery> {
+    const mail = { from: sender, ...message };
+    if (smtp) {
+      await smtp.sendMail(mail);
+      return { delivery: 'smtp' };
+    }
+    const info = (await stream!.sendMail(mail)) as { message: Buffer };
+    secureOutbox(outboxDir);
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
+    const file = path.join(outboxDir, name);
+    await writeFile(file, info.message, { mode: 0o600, flag: 'wx' });
+    return { delivery: 'outbox', file };
+  }
+
+  const ignore = '\n\nIf you did not expect this message, ignore it: nothing changes until the link is used.\n';
   return {
-    async sendSetPasswordLink(to, siteName, link, expiresAt) {
-      await transport.sendMail({
-        from: sender,
+    transport: smtp ? 'smtp' : 'outbox',
+    outboxDir,
+    sendSetPasswordLink(to, siteName, link, expiresAt) {
+      return send({
         to,
         subject: `Set your password for ${siteName}`,
-        text: `Hello,\n\nan account for ${to} at ${siteName} is ready. Choose your password here (the link works once, until ${expiresAt}):\n\n${link}\n\nIf you did not expect this message, ignore it.\n`,
+        text: `Hello,\n\nan account for ${to} at ${siteName} is ready. Choose your password here (the link works once, until ${expiresAt}):\n\n${link}${ignore}`,
       });
     },
-    async sendInvitationLink(to, siteName, role, link, expiresAt) {
-      await transport.sendMail({
-        from: sender,
+    sendInvitationLink(to, siteName, role, link, expiresAt) {
+      return send({
         to,
         subject: `You are invited to ${siteName}`,
-        text: `Hello,\n\nyou are invited to ${siteName} as ${role}. Open this link, sign in (or create your account for ${to}) and accept (the link works once, until ${expiresAt}):\n\n${link}\n\nIf you did not expect this message, ignore it.\n`,
+        text: `Hello,\n\nyou are invited to ${siteName} as ${role}. Open this link and accept (the link works once, until ${expiresAt}):\n\n${link}${ignore}`,
+      });
+    },
+    sendAddressLink(to, m) {
+      const join = m.purpose === 'join';
+      return send({
+        to,
+        subject: join ? `Choose your password and join ${m.siteName}` : `Reset your password for ${m.siteName}`,
+        text: join
+          ? `Hello,\n\nsomeone (we hope you) asked to join ${m.siteName} as ${m.role} with the address ${to}. Open this link to choose your password and join (the link works once, until ${m.expiresAt}):\n\n${m.link}\n\nChoosing a password here signs out every other session of ${to}.${ignore}`
+          : `Hello,\n\nsomeone (we hope you) asked to reset the password of ${to} at ${m.siteName}. Open this link to choose a new password (the link works once, until ${m.expiresAt}):\n\n${m.link}\n\nChoosing a password here signs out every other session of ${to}.${ignore}`,
+      });
+    },
+    sendNoAccountNotice(to, siteName) {
+      return send({
+        to,
+        subject: `Password reset for ${siteName}`,
+        text: `Hello,\n\nsomeone asked to reset the password of ${to} at ${siteName}, but this address has no account there. To join a site, ask its operator for an invitation.\n\nIf you did not ask, ignore this message.\n`,
       });
     },
     close() {
-      transport.close();
+      smtp?.close();
+      stream?.close();
     },
   };
 }

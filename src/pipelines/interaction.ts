@@ -26,7 +26,19 @@ export function interactionPipelines(services: Services, { limitBody }: SharedSt
     reserveLogin: limits.reserveLogin,
     releaseLogin: limits.releaseLogin,
   }));
-  const invitation = routerStep(invitationRouter({ accounts, invitations: services.invitations, csrf, logger, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }));
+  const invitation = routerStep(
+    invitationRouter({
+      accounts,
+      invitations: services.invitations,
+      addressLinks: services.addressLinks,
+      mailer: services.mailer,
+      baseUrl: config.baseUrl,
+      csrf,
+      logger,
+      reserveLogin: limits.reserveLogin,
+      releaseLogin: limits.releaseLogin,
+    }),
+  );
   return {
     interaction: pipeline(pages),
     login: pipeline(limitBody, pages),

@@ -7,6 +7,7 @@
 import { webRouter } from '../operator/web-routes.js';
 import { setPasswordRouter } from '../operator/set-password.js';
 import { adminRouter } from '../operator/admin-routes.js';
+import { setPasswordUrl } from '../operator/links.js';
 import type { Services } from '../compose.js';
 import { methodNotAllowedOf, pipeline, routerStep, type Pipelines } from './pipeline.js';
 import type { SharedSteps } from './steps.js';
@@ -14,8 +15,32 @@ import type { SharedSteps } from './steps.js';
 /** The people family's pipelines. */
 export function peoplePipelines(services: Services, { limitBody }: SharedSteps): Pipelines {
   const { accounts, sessions, connections, config, limits } = services;
-  const web = routerStep(webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }));
-  const setPassword = routerStep(setPasswordRouter({ links: services.oneTimeLinks, csrf: services.csrf }));
+  const { addressLinks, mailer, logger } = services;
+  const platformName = new URL(config.baseUrl).host;
+  /** Issue #30 item 6 (DESIGN D5): the same work whether or not the address has an account. */
+  const requestReset = async (email: string): Promise<void> => {
+    const [userId, link] = await Promise.all([accounts.userIdByEmail(email), addressLinks.issue(email, 'reset')]);
+    try {
+      if (userId) await mailer.sendAddressLink(email, { purpose: 'reset', siteName: platformName, link: setPasswordUrl(config.baseUrl, link.token), expiresAt: link.expiresAt });
+      else await mailer.sendNoAccountNotice(email, platformName);
+    } catch (err) {
+      logger.warn({ event: 'reset_link_not_sent', domain: email.split('@')[1], err: { message: (err as Error).message } }, 'password reset e-mail not sent');
+      throw err;
+    }
+  };
+  const web = routerStep(
+    webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin, requestReset }),
+  );
+  const setPassword = routerStep(
+    setPasswordRouter({
+      links: services.oneTimeLinks,
+      addressLinks: services.addressLinks,
+      invitations: services.invitations,
+      revokeGrantsOf: (userId, reason) => connections.revokeAllOf(userId, reason),
+      csrf: services.csrf,
+      logger: services.logger,
+    }),
+  );
   const operatorRouter = adminRouter({
     accounts,
     sessions,

@@ -48,6 +48,8 @@ export interface SiteMembership {
 /** A member as the bearer step reads it (`Accounts.liveMemberAt`): user, site and roles at this request. */
 export interface LiveMember extends SiteMembership {
   user: User;
+  /** Epoch milliseconds of the user's last password set or reset (0: never): what began before it has ended (DESIGN D5). */
+  sessionsValidAfter: number;
 }
 
 /** Read access to sites, users and memberships, plus credential checks. */
@@ -69,7 +71,7 @@ export class Accounts {
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')
       .innerJoin('sites', 'sites.id', 'memberships.site_id')
-      .select(['memberships.role as role', 'users.email as email', 'users.name as name', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp'])
+      .select(['memberships.role as role', 'users.email as email', 'users.name as name', 'users.sessions_valid_after as valid_after', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp'])
       .where('memberships.user_id', '=', userId)
       .where('memberships.site_id', '=', siteId),
   );
@@ -89,6 +91,16 @@ export class Accounts {
       await this.db.updateTable('users').set({ password_hash: fresh }).where('id', '=', row.id).where('password_hash', '=', row.password_hash).execute();
     }
     return { id: row.id, email: row.email, name: row.name };
+  }
+
+  /**
+   * DESIGN D5 (issue #25 finding 2c): epoch milliseconds before which every session, web session, code
+   * and refresh token of the user has ended (the last password set or reset; 0 when never), or
+   * undefined when the user is gone.
+   */
+  async sessionsValidAfter(userId: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('users').select('sessions_valid_after').where('id', '=', userId).executeTakeFirst();
+    return row ? Number(row.sessions_valid_after ?? 0) : undefined;
   }
 
   async findUser(userId: string): Promise<User | undefined> {
@@ -161,6 +173,7 @@ export class Accounts {
       user: { id: userId, email: first.email, name: first.name },
       site: { id: siteId, name: first.site_name, mcpConnectionsEnabled: Number(first.mcp) === 1 },
       roles: rows.map((r) => r.role).sort(),
+      sessionsValidAfter: Number(first.valid_after ?? 0),
     };
   }
 

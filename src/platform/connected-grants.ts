@@ -95,6 +95,11 @@ export class ConnectedGrants {
     return q.execute();
   }
 
+  /** Every grant of a user (no limit, unordered): what a password change revokes (DESIGN D5). */
+  async allOfUser(userId: string): Promise<Array<{ grantId: string; siteId: string; clientId: string }>> {
+    return this.db.selectFrom('connected_grants').select(['grant_id as grantId', 'site_id as siteId', 'client_id as clientId']).where('user_id', '=', userId).execute();
+  }
+
   /** A user's grants at every site, newest first (at most 500). */
   async ofUser(userId: string): Promise<ConnectedGrant[]> {
     return this.query().where('connected_grants.user_id', '=', userId).execute();

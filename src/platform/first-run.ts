@@ -37,31 +37,40 @@ export class FirstRun {
   }
 
   /**
-   * Creates a site and makes `ownerEmail` its owner (creating the user when new).
-   * @returns a one-time set-password token for the owner (24 h) and its expiry
+   * Creates a site and makes `ownerEmail` its owner: a new user (no password: the owner sets one
+   * through the one-time link), or, only when `existingAccount` is true, the account that already
+   * has that address (DESIGN D11, issue #25 finding 2b: adopting an account silently would make
+   * whoever made it owner of the new site).
+   * @returns the owner's id, whether an existing account was adopted, and, for a new user, a
+   *   one-time set-password token (24 h) and its expiry (an adopted account keeps its password)
    * @throws PlatformError `invalid` for an invalid site id / name / e-mail (with its `field`),
-   *   `conflict` for a site id already taken
+   *   `conflict` for a site id already taken, or (reason `account_exists`, field `ownerEmail`) for
+   *   an address that has an account while `existingAccount` is not set
    */
-  async createSite(input: { id: string; name: string; ownerEmail: string; ownerName?: string }): Promise<{ userId: string; token: string; expiresAt: string }> {
+  async createSite(input: { id: string; name: string; ownerEmail: string; ownerName?: string; existingAccount?: boolean }): Promise<{ userId: string; adopted: boolean; link?: { token: string; expiresAt: string } }> {
     const email = input.ownerEmail.trim().toLowerCase();
     if (!SITE_ID.test(input.id)) throw new PlatformError('invalid', `site id "${input.id}": use lower-case letters, digits and dashes (max 63)`, { field: 'id' });
     if (!input.name.trim()) throw new PlatformError('invalid', 'site name: required', { field: 'name' });
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new PlatformError('invalid', `owner e-mail "${input.ownerEmail}": not an e-mail address`, { field: 'ownerEmail' });
     const now = new Date().toISOString();
-    const userId = await this.db.transaction().execute(async (trx) => {
+    const { userId, adopted } = await this.db.transaction().execute(async (trx) => {
       if (await trx.selectFrom('sites').select('id').where('id', '=', input.id).executeTakeFirst()) {
         throw new PlatformError('conflict', `site id "${input.id}" is already taken`, { field: 'id' });
       }
-      await trx.insertInto('sites').values({ id: input.id, name: input.name.trim(), mcp_connections_enabled: 0, created_at: now }).execute();
       let user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (user && !input.existingAccount) {
+        throw new PlatformError('conflict', `${email} already has an account. Make it the owner only if you know whose it is: run the command again with --existing-account`, { reason: 'account_exists', field: 'ownerEmail' });
+      }
+      await trx.insertInto('sites').values({ id: input.id, name: input.name.trim(), mcp_connections_enabled: 0, created_at: now }).execute();
+      const adopted = !!user;
       if (!user) {
         user = { id: randomUUID() };
         await trx.insertInto('users').values({ id: user.id, email, name: input.ownerName?.trim() || email.split('@')[0]!, password_hash: NO_PASSWORD, created_at: now }).execute();
       }
       await trx.insertInto('memberships').values({ site_id: input.id, user_id: user.id, role: 'owner' }).execute();
-      return user.id;
+      return { userId: user.id, adopted };
     });
-    return { userId, ...(await this.links.issue(userId)) };
+    return adopted ? { userId, adopted } : { userId, adopted, link: await this.links.issue(userId) };
   }
 
   /** Every site with its owners' e-mails and member count, by id. */

@@ -1,7 +1,9 @@
 /**
  * Invitations to a site (DESIGN D5): an operator adds someone to their site by inviting an e-mail
- * address with a role; the invited person opens the one-time link, signs in (or creates their
- * account for that address) and accepts; only then do they get the role. The operator never learns
+ * address with a role; the invited person opens the one-time link and signs in and accepts, or,
+ * without an account, proves the address through a link mailed to it (src/platform/address-links.ts,
+ * issue #25 finding 2a: holding the invitation link proves nothing) and chooses a password there;
+ * only then do they get the role. The operator never learns
  * whether the address belongs to a platform user, and nobody gets a role without asking.
  *
  * Tokens are 32 random bytes (base64url) shown once; the store keeps their SHA-256 only. A link
@@ -11,7 +13,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
-import { hashPassword } from './passwords.js';
 import { lockSite } from './locks.js';
 
 /** Table `invitations` (migration `0004_admin_api`). */
@@ -154,15 +155,16 @@ export class Invitations {
 
   /**
    * What the link shows before accepting: the site's name, the role and the invited address.
+   * @param token the link's token, or `{ id }`: the invitation an address link names (src/platform/address-links.ts)
    * @throws PlatformError `not_found` (unknown token), `conflict` (used, withdrawn or expired)
    */
-  async preview(token: string, now = new Date()): Promise<{ id: string; siteId: string; siteName: string; email: string; role: string }> {
+  async preview(token: string | { id: string }, now = new Date()): Promise<{ id: string; siteId: string; siteName: string; email: string; role: string }> {
     const row = await this.db
       .selectFrom('invitations')
       .innerJoin('sites', 'sites.id', 'invitations.site_id')
       .selectAll('invitations')
       .select('sites.name as site_name')
-      .where('invitations.token_hash', '=', hashToken(token))
+      .where(typeof token === 'string' ? 'invitations.token_hash' : 'invitations.id', '=', typeof token === 'string' ? hashToken(token) : token.id)
       .executeTakeFirst();
     if (!row) throw new PlatformError('not_found', 'this invitation link is not valid');
     const status = statusOf(row, now);
@@ -182,29 +184,12 @@ export class Invitations {
   }
 
   /**
-   * Creates the platform account of the invited address when there is none (holding the one-time
-   * link proves the address). Passwords: 10–1024 characters.
-   * @returns the new user; `'exists'` when the address already has an account (sign in instead);
-   *   a message naming what to fix otherwise
-   * @throws PlatformError as `preview`
-   */
-  async createAccount(token: string, input: { name: string; password: string }, now = new Date()): Promise<{ id: string; email: string } | 'exists' | string> {
-    const invitation = await this.preview(token, now);
-    const existing = await this.db.selectFrom('users').select('id').where('email', '=', invitation.email).executeTakeFirst();
-    if (existing) return 'exists';
-    if (!input.name) return 'No account has this address yet: enter your name to create one.';
-    if (input.password.length < 10) return 'Choose a password of at least 10 characters.';
-    const user = { id: `usr_${randomUUID()}`, email: invitation.email, name: input.name, password_hash: await hashPassword(input.password), created_at: now.toISOString() };
-    const inserted = await this.db.insertInto('users').values(user).onConflict((oc) => oc.column('email').doNothing()).executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return 'exists';
-    return { id: user.id, email: user.email };
-  }
-
-  /**
    * Accepts: gives `user` the invited role at the site, once. The user's e-mail must be the invited one.
+   * @param token the link's token (the person signed in on the invitation page), or `{ id }` (the
+   *   person proved the address through a link mailed to it, src/platform/address-links.ts)
    * @throws PlatformError as `preview`, and `forbidden` when the e-mail differs
    */
-  async accept(token: string, user: { id: string; email: string }, now = new Date()): Promise<{ siteId: string; role: string }> {
+  async accept(token: string | { id: string }, user: { id: string; email: string }, now = new Date()): Promise<{ siteId: string; role: string }> {
     const invitation = await this.preview(token, now);
     if (user.email.toLowerCase() !== invitation.email) throw new PlatformError('forbidden', `this invitation is for ${invitation.email}; sign in with that address`, { reason: 'wrong_account' });
     await this.db.transaction().execute(async (trx) => {

@@ -423,6 +423,25 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Issue #25 findings 2, 11, 12 (DESIGN D5): links sent to an address prove it before an account is
+  // made for it (src/platform/address-links.ts); a password change ends every earlier session.
+  '0022_verified_accounts': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('users').addColumn('sessions_valid_after', 'bigint').execute();
+      await db.schema
+        .createTable('address_links')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('invitation_id', 'text', (c) => c.references('invitations.id').onDelete('cascade'))
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('address_links_email').on('address_links').columns(['email', 'created_at']).execute();
+      await db.schema.createIndex('one_time_links_user').on('one_time_links').column('user_id').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

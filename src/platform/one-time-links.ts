@@ -5,7 +5,7 @@
  * Knows nothing of HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { hashPassword } from './passwords.js';
 import { PlatformError } from './errors.js';
@@ -20,12 +20,32 @@ export const MAX_PASSWORD_LENGTH = 1024;
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
+/**
+ * DESIGN D5 (issue #25 findings 2c, 11): what every password set or reset does in its transaction.
+ * Ends every other live link of the user (set-password links) and of the address (address links,
+ * src/platform/address-links.ts), and stamps `users.sessions_valid_after` with `now` (epoch
+ * milliseconds): every OpenID Provider session, web session, authorization code and refresh token of the
+ * user begun before is refused from then on (src/oauth/session-policy.ts). The grants themselves are
+ * revoked by the caller (`Connections.revokeAllOf`), which needs the provider.
+ */
+export async function endEarlierSessions(trx: Transaction<PlatformDatabase> | Transaction<any>, userId: string, email: string, now: Date): Promise<void> {
+  const at = now.toISOString();
+  const t = trx as Transaction<PlatformDatabase & { address_links: { email: string; used_at: string | null; expires_at: string } }>;
+  await t.updateTable('one_time_links').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await t.updateTable('address_links').set({ used_at: at }).where('email', '=', email.toLowerCase()).where('used_at', 'is', null).execute();
+  await t.updateTable('users').set({ sessions_valid_after: now.getTime() }).where('id', '=', userId).execute();
+}
+
+const expired = () =>
+  new PlatformError('not_found', 'This link has expired or was already used. Ask the site owner (or run `npm run admin -- owner reset-link`) for a new one.', { reason: 'unknown_or_used' });
+
 /** Issues and redeems set-password links. */
 export class OneTimeLinks {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
   /**
-   * Issues a set-password link token for a user (earlier unused links of that user stay valid until they expire).
+   * Issues a set-password link token for a user (earlier unused links of that user stay valid until
+   * one of them is used: using one ends the others, issue #25 finding 11).
    * @returns the token (43 base64url characters) and its expiry (ISO 8601 UTC)
    */
   async issue(userId: string, now = new Date()): Promise<{ token: string; expiresAt: string }> {
@@ -53,28 +73,40 @@ export class OneTimeLinks {
   }
 
   /**
-   * Uses a link: sets the user's password and marks the link used, in one transaction.
+   * Uses a link: sets the user's password, marks the link used and ends the user's other links and
+   * earlier sessions (`endEarlierSessions`), in one transaction.
    * @throws PlatformError `invalid` reason `weak_password` (length outside 12–1024), or `not_found`
    *   reason `unknown_or_used`; messages are worded for the person using the link
-   * @returns the user's e-mail
+   * @returns the user's id and e-mail
    */
-  async setPassword(token: string, password: string, now = new Date()): Promise<{ email: string }> {
+  async setPassword(token: string, password: string, now = new Date()): Promise<{ userId: string; email: string }> {
     if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
       throw new PlatformError('invalid', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, { reason: 'weak_password', field: 'password' });
     }
     const hash = await hashPassword(password);
     return this.db.transaction().execute(async (trx) => {
+      const live = await trx
+        .selectFrom('one_time_links')
+        .select('user_id')
+        .where('token_hash', '=', hashToken(token))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now.toISOString())
+        .executeTakeFirst();
+      if (!live) throw expired();
+      // The user's row first (a row lock on PostgreSQL): two links of one user used at once wait
+      // for each other here instead of locking each other's link rows (no deadlock); the second
+      // then finds its link ended by the first.
+      const user = await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', live.user_id).returning('email').executeTakeFirst();
       const row = await trx
         .updateTable('one_time_links')
         .set({ used_at: now.toISOString() })
         .where('token_hash', '=', hashToken(token))
         .where('used_at', 'is', null)
-        .where('expires_at', '>', now.toISOString())
         .returning('user_id')
         .executeTakeFirst();
-      if (!row) throw new PlatformError('not_found', 'This link has expired or was already used. Ask the site owner (or run `npm run admin -- owner reset-link`) for a new one.', { reason: 'unknown_or_used' });
-      const user = await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', row.user_id).returning('email').executeTakeFirstOrThrow();
-      return { email: user.email };
+      if (!row || !user) throw expired();
+      await endEarlierSessions(trx, row.user_id, user.email, now);
+      return { userId: row.user_id, email: user.email };
     });
   }
 }

@@ -19,6 +19,12 @@ export interface UsersTable {
   /** `scrypt$N$r$p$saltB64$hashB64` (node:crypto scrypt). */
   password_hash: string;
   created_at: string;
+  /**
+   * DESIGN D5 (issue #25 finding 2c): epoch milliseconds of the last password set or reset; every
+   * session, web session, code and refresh token of the user begun before it is refused
+   * (migration `0022_verified_accounts`). Null: never changed.
+   */
+  sessions_valid_after?: number | null;
 }
 
 export interface MembershipsTable {

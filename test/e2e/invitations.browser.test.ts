@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { memberToken } from '../helpers/member-token.js';
+import { mailsTo } from '../helpers/outbox.js';
 
 
 let server: TestServer;
@@ -98,18 +99,25 @@ describe('DESIGN D5: invite → the invited person signs in and accepts → role
     expect(again.status).toBe(410);
   });
 
-  test('someone without an account creates it from the link, then signs in to the site', async () => {
+  test('someone without an account gets a link mailed to the invited address, chooses a password there, and is in', async () => {
     const created = await (await api('POST', '/api/v1/invitations', owner, { email: 'New.Person@Example.com', role: 'student' })).json();
     const page = await browser.newPage();
     await page.goto(created.acceptUrl);
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in and accept' }).click();
-    await page.getByRole('alert').filter({ hasText: 'enter your name' }).waitFor();
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    await page.getByLabel(/Your name/).fill('New Person');
-    await page.getByRole('button', { name: 'Sign in and accept' }).click();
-    await page.getByRole('status').waitFor();
+    // DESIGN D5: no password is chosen on the invitation page (holding its link proves nothing).
+    await page.getByRole('button', { name: 'E-mail me a link' }).click();
+    await page.getByRole('status').filter({ hasText: 'We sent a link to new.person@example.com' }).waitFor();
+    expect(await server.accounts.userIdByEmail('new.person@example.com')).toBeUndefined();
+    const mail = mailsTo(server.dataDir, 'new.person@example.com').at(-1)!;
+    expect(mail.headers.subject).toBe('Choose your password and join Demo Academy');
+    await page.goto(mail.links[0]!);
+    await page.getByRole('heading', { name: 'Choose your password and join Demo Academy' }).waitFor();
+    await page.getByLabel('Your name').fill('New Person');
+    await page.getByLabel('New password').fill(DEMO_PASSWORD);
+    await page.getByLabel('Repeat the password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('status').filter({ hasText: 'student' }).waitFor();
     await page.close();
+    expect((await (await api('GET', `/api/v1/invitations/${created.id}`, owner)).json()).status).toBe('accepted');
     // The new member signs in through OAuth with the demo member client.
     const token = await memberToken({ baseUrl: base, email: 'new.person@example.com' });
     const viewer = await fetch(`${base}/account/graphql`, {
@@ -118,6 +126,7 @@ describe('DESIGN D5: invite → the invited person signs in and accepts → role
       body: JSON.stringify({ query: '{ viewer { site { id } } }' }),
     });
     expect((await viewer.json()).data.viewer.site.id).toBe('demo');
+    expect((await server.accounts.findUser((await server.accounts.userIdByEmail('new.person@example.com'))!))?.name).toBe('New Person');
   });
 
   test('a withdrawn invitation stops working; bad links are 404', async () => {

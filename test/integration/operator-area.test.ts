@@ -78,8 +78,8 @@ describe('issue 11 access to /admin', () => {
 
   test('an owner of a new site never sees demo: 403 for its pages, its own lists hold none of demo’s rows', async () => {
     const firstRun = new FirstRun(server.store.db);
-    const { token } = await firstRun.createSite({ id: 'gamma', name: 'Gamma School', ownerEmail: 'owner@gamma.test' });
-    await new OneTimeLinks(server.store.db).setPassword(token, 'gamma-owner-password');
+    const { link } = await firstRun.createSite({ id: 'gamma', name: 'Gamma School', ownerEmail: 'owner@gamma.test' });
+    await new OneTimeLinks(server.store.db).setPassword(link!.token, 'gamma-owner-password');
     const b = new Browser();
     await b.signIn('owner@gamma.test', 'gamma-owner-password');
     expect((await b.get('/admin')).location).toBe('/admin/gamma');
