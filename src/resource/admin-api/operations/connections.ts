@@ -13,7 +13,7 @@ import { AUDIT_KINDS, type AuditKind } from '../../../platform/audit.js';
 import { MAX_PAGE_SIZE } from '../../../platform/paging.js';
 import { PlatformError, notFound } from '../../../platform/errors.js';
 import { defineOperation } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { nextCursor, pageQuery } from '../paging.js';
 
 const grant = z.object({
   grantId: z.string(),
@@ -36,12 +36,12 @@ export const listConnectedGrants = defineOperation({
   scope: 'school:read',
   tag: 'school',
   summary: 'Connected apps: every live grant at your site, newest first',
-  description: 'Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user. At most the 500 newest grants are listed.',
+  description: 'Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user, page by page.',
   query: { ...pageQuery, clientId: clientId.optional(), userId: z.string().max(128).optional() },
   response: z.object({ grants: z.array(grant), nextCursor }),
   async run({ query }, ctx) {
-    const rows = (await ctx.services.connections.ofSite(ctx.siteId, query.clientId)).filter((g) => !query.userId || g.userId === query.userId);
-    const all = rows.map((g) => ({
+    const page = await ctx.services.connections.pageOfSite(ctx.siteId, query);
+    const grants = page.items.map((g) => ({
       grantId: g.grantId,
       clientId: g.clientId,
       clientName: g.clientName,
@@ -52,8 +52,7 @@ export const listConnectedGrants = defineOperation({
       createdAt: g.createdAt,
       lastUsedAt: g.lastUsedAt,
     }));
-    const { items, nextCursor: next } = paginate(all, (g) => g.grantId, query);
-    return { grants: items, nextCursor: next };
+    return { grants, nextCursor: page.nextCursor };
   },
 });
 

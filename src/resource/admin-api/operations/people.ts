@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../../platform/operator/people.js';
 import { defineOperation, READ, WRITE_IDEMPOTENT, DESTRUCTIVE } from '../operation.js';
-import { nextCursor, pageQuery, paginate } from '../paging.js';
+import { nextCursor, pageQuery } from '../paging.js';
 
 const email = z.string().email().max(254);
 const courseSlug = z.string().min(1).max(64);
@@ -32,8 +32,7 @@ export const listStudents = defineOperation({
   response: z.object({ students: z.array(enrollment), nextCursor }),
   mcp: { name: 'list_students', title: 'List students', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.people.students(ctx.siteId, { courseSlug: query.courseSlug })).filter((s) => !query.status || s.status === query.status);
-    const { items, nextCursor: next } = paginate(all, (s) => `${s.email} ${s.courseSlug}`, query);
+    const { items, nextCursor: next } = await ctx.services.operator.people.studentsPage(ctx.siteId, query);
     return { students: items, nextCursor: next };
   },
 });
@@ -87,8 +86,7 @@ export const listMembers = defineOperation({
   response: z.object({ members: z.array(member), nextCursor }),
   mcp: { name: 'list_members', title: 'List members', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.people.members(ctx.siteId)).filter((m) => !query.role || m.roles.includes(query.role));
-    const { items, nextCursor: next } = paginate(all, (m) => m.email, query);
+    const { items, nextCursor: next } = await ctx.services.operator.people.membersPage(ctx.siteId, query);
     return { members: items, nextCursor: next };
   },
 });
