@@ -459,7 +459,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropIndex('audit_events_site_at').execute();
       await index('audit_events_site_client_at', 'audit_events', ['site_id', 'client_id', 'at', 'id']);
       await index('audit_events_site_user_at', 'audit_events', ['site_id', 'user_id', 'at', 'id']);
-      await index('audit_events_at', 'audit_events', ['at']);
+      await index('audit_events_at', 'audit_events', ['at', 'id']);
       // connected grants: newest first, of one client.
       await index('connected_grants_site_created', 'connected_grants', ['site_id', 'created_at', 'grant_id']);
       await index('connected_grants_site_client', 'connected_grants', ['site_id', 'client_id', 'created_at', 'grant_id']);
