@@ -63,6 +63,9 @@ export interface CoursegateApp {
   close(): Promise<void>;
 }
 
+/** Delay of the first audit retention purge after start, in ms (issue #29: after listen, off the first requests). */
+const FIRST_AUDIT_PURGE_DELAY_MS = 5_000;
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The edge's parts, each built once at start. */
@@ -177,7 +180,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
   if (sqlite) purgeExpired(sqlite);
   const purgeAudit = () => audit.purge().catch((err: unknown) => logger.warn({ event: 'audit_purge_failed', err: { message: (err as Error)?.message } }, 'audit purge failed'));
-  void purgeAudit();
+  // Issue #29: the first audit purge runs once the server listens and has served its first
+  // requests (a batched, index-bound purge that yields between batches), never during start.
+  const firstAuditPurge = setTimeout(() => void purgeAudit(), FIRST_AUDIT_PURGE_DELAY_MS);
+  firstAuditPurge.unref();
   const purgeTimer = setInterval(() => {
     if (sqlite) purgeExpired(sqlite);
     void purgeAudit();
@@ -197,6 +203,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     readiness: services.readiness,
     async close() {
       clearInterval(purgeTimer);
+      clearTimeout(firstAuditPurge);
       mailer?.close();
       signing.ring?.stop();
       await audit.flush();

@@ -61,6 +61,8 @@ export interface Connection extends ConnectedGrant {
 export interface ConnectionService {
   /** Every live grant at a site (optionally of one client). */
   ofSite(siteId: string, clientId?: string): Promise<Connection[]>;
+  /** One page of the live grants at a site, newest first, optionally of one client and/or user (issue #29). */
+  pageOfSite(siteId: string, options: { limit: number; cursor?: string; clientId?: string; userId?: string }): Promise<{ items: Connection[]; nextCursor: string | null }>;
   /** Every live grant of a user. */
   ofUser(userId: string): Promise<Connection[]>;
   /**

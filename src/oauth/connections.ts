@@ -12,6 +12,7 @@ import type { ConnectedGrant, ConnectedGrants } from '../platform/connected-gran
 import { CLIENT_KINDS, kindOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import type { Connection, ConnectionService } from '../domain/applications.js';
+import { MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from '../platform/paging.js';
 
 
 type GrantModel = { revokeByGrantId(grantId: string): Promise<void> };
@@ -50,9 +51,32 @@ export class Connections implements ConnectionService {
     return this.describe(await this.grants.ofSite(siteId, clientId));
   }
 
+  /**
+   * One page of the live grants at a site, newest first (issue #29: paged in SQL; a grant found
+   * gone from the OIDC store is dropped from its page and forgotten, so a page may hold fewer
+   * than `limit` grants while `nextCursor` still leads on).
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async pageOfSite(siteId: string, options: KeysetRequest & { clientId?: string; userId?: string }): Promise<KeysetPage<Connection>> {
+    const page = await this.grants.pageOfSite(siteId, options);
+    return { items: await this.describe(page.items), nextCursor: page.nextCursor };
+  }
+
   /** Every live grant of a user. */
   async ofUser(userId: string): Promise<Connection[]> {
     return this.describe(await this.grants.ofUser(userId));
+  }
+
+  /** Every grant at a site (of one client), page by page: revoking a client's grants reaches all of them, not the newest 500. */
+  private async allOfSite(siteId: string, clientId?: string): Promise<ConnectedGrant[]> {
+    const all: ConnectedGrant[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.grants.pageOfSite(siteId, { clientId, limit: MAX_ADMIN_PAGE_SIZE, cursor });
+      all.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    return all;
   }
 
   /** Destroys a grant and every token and code of it. */
@@ -84,7 +108,7 @@ export class Connections implements ConnectionService {
    * @returns how many grants were revoked (0 when none matched: the caller answers 404)
    */
   async revoke(scope: { siteId: string } | { userId: string }, which: { grantId?: string; clientId?: string }, by: { userId: string; siteIdForAudit?: string }): Promise<number> {
-    const rows = 'siteId' in scope ? await this.grants.ofSite(scope.siteId, which.clientId) : (await this.grants.ofUser(scope.userId)).filter((g) => !which.clientId || g.clientId === which.clientId);
+    const rows = 'siteId' in scope ? await this.allOfSite(scope.siteId, which.clientId) : (await this.grants.ofUser(scope.userId)).filter((g) => !which.clientId || g.clientId === which.clientId);
     const targets = which.grantId ? rows.filter((g) => g.grantId === which.grantId) : which.clientId ? rows : [];
     for (const g of targets) {
       await this.revokeGrant(g.grantId);

@@ -31,8 +31,7 @@ export const listOrders = defineOperation({
   response: z.object({ orders: z.array(order), nextCursor }),
   mcp: { name: 'list_orders', title: 'List orders', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.operator.commerce.orders(ctx.siteId, { status: query.status });
-    const { items, nextCursor: next } = paginate(all, (o) => o.number, query);
+    const { items, nextCursor: next } = await ctx.services.operator.commerce.ordersPage(ctx.siteId, query);
     return { orders: items, nextCursor: next };
   },
 });

@@ -37,12 +37,12 @@ export const listConnectedGrants = defineOperation({
   scope: 'school:read',
   tag: 'school',
   summary: 'Connected apps: every live grant at your site, newest first',
-  description: 'Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user. At most the 500 newest grants are listed.',
+  description: 'Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user, page by page.',
   query: { ...pageQuery, clientId: clientId.optional(), userId: z.string().max(128).optional() },
   response: z.object({ grants: z.array(grant), nextCursor }),
   async run({ query }, ctx) {
-    const rows = (await ctx.services.connections.ofSite(ctx.siteId, query.clientId)).filter((g) => !query.userId || g.userId === query.userId);
-    const all = rows.map((g) => ({
+    const page = await ctx.services.connections.pageOfSite(ctx.siteId, query);
+    const grants = page.items.map((g) => ({
       grantId: g.grantId,
       clientId: g.clientId,
       clientName: g.clientName,
@@ -53,8 +53,7 @@ export const listConnectedGrants = defineOperation({
       createdAt: g.createdAt,
       lastUsedAt: g.lastUsedAt,
     }));
-    const { items, nextCursor: next } = paginate(all, (g) => g.grantId, query);
-    return { grants: items, nextCursor: next };
+    return { grants, nextCursor: page.nextCursor };
   },
 });
 

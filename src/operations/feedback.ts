@@ -45,8 +45,7 @@ export const listComments = defineOperation({
   response: z.object({ comments: z.array(comment), nextCursor }),
   mcp: { name: 'list_comments', title: 'List comments', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.comments.list(ctx.siteId, { courseSlug: query.courseSlug, lectureId: query.lectureId, postSlug: query.postSlug });
-    const { items, nextCursor: next } = paginate(all, (c) => c.id, query);
+    const { items, nextCursor: next } = await ctx.services.comments.page(ctx.siteId, query);
     return { comments: items, nextCursor: next };
   },
 });

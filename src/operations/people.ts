@@ -36,8 +36,7 @@ export const listStudents = defineOperation({
   response: z.object({ students: z.array(enrollment), nextCursor }),
   mcp: { name: 'list_students', title: 'List students', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.people.students(ctx.siteId, { courseSlug: query.courseSlug })).filter((s) => !query.status || s.status === query.status);
-    const { items, nextCursor: next } = paginate(all, (s) => `${s.email} ${s.courseSlug}`, query);
+    const { items, nextCursor: next } = await ctx.services.operator.people.studentsPage(ctx.siteId, query);
     return { students: items, nextCursor: next };
   },
 });
@@ -91,8 +90,7 @@ export const listMembers = defineOperation({
   response: z.object({ members: z.array(member), nextCursor }),
   mcp: { name: 'list_members', title: 'List members', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.people.members(ctx.siteId)).filter((m) => !query.role || m.roles.includes(query.role));
-    const { items, nextCursor: next } = paginate(all, (m) => m.email, query);
+    const { items, nextCursor: next } = await ctx.services.operator.people.membersPage(ctx.siteId, query);
     return { members: items, nextCursor: next };
   },
 });

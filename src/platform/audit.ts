@@ -209,7 +209,10 @@ export class AuditTrail {
     if (filter.from) q = q.where('at', '>=', filter.from);
     if (filter.to) q = q.where('at', '<', filter.to);
     const after = filter.after;
-    if (after) q = q.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
+    // A row-value comparison (issue #29): the store seeks straight to the cursor in
+    // `audit_events_site_at_id` / `…_site_client_at` / `…_site_user_at` instead of walking every
+    // newer event of the site.
+    if (after) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
     const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(clampPageSize(filter.limit, MAX_PAGE_SIZE)).execute();
     return rows.map((r) => ({
       id: r.id,
@@ -247,13 +250,35 @@ export class AuditTrail {
       .sort((a, b) => a.day.localeCompare(b.day) || a.clientId.localeCompare(b.clientId));
   }
 
-  /** Deletes events older than the retention. @returns how many were deleted */
-  async purge(now = new Date()): Promise<number> {
+  /**
+   * Deletes events older than the retention, in batches of `batchRows` oldest events (issue #29):
+   * each batch is one DELETE that finds its rows by a range scan of `audit_events_at`, so a purge
+   * with nothing due reads one index entry, and no statement holds the store (or, on the embedded
+   * store, the event loop) for more than one batch. Between batches it yields to the event loop
+   * (`setImmediate`), so requests are served while a day of events is purged.
+   * @param batchRows events deleted per statement, ≥ 1 (default {@link AUDIT_PURGE_BATCH_ROWS})
+   * @returns how many were deleted
+   * @throws what the platform store throws (events deleted by earlier batches stay deleted)
+   */
+  async purge(now = new Date(), batchRows = AUDIT_PURGE_BATCH_ROWS): Promise<number> {
     const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
-    const result = await this.db.deleteFrom('audit_events').where('at', '<', cutoff).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const batch = Math.max(1, Math.trunc(batchRows));
+    let deleted = 0;
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('audit_events')
+        .where('id', 'in', (eb) => eb.selectFrom('audit_events').select('id').where('at', '<', cutoff).orderBy('at').limit(batch))
+        .executeTakeFirst();
+      const n = Number(result.numDeletedRows);
+      deleted += n;
+      if (n < batch) return deleted;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 }
+
+/** Events the retention purge deletes per statement (issue #29: ~5–10 ms of store work each). */
+export const AUDIT_PURGE_BATCH_ROWS = 1000;
 
 /** The last `days` UTC days including today's, oldest first, as `YYYY-MM-DD`. */
 export function usageDays(days: number, now = new Date()): string[] {

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { notFound } from './errors.js';
+import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from './paging.js';
 import type { SiteContentTable } from './content.js';
 
 /** Table `comments` (migration `0017_lecturers_comments_forms`): exactly one of lecture_id / post_id is set. */
@@ -49,10 +50,31 @@ export class Comments {
   }
 
   /**
-   * Comments of the site, newest first (then by id).
+   * Comments of the site, newest first (then by id, descending).
    * @throws PlatformError `not_found` when a filter names no course, lecture or post of the site
    */
   async list(siteId: string, filter: CommentFilter = {}): Promise<Comment[]> {
+    return (await (await this.filtered(siteId, filter)).execute()).map(view);
+  }
+
+  /**
+   * One page of the site's comments, newest first (`createdAt` desc, then id desc) (issue #29:
+   * keyset in SQL on `comments_site_created_id`; every comment is reachable).
+   * @throws PlatformError `not_found` when a filter names no course, lecture or post of the site;
+   *   `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(siteId: string, filter: CommentFilter & KeysetRequest): Promise<KeysetPage<Comment>> {
+    const limit = clampPageSize(filter.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = (await this.filtered(siteId, filter)).limit(limit + 1);
+    if (filter.cursor !== undefined) {
+      const [createdAt, id] = decodeCursor(filter.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('comments.created_at', 'comments.id'), '<', eb.tuple(createdAt, id)));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.createdAt, r.id], view);
+  }
+
+  /** The site's comments under `filter`, in list order. @throws PlatformError `not_found` (see `list`) */
+  private async filtered(siteId: string, filter: CommentFilter) {
     let q = this.base(siteId);
     if (filter.courseSlug !== undefined) {
       const course = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', filter.courseSlug).executeTakeFirst();
@@ -69,8 +91,7 @@ export class Comments {
       if (!post) throw notFound('post', filter.postSlug);
       q = q.where('comments.post_id', '=', post.id);
     }
-    const rows = await q.orderBy('comments.created_at', 'desc').orderBy('comments.id').execute();
-    return rows.map(view);
+    return q.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc');
   }
 
   /** @throws PlatformError `not_found` */

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
+import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from './paging.js';
 
 /** One connected app row. Times are ISO 8601 UTC. */
 export interface ConnectedGrant {
@@ -85,12 +86,12 @@ export class ConnectedGrants {
         'connected_grants.last_used_at as lastUsedAt',
       ])
       .orderBy('connected_grants.created_at', 'desc')
-      .limit(500);
+      .orderBy('connected_grants.grant_id', 'desc');
   }
 
-  /** A site's grants, newest first (at most 500), optionally of one client. */
+  /** A site's grants, newest first (at most {@link LIST_CAP}), optionally of one client. */
   async ofSite(siteId: string, clientId?: string): Promise<ConnectedGrant[]> {
-    let q = this.query().where('connected_grants.site_id', '=', siteId);
+    let q = this.query().where('connected_grants.site_id', '=', siteId).limit(LIST_CAP);
     if (clientId) q = q.where('connected_grants.client_id', '=', clientId);
     return q.execute();
   }
@@ -100,8 +101,29 @@ export class ConnectedGrants {
     return this.db.selectFrom('connected_grants').select(['grant_id as grantId', 'site_id as siteId', 'client_id as clientId']).where('user_id', '=', userId).execute();
   }
 
-  /** A user's grants at every site, newest first (at most 500). */
+  /**
+   * One page of a site's grants, newest first (`createdAt` desc, then grant id desc), optionally
+   * of one client and/or one user (issue #29: keyset in SQL on `connected_grants_site_created` /
+   * `connected_grants_site_client`; every grant of the site is reachable).
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async pageOfSite(siteId: string, options: KeysetRequest & { clientId?: string; userId?: string }): Promise<KeysetPage<ConnectedGrant>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.query().where('connected_grants.site_id', '=', siteId).limit(limit + 1);
+    if (options.clientId) q = q.where('connected_grants.client_id', '=', options.clientId);
+    if (options.userId) q = q.where('connected_grants.user_id', '=', options.userId);
+    if (options.cursor !== undefined) {
+      const [createdAt, grantId] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('connected_grants.created_at', 'connected_grants.grant_id'), '<', eb.tuple(createdAt, grantId)));
+    }
+    return keysetPage(await q.execute(), limit, (g) => [g.createdAt, g.grantId], (g) => g);
+  }
+
+  /** A user's grants at every site, newest first (at most {@link LIST_CAP}). */
   async ofUser(userId: string): Promise<ConnectedGrant[]> {
-    return this.query().where('connected_grants.user_id', '=', userId).execute();
+    return this.query().where('connected_grants.user_id', '=', userId).limit(LIST_CAP).execute();
   }
 }
+
+/** Most grants `ofSite` / `ofUser` answer (the operator page and a member's connected apps); the admin API pages with `pageOfSite`. */
+export const LIST_CAP = 500;

@@ -442,6 +442,68 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('one_time_links_user').on('one_time_links').column('user_id').execute();
     },
   },
+  // Issue #29 (lists at a million members): every operator list pages in SQL by keyset on an index
+  // that holds its sort key, so a page reads ≤ limit + 1 index entries however big the site is.
+  // Lists sorted by a person's e-mail (members, students) or a course slug keep a copy of it on the
+  // row (neither ever changes: no code updates `users.email` or `courses.slug`), filled by an
+  // insert trigger so every writer (services, seeds, tests) gets it. The retention purge walks
+  // `audit_events_at`; the audit client/user filters and every `ORDER BY … id` get their indexes.
+  '0023_keyset_list_indexes': {
+    async up(db: Kysely<any>) {
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      await db.schema.alterTable('memberships').addColumn('email', 'text').execute();
+      await db.schema.alterTable('enrollments').addColumn('email', 'text').execute();
+      await db.schema.alterTable('enrollments').addColumn('course_slug', 'text').execute();
+      await sql`UPDATE memberships SET email = (SELECT email FROM users WHERE users.id = memberships.user_id)`.execute(db);
+      await sql`UPDATE enrollments SET email = (SELECT email FROM users WHERE users.id = enrollments.user_id), course_slug = (SELECT slug FROM courses WHERE courses.id = enrollments.course_id)`.execute(db);
+      if (postgres) {
+        await sql`CREATE FUNCTION memberships_copy_email() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW.email IS NULL THEN SELECT email INTO NEW.email FROM users WHERE id = NEW.user_id; END IF;
+            RETURN NEW;
+          END $$`.execute(db);
+        await sql`CREATE TRIGGER memberships_copy_email BEFORE INSERT ON memberships FOR EACH ROW EXECUTE FUNCTION memberships_copy_email()`.execute(db);
+        await sql`CREATE FUNCTION enrollments_copy_keys() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW.email IS NULL THEN SELECT email INTO NEW.email FROM users WHERE id = NEW.user_id; END IF;
+            IF NEW.course_slug IS NULL THEN SELECT slug INTO NEW.course_slug FROM courses WHERE id = NEW.course_id; END IF;
+            RETURN NEW;
+          END $$`.execute(db);
+        await sql`CREATE TRIGGER enrollments_copy_keys BEFORE INSERT ON enrollments FOR EACH ROW EXECUTE FUNCTION enrollments_copy_keys()`.execute(db);
+      } else {
+        // SQLite cannot assign NEW in a BEFORE trigger: the row is completed right after its insert.
+        await sql`CREATE TRIGGER memberships_copy_email AFTER INSERT ON memberships WHEN NEW.email IS NULL
+          BEGIN UPDATE memberships SET email = (SELECT email FROM users WHERE id = NEW.user_id) WHERE rowid = NEW.rowid; END`.execute(db);
+        await sql`CREATE TRIGGER enrollments_copy_keys AFTER INSERT ON enrollments WHEN NEW.email IS NULL OR NEW.course_slug IS NULL
+          BEGIN UPDATE enrollments SET email = coalesce(NEW.email, (SELECT email FROM users WHERE id = NEW.user_id)),
+            course_slug = coalesce(NEW.course_slug, (SELECT slug FROM courses WHERE id = NEW.course_id)) WHERE rowid = NEW.rowid; END`.execute(db);
+      }
+      const index = (name: string, table: string, columns: string[]) => db.schema.createIndex(name).on(table).columns(columns).execute();
+      // members: by e-mail; with a role filter, that role's people by e-mail.
+      await index('memberships_site_email', 'memberships', ['site_id', 'email', 'user_id', 'role']);
+      await index('memberships_site_role_email', 'memberships', ['site_id', 'role', 'email', 'user_id']);
+      // students: by e-mail then course slug; of one course, by e-mail.
+      await index('enrollments_site_email', 'enrollments', ['site_id', 'email', 'course_slug']);
+      await index('enrollments_site_course_email', 'enrollments', ['site_id', 'course_slug', 'email']);
+      // orders: newest first; of one status, newest first.
+      await index('orders_site_created', 'orders', ['site_id', 'created_at', 'id']);
+      await index('orders_site_status_created', 'orders', ['site_id', 'status', 'created_at', 'id']);
+      // audit trail: newest first (replaces audit_events_site_at, its prefix), of one client or user;
+      // the retention purge by time alone.
+      await index('audit_events_site_at_id', 'audit_events', ['site_id', 'at', 'id']);
+      await db.schema.dropIndex('audit_events_site_at').execute();
+      await index('audit_events_site_client_at', 'audit_events', ['site_id', 'client_id', 'at', 'id']);
+      await index('audit_events_site_user_at', 'audit_events', ['site_id', 'user_id', 'at', 'id']);
+      await index('audit_events_at', 'audit_events', ['at', 'id']);
+      // connected grants: newest first, of one client.
+      await index('connected_grants_site_created', 'connected_grants', ['site_id', 'created_at', 'grant_id']);
+      await index('connected_grants_site_client', 'connected_grants', ['site_id', 'client_id', 'created_at', 'grant_id']);
+      // comments: newest first.
+      await index('comments_site_created_id', 'comments', ['site_id', 'created_at', 'id']);
+      // analytics: active learners of the last 30 days.
+      await index('lecture_progress_site_recorded', 'lecture_progress', ['site_id', 'recorded_at', 'user_id']);
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -14,11 +14,59 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_ADMIN_PAGE_SIZE = 200;
 
 /**
- * Most rows an operator list reads at once (students, orders): the admin API pages them in memory
- * with opaque row-key cursors (src/operations/paging.ts), so this bounds a site's list,
- * not a page.
+ * Most rows a caller of the whole-list helpers (`PeopleAdmin.students`, `CommerceAdmin.orders`)
+ * reads at once. The admin API never uses them for its lists (issue #29): it pages in SQL with
+ * {@link KeysetPage} cursors, so every row of a site is reachable whatever its size.
  */
 export const MAX_ADMIN_LIST_ROWS = 10_000;
+
+/**
+ * One page of an operator list paged in SQL by keyset (issue #29): at most `limit` rows in list
+ * order, and `nextCursor`, the opaque key of the last row when more rows follow (null on the last
+ * page). docs/admin-api.md "Pagination".
+ */
+export interface KeysetPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** A keyset page request: `limit` rows (1…MAX_ADMIN_PAGE_SIZE) after the row named by `cursor`. */
+export interface KeysetRequest {
+  limit: number;
+  /** `nextCursor` of an earlier page of the same list (and the same filters). */
+  cursor?: string;
+}
+
+/**
+ * The opaque cursor of a row: base64url of the JSON array of its sort key (last sort column the
+ * row's unique id), e.g. `["2026-11-01T10:00:00.000Z","ord_1"]`.
+ */
+export const encodeCursor = (key: readonly string[]): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+
+/**
+ * The sort key inside a cursor made by {@link encodeCursor}.
+ * @param arity how many strings the key of this list has
+ * @throws PlatformError `invalid` (field `cursor`) when it is not a cursor of a list of this shape
+ */
+export function decodeCursor(cursor: string, arity: number): string[] {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(key) && key.length === arity && key.every((v) => typeof v === 'string')) return key as string[];
+  } catch {
+    // falls through to the error below
+  }
+  throw new PlatformError('invalid', 'cursor: not a cursor of this list; start again without one', { field: 'cursor' });
+}
+
+/**
+ * The page of `rows` read with `LIMIT limit + 1` (the extra row only says that more follow).
+ * @param key the sort key of a row, as {@link encodeCursor} takes it
+ */
+export function keysetPage<R, T>(rows: readonly R[], limit: number, key: (row: R) => readonly string[], view: (row: R) => T): KeysetPage<T> {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(view), nextCursor: rows.length > limit && last !== undefined ? encodeCursor(key(last)) : null };
+}
 
 /**
  * The one page-size clamp (issue #9): the number of rows a list query reads when the caller's

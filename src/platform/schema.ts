@@ -2,6 +2,7 @@
  * Platform data tables (DESIGN.md D5), as Kysely types. Timestamps are ISO 8601 strings in UTC;
  * booleans are 0/1 integers so the same rows work on SQLite and PostgreSQL.
  */
+import type { Generated } from 'kysely';
 
 
 export interface SitesTable {
@@ -32,6 +33,8 @@ export interface MembershipsTable {
   user_id: string;
   /** One of `owner`, `admin`, `instructor`, `student` (one row per role). */
   role: string;
+  /** Copy of `users.email` (members list sort key, issue #29); filled by an insert trigger. */
+  email: Generated<string | null>;
 }
 
 export interface CoursesTable {
@@ -62,6 +65,10 @@ export interface EnrollmentsTable {
   expires_at: string | null;
   lifetime_access: number;
   created_at: string;
+  /** Copy of `users.email` (students list sort key, issue #29); filled by an insert trigger. */
+  email: Generated<string | null>;
+  /** Copy of `courses.slug` (students list sort key, issue #29); filled by an insert trigger. */
+  course_slug: Generated<string | null>;
 }
 
 export interface LectureProgressTable {

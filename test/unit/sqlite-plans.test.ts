@@ -3,8 +3,19 @@
  * better-sqlite3 does not re-prepare statements whose plan looked at a bound value. The rewrite
  * must keep results and index use exactly as they were.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { stablePlan } from '../../adapters/sqlite-plans.js';
+import { openEmbeddedStore, type EmbeddedStore } from '../../src/store/database.js';
+import { PeopleAdmin } from '../../src/platform/operator/people.js';
+import { CommerceAdmin } from '../../src/platform/operator/commerce.js';
+import { AnalyticsAdmin } from '../../src/platform/operator/analytics.js';
+import { AuditTrail } from '../../src/platform/audit.js';
+import { ConnectedGrants } from '../../src/platform/connected-grants.js';
+import { Comments } from '../../src/platform/comments.js';
+import { encodeCursor } from '../../src/platform/paging.js';
 
 describe('stablePlan', () => {
   it('puts every kind of parameter behind a unary plus', () => {
@@ -32,5 +43,121 @@ describe('stablePlan', () => {
     expect(db.prepare(stablePlan('SELECT id FROM t WHERE model = ? ORDER BY n LIMIT ? OFFSET ?')).all('A', 2, 1)).toEqual([{ id: 'x3' }, { id: 'x5' }]);
     const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${stablePlan(sql)}`).all('A', 'x3') as { detail: string }[]).map((r) => r.detail).join('; ');
     expect(plan('SELECT n FROM t WHERE model = ? AND id = ?')).toMatch(/USING PRIMARY KEY \(model=\? AND id=\?\)/);
+  });
+});
+
+/**
+ * Issue #29 (a platform with a million members): every operator list pages in SQL on an index that
+ * holds its sort key, so a page reads at most limit + 1 index entries whatever the site's size; no
+ * list sorts the site's rows in a temporary B-tree; the retention purge finds due events by a range
+ * scan of an index. Plans are read with EXPLAIN QUERY PLAN on the migrated embedded store, for the
+ * exact SQL (and parameters) each service sends.
+ */
+describe('operator list plans (issue #29)', () => {
+  let dir: string;
+  let store: EmbeddedStore;
+  const sent: Array<{ sql: string; parameters: readonly unknown[] }> = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'cg-plans-'));
+    store = await openEmbeddedStore(dir, (event) => {
+      if (event.level === 'query') sent.push({ sql: event.query.sql, parameters: event.query.parameters });
+    });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The plans of the statements `run` sends that read or delete `table`, one text per statement. */
+  async function plans(table: string, run: () => Promise<unknown>): Promise<string[]> {
+    sent.length = 0;
+    await run();
+    const mine = sent.filter((q) => new RegExp(`\\b(from|into) "${table}"`).test(q.sql));
+    expect(mine.length).toBeGreaterThan(0);
+    return mine.map((q) =>
+      (store.sqlite.prepare(`EXPLAIN QUERY PLAN ${stablePlan(q.sql)}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>).map((r) => r.detail).join('; '),
+    );
+  }
+
+  /** A list statement: `table` found by a search of `index`, and no temporary sort. */
+  function expectIndexed(plan: string, table: string, index: string): void {
+    expect(plan).toMatch(new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${index} \\(`));
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    expect(plan).not.toMatch(new RegExp(`SCAN ${table}\\b`));
+  }
+
+  const cursor2 = (a: string, b: string) => encodeCursor([a, b]);
+
+  it('members: by e-mail, and of one role, on the copied e-mail', async () => {
+    const people = new PeopleAdmin(store.db as never);
+    for (const options of [{ limit: 50 }, { limit: 50, cursor: encodeCursor(['m@x.test']) }]) {
+      const [page] = await plans('memberships', () => people.membersPage('s1', options));
+      expectIndexed(page!, 'memberships', 'memberships_site_email');
+    }
+    const [byRole] = await plans('memberships', () => people.membersPage('s1', { limit: 50, role: 'owner', cursor: encodeCursor(['m@x.test']) }));
+    expectIndexed(byRole!, 'memberships', 'memberships_site_role_email');
+  });
+
+  it('students: by e-mail then course, of one course, of one status', async () => {
+    const people = new PeopleAdmin(store.db as never);
+    const [all] = await plans('enrollments', () => people.studentsPage('s1', { limit: 50, cursor: cursor2('m@x.test', 'sql') }));
+    expectIndexed(all!, 'enrollments', 'enrollments_site_email');
+    const [expired] = await plans('enrollments', () => people.studentsPage('s1', { limit: 50, status: 'expired' }));
+    expectIndexed(expired!, 'enrollments', 'enrollments_site_email');
+    const [course] = await plans('enrollments', () => people.studentsPage('s1', { limit: 50, courseSlug: 'sql', cursor: cursor2('m@x.test', 'sql') }));
+    expectIndexed(course!, 'enrollments', 'enrollments_site_course_email');
+  });
+
+  it('orders: newest first, and of one status', async () => {
+    const commerce = new CommerceAdmin(store.db as never);
+    const [all] = await plans('orders', () => commerce.ordersPage('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'ord_1') }));
+    expectIndexed(all!, 'orders', 'orders_site_created');
+    const [paid] = await plans('orders', () => commerce.ordersPage('s1', { limit: 50, status: 'paid', cursor: cursor2('2026-01-01T00:00:00.000Z', 'ord_1') }));
+    expectIndexed(paid!, 'orders', 'orders_site_status_created');
+  });
+
+  it('audit trail: newest first, of one client, of one user; the purge by time', async () => {
+    const audit = new AuditTrail(store.db, 30);
+    const after = { at: '2026-01-01T00:00:00.000Z', id: 'e1' };
+    const [all] = await plans('audit_events', () => audit.list('s1', { after }));
+    expectIndexed(all!, 'audit_events', 'audit_events_site_at_id');
+    const [client] = await plans('audit_events', () => audit.list('s1', { clientId: 'rare-client', after }));
+    expectIndexed(client!, 'audit_events', 'audit_events_site_client_at');
+    expect(client).toMatch(/\(site_id=\? AND client_id=\? AND \(at,id\)<\(\?,\?\)\)/);
+    const [user] = await plans('audit_events', () => audit.list('s1', { userId: 'usr_1' }));
+    expectIndexed(user!, 'audit_events', 'audit_events_site_user_at');
+    const [purge] = await plans('audit_events', () => audit.purge());
+    expect(purge).toMatch(/SEARCH audit_events USING COVERING INDEX audit_events_at \(at<\?\)/);
+    expect(purge).not.toMatch(/SCAN audit_events\b|TEMP B-TREE/);
+  });
+
+  it('connected grants: newest first, of one client', async () => {
+    const grants = new ConnectedGrants(store.db);
+    const [all] = await plans('connected_grants', () => grants.pageOfSite('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'g1') }));
+    expectIndexed(all!, 'connected_grants', 'connected_grants_site_created');
+    const [client] = await plans('connected_grants', () => grants.pageOfSite('s1', { limit: 50, clientId: 'c1' }));
+    expectIndexed(client!, 'connected_grants', 'connected_grants_site_client');
+  });
+
+  it('comments: newest first', async () => {
+    const comments = new Comments(store.db);
+    const [page] = await plans('comments', () => comments.page('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'c1') }));
+    expectIndexed(page!, 'comments', 'comments_site_created_id');
+  });
+
+  it('analytics: aggregates in SQL, each on an index of the site, none sorting', async () => {
+    const analytics = new AnalyticsAdmin(store.db as never);
+    sent.length = 0;
+    await analytics.summary('s1');
+    const statements = sent.filter((q) => /^select/i.test(q.sql));
+    expect(statements.length).toBeGreaterThanOrEqual(8);
+    for (const q of statements) {
+      // Every statement aggregates: no statement hands the site's rows to JavaScript.
+      expect(q.sql).toMatch(/count\(|sum\(/);
+      const plan = (store.sqlite.prepare(`EXPLAIN QUERY PLAN ${stablePlan(q.sql)}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+      expect(plan).toMatch(/SEARCH \w+ USING (COVERING )?INDEX/);
+      expect(plan).not.toMatch(/SCAN \w+(?! USING)/);
+    }
   });
 });

@@ -4,7 +4,6 @@
  */
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
-import { rowAccessActive } from '../enrollments.js';
 
 export interface SiteAnalytics {
   /** ISO 8601 UTC: when the figures were computed. */
@@ -23,15 +22,39 @@ export interface SiteAnalytics {
 export class AnalyticsAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 
-  /** The figures of one site. */
+  /**
+   * The figures of one site, each an aggregate computed by the store (issue #29: no row of the site
+   * is brought into JavaScript; each count walks one index of the site). An enrollment is active
+   * by the rule of `accessActive` (src/platform/enrollments.ts): lifetime access, no expiry, or an
+   * expiry after `now` (expiries are stored as `Date.toISOString()`, so ISO strings compare as
+   * instants).
+   */
   async summary(siteId: string, now = new Date()): Promise<SiteAnalytics> {
     const nowIso = now.toISOString();
     const since = new Date(now.getTime() - 30 * 86_400_000).toISOString();
-    const [courses, roles, enrollments, orders, revenue, registrations, learners] = await Promise.all([
-      this.db.selectFrom('courses').select(['is_public']).where('site_id', '=', siteId).execute(),
-      this.db.selectFrom('memberships').select(['user_id', 'role']).where('site_id', '=', siteId).execute(),
-      this.db.selectFrom('enrollments').select(['expires_at', 'lifetime_access']).where('site_id', '=', siteId).execute(),
-      this.db.selectFrom('orders').select(['status']).where('site_id', '=', siteId).execute(),
+    const n = (v: unknown): number => Number(v ?? 0);
+    const [courses, members, roles, enrollments, orders, revenue, registrations, learners] = await Promise.all([
+      this.db
+        .selectFrom('courses')
+        .select((eb) => [eb.fn.countAll().as('total'), eb.fn.sum(eb.case().when('is_public', '=', 1).then(1).else(0).end()).as('public')])
+        .where('site_id', '=', siteId)
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('memberships')
+        .select((eb) => eb.fn.count('user_id').distinct().as('total'))
+        .where('site_id', '=', siteId)
+        .executeTakeFirstOrThrow(),
+      this.db.selectFrom('memberships').select((eb) => ['role as key', eb.fn.countAll().as('n')]).where('site_id', '=', siteId).groupBy('role').execute(),
+      this.db
+        .selectFrom('enrollments')
+        .select((eb) => [
+          eb.fn.countAll().as('total'),
+          eb.fn.sum(eb.case().when(eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null)])).then(1).else(0).end()).as('lifetime'),
+          eb.fn.sum(eb.case().when(eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)])).then(1).else(0).end()).as('active'),
+        ])
+        .where('site_id', '=', siteId)
+        .executeTakeFirstOrThrow(),
+      this.db.selectFrom('orders').select((eb) => ['status as key', eb.fn.countAll().as('n')]).where('site_id', '=', siteId).groupBy('status').execute(),
       this.db
         .selectFrom('orders')
         .select((eb) => ['currency', eb.fn.sum<number>('total_minor').as('paid')])
@@ -40,26 +63,29 @@ export class AnalyticsAdmin {
         .groupBy('currency')
         .orderBy('currency')
         .execute(),
-      this.db.selectFrom('event_registrations').select(['status']).where('site_id', '=', siteId).execute(),
-      this.db.selectFrom('lecture_progress').select('user_id').distinct().where('site_id', '=', siteId).where('recorded_at', '>=', since).execute(),
+      this.db.selectFrom('event_registrations').select((eb) => ['status as key', eb.fn.countAll().as('n')]).where('site_id', '=', siteId).groupBy('status').execute(),
+      this.db
+        .selectFrom('lecture_progress')
+        .select((eb) => eb.fn.count('user_id').distinct().as('n'))
+        .where('site_id', '=', siteId)
+        .where('recorded_at', '>=', since)
+        .executeTakeFirstOrThrow(),
     ]);
-    const lifetime = enrollments.filter((e) => e.lifetime_access === 1 || e.expires_at === null).length;
-    const active = enrollments.filter((e) => rowAccessActive(e, now)).length;
+    const tally = (rows: Array<{ key: string; n: unknown }>): Record<string, number> => Object.fromEntries(rows.filter((r) => n(r.n) > 0).map((r) => [r.key, n(r.n)]));
+    const sum = (byKey: Record<string, number>) => Object.values(byKey).reduce((a, b) => a + b, 0);
+    const byStatus = tally(orders);
+    const registrationsByStatus = tally(registrations);
+    const enrolled = n(enrollments.total);
+    const active = n(enrollments.active);
     return {
       asOf: nowIso,
-      courses: { total: courses.length, public: courses.filter((c) => c.is_public === 1).length },
-      members: { total: new Set(roles.map((r) => r.user_id)).size, byRole: tally(roles.map((r) => r.role)) },
-      enrollments: { total: enrollments.length, active, expired: enrollments.length - active, lifetime },
-      orders: { total: orders.length, byStatus: tally(orders.map((o) => o.status)) },
+      courses: { total: n(courses.total), public: n(courses.public) },
+      members: { total: n(members.total), byRole: tally(roles) },
+      enrollments: { total: enrolled, active, expired: enrolled - active, lifetime: n(enrollments.lifetime) },
+      orders: { total: sum(byStatus), byStatus },
       revenue: revenue.map((r) => ({ currency: r.currency, paidMinor: Number(r.paid) })),
-      eventRegistrations: { total: registrations.length, byStatus: tally(registrations.map((r) => r.status)) },
-      activeLearners30d: learners.length,
+      eventRegistrations: { total: sum(registrationsByStatus), byStatus: registrationsByStatus },
+      activeLearners30d: n(learners.n),
     };
   }
-}
-
-function tally(values: string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const v of values) out[v] = (out[v] ?? 0) + 1;
-  return out;
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
-import { clampPageSize, MAX_ADMIN_LIST_ROWS } from '../paging.js';
+import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_LIST_ROWS, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from '../paging.js';
 
 export interface AdminOrder {
   number: string;
@@ -43,12 +43,40 @@ const COUPON_CODE = /^[A-Z0-9_-]{3,32}$/;
 export class CommerceAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 
-  /** Orders of the site, newest first, optionally of one status, `limit` at most (default and ceiling MAX_ADMIN_LIST_ROWS). */
+  /**
+   * Orders of the site, newest first, optionally of one status, `limit` at most (default and
+   * ceiling MAX_ADMIN_LIST_ROWS). The admin API pages with {@link ordersPage} instead.
+   */
   async orders(siteId: string, options: { status?: string; limit?: number } = {}): Promise<AdminOrder[]> {
-    let q = this.db
+    let q = this.orderQuery(siteId).limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
+    if (options.status) q = q.where('orders.status', '=', options.status);
+    return (await q.execute()).map(adminOrder);
+  }
+
+  /**
+   * One page of the site's orders, newest first (`createdAt` desc, then id desc), optionally of
+   * one status (issue #29: keyset in SQL on `orders_site_created` / `orders_site_status_created`;
+   * a page reads ≤ limit + 1 index entries, every order is reachable whatever the site's size).
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async ordersPage(siteId: string, options: KeysetRequest & { status?: string }): Promise<KeysetPage<AdminOrder>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.orderQuery(siteId).limit(limit + 1);
+    if (options.status) q = q.where('orders.status', '=', options.status);
+    if (options.cursor !== undefined) {
+      const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('orders.created_at', 'orders.id'), '<', eb.tuple(createdAt, id)));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.created_at, r.id], adminOrder);
+  }
+
+  /** The site's orders in list order (newest first, then id desc) with their item counts. */
+  private orderQuery(siteId: string) {
+    return this.db
       .selectFrom('orders')
       .innerJoin('users', 'users.id', 'orders.user_id')
       .select((eb) => [
+        'orders.id as id',
         'orders.number as number',
         'users.email as email',
         'orders.status as status',
@@ -59,10 +87,7 @@ export class CommerceAdmin {
       ])
       .where('orders.site_id', '=', siteId)
       .orderBy('orders.created_at', 'desc')
-      .limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
-    if (options.status) q = q.where('orders.status', '=', options.status);
-    const rows = await q.execute();
-    return rows.map((r) => ({ number: r.number, email: r.email, status: r.status, totalMinor: r.total, currency: r.currency, createdAt: r.created_at, itemCount: Number(r.items ?? 0) }));
+      .orderBy('orders.id', 'desc');
   }
 
   /** Coupons of the site, by code. */
@@ -113,6 +138,11 @@ export class CommerceAdmin {
     const row = await this.db.selectFrom('coupons').selectAll().where('site_id', '=', siteId).where('code', '=', normalized).executeTakeFirstOrThrow();
     return toCoupon(row);
   }
+}
+
+/** An order row as operators see it. */
+function adminOrder(r: { number: string; email: string; status: string; total: number; currency: string; created_at: string; items: number | string | null }): AdminOrder {
+  return { number: r.number, email: r.email, status: r.status, totalMinor: r.total, currency: r.currency, createdAt: r.created_at, itemCount: Number(r.items ?? 0) };
 }
 
 function toCoupon(r: OperatorDatabase['coupons']): Coupon {

@@ -8,7 +8,7 @@ import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
 import { CourseAdmin } from './courses.js';
 import { rowAccessActive } from '../enrollments.js';
-import { clampPageSize, MAX_ADMIN_LIST_ROWS } from '../paging.js';
+import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_LIST_ROWS, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from '../paging.js';
 import { lockSite } from '../locks.js';
 
 export const ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
@@ -50,29 +50,47 @@ export class PeopleAdmin {
   /**
    * Enrollments at the site, optionally of one course and/or one user id, by e-mail then course,
    * `limit` at most (default and ceiling MAX_ADMIN_LIST_ROWS). `status` is `accessActive` at `now`.
+   * The admin API pages with {@link studentsPage} instead.
    */
   async students(siteId: string, options: { courseSlug?: string; userId?: string; limit?: number } = {}, now = new Date()): Promise<StudentEnrollment[]> {
-    let q = this.db
+    let q = this.studentQuery(siteId).limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
+    if (options.courseSlug) q = q.where('enrollments.course_slug', '=', options.courseSlug);
+    if (options.userId) q = q.where('enrollments.user_id', '=', options.userId);
+    return (await q.execute()).map((r) => student(r, now));
+  }
+
+  /**
+   * One page of the site's enrollments by e-mail then course slug (issue #29: keyset in SQL on
+   * `enrollments_site_email` / `enrollments_site_course_email`; a page reads ≤ limit + 1 index
+   * entries, and every row is reachable whatever the site's size). `status` filters on
+   * `accessActive` at `now` (expiries are stored as `Date.toISOString()`, so ISO strings compare
+   * as instants).
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async studentsPage(siteId: string, options: KeysetRequest & { courseSlug?: string; status?: 'active' | 'expired' }, now = new Date()): Promise<KeysetPage<StudentEnrollment>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.studentQuery(siteId).limit(limit + 1);
+    if (options.courseSlug) q = q.where('enrollments.course_slug', '=', options.courseSlug);
+    const nowIso = now.toISOString();
+    if (options.status === 'active') q = q.where((eb) => eb.or([eb('enrollments.lifetime_access', '=', 1), eb('enrollments.expires_at', 'is', null), eb('enrollments.expires_at', '>', nowIso)]));
+    if (options.status === 'expired') q = q.where('enrollments.lifetime_access', '<>', 1).where('enrollments.expires_at', 'is not', null).where('enrollments.expires_at', '<=', nowIso);
+    if (options.cursor !== undefined) {
+      const [email, slug] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('enrollments.email', 'enrollments.course_slug'), '>', eb.tuple(email, slug)));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.email, r.slug], (r) => student(r, now));
+  }
+
+  /** The enrollments of the site in list order (e-mail, course slug), on the copied sort keys. */
+  private studentQuery(siteId: string) {
+    return this.db
       .selectFrom('enrollments')
       .innerJoin('users', 'users.id', 'enrollments.user_id')
-      .innerJoin('courses', 'courses.id', 'enrollments.course_id')
-      .select(['users.email as email', 'users.name as name', 'courses.slug as slug', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime', 'enrollments.created_at as created_at'])
+      .select(['enrollments.email as email', 'users.name as name', 'enrollments.course_slug as slug', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime', 'enrollments.created_at as created_at'])
       .where('enrollments.site_id', '=', siteId)
-      .orderBy('users.email')
-      .orderBy('courses.slug')
-      .limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
-    if (options.courseSlug) q = q.where('courses.slug', '=', options.courseSlug);
-    if (options.userId) q = q.where('enrollments.user_id', '=', options.userId);
-    const rows = await q.execute();
-    return rows.map((r) => ({
-      email: r.email,
-      name: r.name,
-      courseSlug: r.slug,
-      expireDate: r.expires_at,
-      hasLifetimeAccess: r.lifetime === 1,
-      status: rowAccessActive({ expires_at: r.expires_at, lifetime_access: r.lifetime }, now) ? 'active' : 'expired',
-      enrolledAt: r.created_at,
-    }));
+      .orderBy('enrollments.email')
+      .orderBy('enrollments.course_slug')
+      .$narrowType<{ email: string; slug: string }>();
   }
 
   /**
@@ -113,23 +131,72 @@ export class PeopleAdmin {
     await this.db.deleteFrom('lecture_progress').where('user_id', '=', user.id).where('course_id', '=', courseId).execute();
   }
 
-  /** Users with a role at the site, by e-mail. */
+  /** Users with a role at the site, by e-mail (the whole site: the admin API pages with {@link membersPage}). */
   async members(siteId: string): Promise<SiteMember[]> {
     const rows = await this.db
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')
       .select(['users.email as email', 'users.name as name', 'memberships.role as role'])
       .where('memberships.site_id', '=', siteId)
-      .orderBy('users.email')
+      .orderBy('memberships.email')
       .orderBy('memberships.role')
       .execute();
-    const byEmail = new Map<string, SiteMember>();
-    for (const r of rows) {
-      const m = byEmail.get(r.email) ?? { email: r.email, name: r.name, roles: [] };
-      m.roles.push(r.role);
-      byEmail.set(r.email, m);
+    return groupRoles(rows);
+  }
+
+  /**
+   * One page of the people with a role at the site, by e-mail, optionally of one role (issue #29:
+   * keyset in SQL on `memberships_site_email` / `memberships_site_role_email`; the page's people
+   * first, at most limit + 1 of them, then all their roles by primary key).
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async membersPage(siteId: string, options: KeysetRequest & { role?: string }): Promise<KeysetPage<SiteMember>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
+      .selectFrom('memberships')
+      .select(['email', 'user_id'])
+      .where('site_id', '=', siteId)
+      .groupBy(['email', 'user_id'])
+      .orderBy('email')
+      .orderBy('user_id')
+      .limit(limit + 1)
+      .$narrowType<{ email: string }>();
+    if (options.role) q = q.where('role', '=', options.role);
+    if (options.cursor !== undefined) {
+      const [email] = decodeCursor(options.cursor, 1) as [string];
+      q = q.where('email', '>', email);
     }
-    return [...byEmail.values()];
+    const people = await q.execute();
+    const shown = people.slice(0, limit);
+    const roles =
+      shown.length === 0
+        ? []
+        : await this.db
+            .selectFrom('memberships')
+            .innerJoin('users', 'users.id', 'memberships.user_id')
+            .select(['users.email as email', 'users.name as name', 'memberships.role as role'])
+            .where('memberships.site_id', '=', siteId)
+            .where('memberships.user_id', 'in', shown.map((p) => p.user_id))
+            .orderBy('memberships.email')
+            .orderBy('memberships.role')
+            .execute();
+    const byEmail = new Map(groupRoles(roles).map((m) => [m.email, m]));
+    return keysetPage(shown.concat(people.length > limit ? [people[limit]!] : []), limit, (p) => [p.email], (p) => byEmail.get(p.email)!);
+  }
+
+  /** One member of the site with their roles. @throws PlatformError `not_found` */
+  private async member(siteId: string, userId: string): Promise<SiteMember> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select(['users.email as email', 'users.name as name', 'memberships.role as role'])
+      .where('memberships.site_id', '=', siteId)
+      .where('memberships.user_id', '=', userId)
+      .orderBy('memberships.role')
+      .execute();
+    const [m] = groupRoles(rows);
+    if (!m) throw notFound('member', userId);
+    return m;
   }
 
   /**
@@ -150,7 +217,7 @@ export class PeopleAdmin {
       await trx.insertInto('memberships').values({ site_id: siteId, user_id: target.id, role }).onConflict((oc) => oc.doNothing()).execute();
       return target;
     });
-    return (await this.members(siteId)).find((m) => m.email === user.email)!;
+    return this.member(siteId, user.id);
   }
 
   /**
@@ -209,4 +276,28 @@ export class PeopleAdmin {
   }
 
 
+}
+
+/** Rows of (email, name, role) in e-mail order → one member per e-mail with their roles. */
+function groupRoles(rows: ReadonlyArray<{ email: string; name: string; role: string }>): SiteMember[] {
+  const byEmail = new Map<string, SiteMember>();
+  for (const r of rows) {
+    const m = byEmail.get(r.email) ?? { email: r.email, name: r.name, roles: [] };
+    m.roles.push(r.role);
+    byEmail.set(r.email, m);
+  }
+  return [...byEmail.values()];
+}
+
+/** A student row as operators see it; `status` is `accessActive` at `now`. */
+function student(r: { email: string; name: string; slug: string; expires_at: string | null; lifetime: number; created_at: string }, now: Date): StudentEnrollment {
+  return {
+    email: r.email,
+    name: r.name,
+    courseSlug: r.slug,
+    expireDate: r.expires_at,
+    hasLifetimeAccess: r.lifetime === 1,
+    status: rowAccessActive({ expires_at: r.expires_at, lifetime_access: r.lifetime }, now) ? 'active' : 'expired',
+    enrolledAt: r.created_at,
+  };
 }
