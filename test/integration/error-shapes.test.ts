@@ -149,9 +149,12 @@ describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () 
     if (row.shape === 'problem') {
       // RFC 9457 §3.1.1: `type` dereferences to documentation; here the page this server publishes.
       const type = new URL((JSON.parse(text) as { type: string }).type);
-      const page = await fetch(type.href.replace(type.hash, ''));
+      // A browser gets the page as HTML with the problem's heading anchored; tools get the Markdown.
+      const page = await fetch(type.href.replace(type.hash, ''), { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
-      expect(await page.text()).toMatch(new RegExp(`^### ${type.hash.slice(1)}$`, 'm'));
+      expect(await page.text()).toContain(`<h3 id="${type.hash.slice(1)}">`);
+      const source = await fetch(type.href.replace(type.hash, ''), { headers: { accept: 'text/markdown' } });
+      expect(await source.text()).toMatch(new RegExp(`^### ${type.hash.slice(1)}$`, 'm'));
     }
     if (row.shape === 'html' || row.notAuthorization) {
       // A page for people is no bearer-protected resource (its 403s: a forged form), and the /mcp Origin

@@ -71,8 +71,9 @@ for (const [name, open] of Object.entries(backends)) {
       await expect(migratePlatform(s.db)).resolves.toBeUndefined();
     });
 
-    test('seeding an already seeded store does nothing', async () => {
-      expect((await seedDemo(s.db, seed, 'x')).seeded).toBe(false);
+    test('seeding an already seeded store writes no data; a given DEMO_PASSWORD becomes the demo accounts\' again', async () => {
+      expect(await seedDemo(s.db, seed)).toEqual({ seeded: false, passwordsReset: 0 });
+      expect(await seedDemo(s.db, seed, 'pw-for-platform-tests')).toEqual({ seeded: false, passwordsReset: seed.users.length });
     });
 
     test('accounts: authenticate, memberships and roles', async () => {
@@ -92,6 +93,8 @@ for (const [name, open] of Object.entries(backends)) {
         user: { id: 'usr_student', email: 'student@demo.test', name: expect.any(String) },
         site: { id: 'demo', name: 'Demo Academy', mcpConnectionsEnabled: expect.any(Boolean) },
         roles: ['student'],
+        // Issue #25 finding 2c: the password-change cut-off (ms; 0 = never changed) rides along.
+        sessionsValidAfter: 0,
       });
       expect(await accounts.liveRolesAt('usr_student', 'demo')).toEqual(['student']);
       expect(await accounts.liveMemberAt('usr_student', 'no-such-site')).toBeUndefined();
