@@ -178,7 +178,9 @@ export const createSection = defineOperation({
   id: 'createSection',
   method: 'post',
   path: '/api/v1/courses/{slug}/sections',
-  scope: 'courses:write',
+  // Issue #25 (info, decided): a section is curriculum, as listing (`curriculum:read`) and moving a
+  // lecture into one (`curriculum:write`) are; it needed `courses:write` before.
+  scope: 'curriculum:write',
   tag: 'courses',
   summary: 'Append a section (chapter) to a course',
   params: { slug },

@@ -65,11 +65,27 @@ function checkFile(file: string): string {
   return file;
 }
 
+type ProductFilesDatabase = ProductDatabase & { uploaded_files: { id: string; site_id: string } };
+
 /** Digital products of a site. */
 export class DigitalProducts {
   private readonly db: Kysely<ProductDatabase>;
   constructor(db: Kysely<PlatformDatabase>) {
     this.db = db as unknown as Kysely<ProductDatabase>;
+  }
+
+  /**
+   * Issue #25 (info, decided): `storage:<fileId>` must name a file uploaded to this same site; an
+   * id of another site's file (ids are capabilities, but not this operator's) is refused.
+   * @throws PlatformError `invalid` naming `file`
+   */
+  private async checkSiteFile(siteId: string, file: string): Promise<string> {
+    checkFile(file);
+    if (!file.startsWith('storage:')) return file;
+    const id = file.slice('storage:'.length);
+    const row = await (this.db as unknown as Kysely<ProductFilesDatabase>).selectFrom('uploaded_files').select('id').where('id', '=', id).where('site_id', '=', siteId).executeTakeFirst();
+    if (!row) throw new PlatformError('invalid', `file: no file uploaded to this site has the id ${id} (upload it with POST /api/v1/files first)`, { field: 'file' });
+    return file;
   }
 
   /** Products of the site, oldest first, optionally only published (true) or drafts (false). */
@@ -89,11 +105,12 @@ export class DigitalProducts {
   /** Creates an unpublished product. @throws PlatformError `invalid` (price, currency, file) */
   async create(siteId: string, input: ProductInput, now = new Date()): Promise<DigitalProduct> {
     const currency = checkPrice(input.priceMinor, input.currency);
+    const file = await this.checkSiteFile(siteId, input.file);
     const at = now.toISOString();
     const id = `dp_${randomUUID()}`;
     await this.db
       .insertInto('digital_products')
-      .values({ id, site_id: siteId, name: input.name, price_minor: input.priceMinor, currency, file: checkFile(input.file), published: 0, created_at: at, updated_at: at })
+      .values({ id, site_id: siteId, name: input.name, price_minor: input.priceMinor, currency, file, published: 0, created_at: at, updated_at: at })
       .execute();
     return this.get(siteId, id);
   }
@@ -104,7 +121,7 @@ export class DigitalProducts {
     const set: Partial<DigitalProductsTable> = { currency: checkPrice(patch.priceMinor ?? current.priceMinor, patch.currency ?? current.currency), updated_at: now.toISOString() };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.priceMinor !== undefined) set.price_minor = patch.priceMinor;
-    if (patch.file !== undefined) set.file = checkFile(patch.file);
+    if (patch.file !== undefined) set.file = await this.checkSiteFile(siteId, patch.file);
     await this.db.updateTable('digital_products').set(set).where('site_id', '=', siteId).where('id', '=', productId).execute();
     return this.get(siteId, productId);
   }

@@ -384,7 +384,7 @@ export interface paths {
         };
         /**
          * Connected apps: every live grant at your site, newest first
-         * @description Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user. At most the 500 newest grants are listed.
+         * @description Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user, page by page.
          */
         get: operations["listConnectedGrants"];
         put?: never;
@@ -562,7 +562,7 @@ export interface paths {
         put?: never;
         /**
          * Append a section (chapter) to a course
-         * @description Append a section (chapter) to a course. Needs an access token of an operator of the site (owner or admin role) with `courses:write`.
+         * @description Append a section (chapter) to a course. Needs an access token of an operator of the site (owner or admin role) with `curriculum:write`.
          */
         post: operations["createSection"];
         delete?: never;

@@ -8,6 +8,7 @@ import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { seedOperatorDemo } from '../../src/platform/operator/demo-seed.js';
 import { Memberships, periodEnd } from '../../src/platform/memberships.js';
 import { DigitalProducts } from '../../src/platform/digital-products.js';
+import { SiteFiles } from '../../src/platform/files.js';
 import { PlatformError } from '../../src/platform/errors.js';
 import { platformBackends, refusal } from '../helpers/platform-stores.js';
 
@@ -89,7 +90,13 @@ for (const [name, open] of Object.entries(backends)) {
     test('digital products: https URL or storage key, draft until published, unpublish', async () => {
       expect(await refusal(products.create('demo', { name: 'x', priceMinor: 100, currency: 'EUR', file: 'http://insecure.example/f.pdf' }))).toMatchObject({ code: 'invalid', field: 'file' });
       expect(await refusal(products.create('demo', { name: 'x', priceMinor: 100, currency: 'EUR', file: 'storage:../etc/passwd' }))).toMatchObject({ code: 'invalid', field: 'file' });
-      const p = await products.create('demo', { name: 'Templates', priceMinor: 2500, currency: 'GBP', file: 'storage:demo/templates.zip' });
+      // `storage:<fileId>` names an upload of the same site (issue #25): another site's is refused.
+      const files = new SiteFiles(opened.db as never);
+      const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+      const theirs = await files.upload('second', { bytes: pdf, filename: 'templates.pdf' });
+      expect(await refusal(products.create('demo', { name: 'x', priceMinor: 100, currency: 'EUR', file: `storage:${theirs.id}` }))).toMatchObject({ code: 'invalid', field: 'file' });
+      const ours = await files.upload('demo', { bytes: pdf, filename: 'templates.pdf' });
+      const p = await products.create('demo', { name: 'Templates', priceMinor: 2500, currency: 'GBP', file: `storage:${ours.id}` });
       expect(p.published).toBe(false);
       expect((await products.setPublished('demo', p.id, true)).published).toBe(true);
       expect((await products.list('demo', true)).map((x) => x.id)).toContain(p.id);

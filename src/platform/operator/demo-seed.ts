@@ -9,6 +9,7 @@ import { SiteContent } from '../content.js';
 import { seedCommunityDemo } from './community-seed.js';
 import { Memberships } from '../memberships.js';
 import { DigitalProducts } from '../digital-products.js';
+import { SiteFiles } from '../files.js';
 
 /** Inserts the demo coupons of site `demo` when the site exists and has none. */
 export async function seedOperatorDemo(db: Kysely<PlatformDatabase>, now = new Date()): Promise<void> {
@@ -54,5 +55,7 @@ async function seedMembershipDemo(db: Kysely<PlatformDatabase>, now: Date): Prom
   const products = new DigitalProducts(db);
   const ebook = await products.create('demo', { name: 'OAuth pocket guide (PDF)', priceMinor: 1500, currency: 'EUR', file: 'https://files.demo.test/oauth-pocket-guide.pdf' }, now);
   await products.setPublished('demo', ebook.id, true, now);
-  await products.create('demo', { name: 'SQL cheat sheet', priceMinor: 0, currency: 'EUR', file: 'storage:demo/sql-cheat-sheet.pdf' }, now);
+  // A file of the site's own storage (issue #25: `storage:<fileId>` must name one of this site's uploads).
+  const sheet = await new SiteFiles(db as never).upload('demo', { bytes: Buffer.from('%PDF-1.7\n% SQL cheat sheet (demo)\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'), filename: 'sql-cheat-sheet.pdf' });
+  await products.create('demo', { name: 'SQL cheat sheet', priceMinor: 0, currency: 'EUR', file: `storage:${sheet.id}` }, now);
 }
