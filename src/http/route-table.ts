@@ -204,6 +204,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  // Issue 30 item 9: browsers ask for it on every first visit; a small SVG icon, not a 404.
+  { name: 'favicon', path: '/favicon.ico', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'healthz', path: '/healthz', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'readyz', path: '/readyz', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'metrics', path: '/metrics', methods: GET, owner: 'app', surface: 'oauth', auth: none },

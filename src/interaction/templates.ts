@@ -26,7 +26,8 @@ export function layout(title: string, body: string): string {
 ${body}
 </main>
 </body>
-</html>`;
+</html>@media (max-width:40rem){body{padding:1rem .5rem}.card{padding:1rem}button.secondary{margin-left:0}form button{margin-right:.5rem}}
+`;
 }
 
 export interface LoginView {
@@ -117,18 +118,40 @@ ${items}
   );
 }
 
+/** The heading of an error page, from its status and RFC error code (issue 30: never a generic "Something went wrong" for a 4xx). */
+export function errorTitle(status: number, error: string, description = ''): string {
+  if (/expired|no longer valid|already been used|was used/i.test(description)) return 'This link or page has expired';
+  if (status === 404) return 'Page not found';
+  if (status === 429) return 'Too many attempts';
+  if (status === 401) return 'Please sign in again';
+  if (status === 403 || error === 'access_denied') return 'You cannot do this here';
+  if (error === 'invalid_client' || error === 'unauthorized_client' || error === 'invalid_redirect_uri') return 'This application cannot sign you in';
+  if (status === 503) return 'Briefly unavailable';
+  if (status >= 500) return 'Something went wrong on our side';
+  return 'This request could not be completed';
+}
+
 /**
- * Writes a readable HTML error page (DESIGN D8): the RFC error code and its description, no stack.
- * Only the html surface mapper (src/errors/surfaces/html.ts) calls it: pages throw catalogue errors.
+ * Writes a readable HTML error page (DESIGN D8): a heading that says what happened, the
+ * description in plain words, the ways out (home page; sign out or use another account) and the
+ * RFC error code for support, no stack. Only the html surface mapper (src/errors/surfaces/html.ts)
+ * calls it: pages throw catalogue errors.
  */
 export function renderErrorPage(ctx: Context, error: string, description: string, status?: number): void {
   if (status) ctx.status = status;
+  const title = errorTitle(ctx.status, error, description);
   ctx.type = 'html';
   ctx.body = layout(
-    'Something went wrong',
-    `<h1>Something went wrong</h1>
+    title,
+    `<h1>${e(title)}</h1>
 <p class="error" role="alert">${e(description)}</p>
-<p><small>Error code: <code>${e(error)}</code></small></p>`,
+<h2 class="sub">What you can do</h2>
+<ul class="ways-out">
+  <li><a href="/">Go to the home page</a></li>
+  <li><a href="/signout">Sign out or use another account</a></li>
+  <li>If an application sent you here, go back to it and start again.</li>
+</ul>
+<p><small>Error code: <code>${e(error)}</code> (HTTP ${e(ctx.status)}). Give it to support if the problem stays.</small></p>`,
   );
 }
 
@@ -143,8 +166,11 @@ button.secondary{background:#e4e7ec;color:#1d2330;margin-left:.5rem}.error{backg
 .choice{display:flex;gap:.6rem;align-items:center;font-weight:400;border:1px solid #dde1e7;border-radius:6px;padding:.5rem .65rem}
 .kind{display:inline-block;background:#eef2ff;color:#2d3a8c;border-radius:999px;padding:.1rem .7rem;font-size:.85rem}
 .scopes{padding-left:1.1rem}.scopes code{color:#6b7280;font-size:.8rem}small{color:#6b7280}
+.ways-out{padding-left:1.1rem}h2.sub{font-size:1rem;margin:1rem 0 .25rem}.new{background:#fff4e5;color:#7a4100;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}
+.unverified{background:#fdecea;color:#8a1c12;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}.switch{margin:.75rem 0 0;font-size:.9rem}
 .docs-card{max-width:60rem}.docs-nav{font-size:.9rem;line-height:1.9;margin-bottom:1rem;border-bottom:1px solid #e4e7ec;padding-bottom:.5rem}
 .docs{overflow-wrap:anywhere}.docs h1{font-size:1.6rem}.docs h2{font-size:1.25rem;margin-top:2rem}.docs h3{font-size:1.05rem}
 .docs table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse;margin:1rem 0}.docs th,.docs td{border:1px solid #dde1e7;padding:.3rem .5rem;vertical-align:top;text-align:left}
 .docs pre{max-width:100%;overflow-x:auto;background:#f6f8fa;padding:.75rem;border-radius:6px;font-size:.85rem}.docs code{font-size:.9em;overflow-wrap:anywhere}.docs img{max-width:100%;height:auto}
+@media (max-width:40rem){body{padding:1rem .5rem}.card{padding:1rem}button.secondary{margin-left:0}form button{margin-right:.5rem}}
 `;
