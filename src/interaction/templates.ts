@@ -60,6 +60,9 @@ export interface SitePickerView {
   action: string;
   csrf: string;
   clientName: string;
+  /** "Not you?" link: the same authorization request with `prompt=login` (sign in as someone else). */
+  switchAccountUrl?: string;
+  userEmail?: string;
   sites: Array<{ id: string; name: string; roles: string[] }>;
 }
 
@@ -79,7 +82,8 @@ export function sitePickerPage(v: SitePickerView): string {
   <input type="hidden" name="csrf" value="${e(v.csrf)}">
   ${options}
   <button type="submit">Continue</button>
-</form>`,
+</form>
+${notYou(v.userEmail, v.switchAccountUrl)}`,
   );
 }
 
@@ -93,19 +97,35 @@ export interface ConsentView {
   clientDetail?: string;
   siteName: string;
   userEmail: string;
-  scopes: Array<{ scope: string; description: string }>;
+  /** `isNew`: not in any earlier authorization of this client by this user (marked "new"). */
+  scopes: Array<{ scope: string; description: string; isNew?: boolean }>;
+  /** A self-registered client nobody reviewed (loopback, unreviewed CIMD): its name is marked "unverified". */
+  unverified?: boolean;
+  /** "Not you?" link: the same authorization request with `prompt=login`. */
+  switchAccountUrl?: string;
+}
+
+/** The "Not you?" line: sign in as someone else (a GET link; works without JavaScript). */
+function notYou(email: string | undefined, url: string | undefined): string {
+  if (!url) return '';
+  return `<p class="switch">${email ? `Not ${e(email)}? ` : 'Not you? '}<a href="${e(url)}">Sign in with another account</a></p>`;
 }
 
 /** The consent page: client, kind, site and each scope in plain words; buttons `decision` = approve | deny. */
 export function consentPage(v: ConsentView): string {
-  const items = v.scopes.map((s) => `<li><span>${e(s.description)}</span> <code>${e(s.scope)}</code></li>`).join('\n');
+  const items = v.scopes.map((s) => `<li><span>${e(s.description)}</span>${s.isNew ? ' <span class="new">new</span>' : ''} <code>${e(s.scope)}</code></li>`).join('\n');
+  const anyNew = v.scopes.some((s) => s.isNew);
+  const unverified = v.unverified
+    ? ` <span class="unverified">unverified</span></p>
+<p><small>This application registered itself: its name is its own claim and nobody checked who made it. Allow it only if you started it yourself and trust it.</small>`
+    : '';
   return layout(
     'Allow access',
     `<h1>Allow access?</h1>
 <p class="lead"><strong>${e(v.clientName)}</strong> wants to act for <strong>${e(v.userEmail)}</strong>
 at <strong>${e(v.siteName)}</strong>.</p>
-<p class="kind">${e(v.clientKind)}${v.clientDetail ? ` · ${e(v.clientDetail)}` : ''}</p>
-<p>It will be able to:</p>
+<p><span class="kind">${e(v.clientKind)}${v.clientDetail ? ` · ${e(v.clientDetail)}` : ''}</span>${unverified}</p>
+<p>It will be able to${anyNew ? ' (<span class="new">new</span>: not allowed to it before)' : ''}:</p>
 <ul class="scopes">
 ${items}
 </ul>
@@ -114,7 +134,8 @@ ${items}
   <input type="hidden" name="org_id" value="${e(v.orgId)}">
   <button type="submit" name="decision" value="approve">Allow</button>
   <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-</form>`,
+</form>
+${notYou(v.userEmail, v.switchAccountUrl)}`,
   );
 }
 
@@ -166,7 +187,8 @@ button.secondary{background:#e4e7ec;color:#1d2330;margin-left:.5rem}.error{backg
 .choice{display:flex;gap:.6rem;align-items:center;font-weight:400;border:1px solid #dde1e7;border-radius:6px;padding:.5rem .65rem}
 .kind{display:inline-block;background:#eef2ff;color:#2d3a8c;border-radius:999px;padding:.1rem .7rem;font-size:.85rem}
 .scopes{padding-left:1.1rem}.scopes code{color:#6b7280;font-size:.8rem}small{color:#6b7280}
-.ways-out{padding-left:1.1rem}h2.sub{font-size:1rem;margin:1rem 0 .25rem}.new{background:#fff4e5;color:#7a4100;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}
+.ways-out{padding-left:1.1rem}.plain{list-style:none;padding:0;margin:0}a.button{display:inline-block;padding:.4rem .9rem;border-radius:6px;background:#2952cc;color:#fff;text-decoration:none}a.button.secondary{background:#e4e7ec;color:#1d2330}
+h2.sub{font-size:1rem;margin:1rem 0 .25rem}.new{background:#fff4e5;color:#7a4100;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}
 .unverified{background:#fdecea;color:#8a1c12;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}.switch{margin:.75rem 0 0;font-size:.9rem}
 .docs-card{max-width:60rem}.docs-nav{font-size:.9rem;line-height:1.9;margin-bottom:1rem;border-bottom:1px solid #e4e7ec;padding-bottom:.5rem}
 .docs{overflow-wrap:anywhere}.docs h1{font-size:1.6rem}.docs h2{font-size:1.25rem;margin-top:2rem}.docs h3{font-size:1.05rem}
