@@ -26,8 +26,7 @@ export function layout(title: string, body: string): string {
 ${body}
 </main>
 </body>
-</html>@media (max-width:40rem){body{padding:1rem .5rem}.card{padding:1rem}button.secondary{margin-left:0}form button{margin-right:.5rem}}
-`;
+</html>`;
 }
 
 export interface LoginView {
