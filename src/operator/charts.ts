@@ -46,7 +46,7 @@ export function barChart(id: string, caption: string, data: Array<[string, numbe
 ${grid}
 ${bars}
 </svg>`;
-  return `<section class="chart" aria-label="${e(caption)}"><h2>${e(caption)}</h2>${svg}<div>${table(caption, ['Category', 'Value'], data.map(([label, value]) => [e(label), e(fmt(value))]), undefined, { hiddenCaption: true })}</div></section>`;
+  return `<section class="chart" aria-label="${e(caption)}"><h2>${e(caption)}</h2>${svg}<div>${table(caption, ['Category', 'Value'], data.map(([label, value]) => [e(label), e(fmt(value))]), undefined, { hiddenCaption: true, stack: false })}</div></section>`;
 }
 
 const PALETTE = ['#2952cc', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490'];
@@ -99,5 +99,5 @@ ${labels}
 ${legend}
 </svg>`;
   const tableRows = shown.map((r) => [e(r.day), e(r.series), e(fmt(r.count))]);
-  return `<section class="chart" aria-label="${e(caption)}"><h2>${e(caption)}</h2>${svg}<div>${table(caption, ['Day (UTC)', 'Client', 'Tokens'], tableRows, undefined, { hiddenCaption: true })}</div></section>`;
+  return `<section class="chart" aria-label="${e(caption)}"><h2>${e(caption)}</h2>${svg}<div>${table(caption, ['Day (UTC)', 'Client', 'Tokens'], tableRows, undefined, { hiddenCaption: true, stack: false })}</div></section>`;
 }

@@ -52,12 +52,13 @@ export function header(v: { email: string; csrf: string; sites?: Array<{ id: str
  * name (`data-label`): below 40rem the stylesheet shows every row as a stacked card with those
  * names, so a table never widens the page on a phone (issue 30 item 7).
  * @param options.hiddenCaption the caption is read by screen readers only (a visible heading names the table)
+ * @param options.stack false: a narrow table (two or three short columns) that stays a table on a phone
  */
-export function table(caption: string, head: string[], rows: string[][], empty = 'Nothing yet.', options: { hiddenCaption?: boolean } = {}): string {
+export function table(caption: string, head: string[], rows: string[][], empty = 'Nothing yet.', options: { hiddenCaption?: boolean; stack?: boolean } = {}): string {
   if (rows.length === 0) return `<p><strong>${e(caption)}:</strong> ${e(empty)}</p>`;
-  return `<table class="stack"><caption${options.hiddenCaption ? ' class="vh"' : ''}>${e(caption)}</caption>
+  return `<table${options.stack === false ? '' : ' class="stack"'}><caption${options.hiddenCaption ? ' class="vh"' : ''}>${e(caption)}</caption>
 <thead><tr>${head.map((h) => `<th scope="col">${e(h)}</th>`).join('')}</tr></thead>
-<tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${head[i] ? ` data-label="${e(head[i])}"` : ''}>${c}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
+<tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${options.stack !== false && head[i] ? ` data-label="${e(head[i])}"` : ''}>${c}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
 }
 
 /** A one-button POST form (with CSRF and hidden fields). */
