@@ -171,6 +171,14 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   expect(new URL(notYou!, server.baseUrl).searchParams.get('prompt')).toBe('login');
   expect(new URL(notYou!, server.baseUrl).searchParams.get('client_id')).toBe(clientId);
   await check(owner, 'consent');
+  // "Not you?" asks for a sign-in again although this browser has a session (prompt=login).
+  await owner.goto(new URL(notYou!, server.baseUrl).href);
+  await owner.locator('input[name=password]').waitFor();
+  await owner.fill('input[name=email]', 'owner@demo.test');
+  await owner.fill('input[name=password]', DEMO_PASSWORD);
+  await owner.click('main button[type=submit]');
+  await owner.click('main button[type=submit]'); // site picker
+  await owner.locator('button[value=approve]').waitFor();
   await owner.click('button[value=approve]');
   await owner.waitForURL(`${REDIRECT}**`);
 

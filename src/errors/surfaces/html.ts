@@ -15,7 +15,7 @@ const PAGE_TEXT: Record<number, string> = {
   503: 'The service is briefly unavailable. Please try again in a few seconds.',
 };
 
-const CONTACT = 'Contact the developer of the application that sent you here.';
+const CONTACT = "Tell the application's developer.";
 
 /**
  * oidc-provider error descriptions (lib/helpers/errors.js, lib/actions/authorization/*) → what the
