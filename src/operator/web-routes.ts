@@ -37,6 +37,12 @@ export interface WebDeps {
   /** DESIGN D7 hooks shared with the login page: a point reserved before the password check, given back on success. */
   reserveLogin?: (ctx: Context, email: string) => Promise<void>;
   releaseLogin?: (ctx: Context, email: string) => Promise<void>;
+  /**
+   * Ends this browser's oidc-provider session too (issue 30: "sign out or use another account"
+   * must not leave the authorization pages signed in as the same person). Tokens already issued
+   * stay valid; revoking them is /account/connections.
+   */
+  endProviderSession?: (ctx: Context) => Promise<void>;
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
@@ -183,6 +189,7 @@ ${button('/signout', sessions.csrf(session!.sid), 'Sign out')}
     if (session) {
       checkCsrf(sessions, session, ctx);
       sessions.end(ctx);
+      await deps.endProviderSession?.(ctx);
     }
     ctx.status = 303;
     ctx.redirect('/');

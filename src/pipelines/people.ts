@@ -14,7 +14,14 @@ import type { SharedSteps } from './steps.js';
 /** The people family's pipelines. */
 export function peoplePipelines(services: Services, { limitBody }: SharedSteps): Pipelines {
   const { accounts, sessions, connections, config, limits } = services;
-  const web = routerStep(webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin }));
+  const web = routerStep(webRouter({
+    accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin,
+    // Issue 30: signing out here also ends the authorization pages' session (oidc-provider's `_session`).
+    endProviderSession: async (ctx) => {
+      const session = await services.provider.Session.get(ctx);
+      if (session.accountId) await session.destroy();
+    },
+  }));
   const setPassword = routerStep(setPasswordRouter({ links: services.oneTimeLinks, csrf: services.csrf }));
   const operatorRouter = adminRouter({
     accounts,

@@ -241,6 +241,13 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   await owner.getByText('Access revoked').waitFor();
   expect(await owner.locator('tbody tr', { hasText: 'Pocket course tool' }).count()).toBe(0);
 
+  // Signing out ends the authorization pages' session too: the next authorization asks who you are.
+  await owner.goto(`${server.baseUrl}/signout`);
+  await owner.click('main button:has-text("Sign out")');
+  await owner.waitForURL(`${server.baseUrl}/`);
+  await owner.goto(await authorizationUrl(clientId, 'openid courses:read'));
+  await owner.locator('input[name=password]').waitFor();
+
   expect(findings).toEqual([]);
   expect(checked.length).toBeGreaterThanOrEqual(25);
 }, 120_000);
