@@ -2,7 +2,7 @@
  * The one error renderer (issue #9): classifies what was thrown with the catalogue, logs faults
  * (never a token, secret or stack in a body), and hands the result to the mapper of the request's
  * surface (`ctx.state.route.spec.surface`, src/http/route-table.ts). Requests with no route are
- * answered on the OAuth surface; a browser navigation (GET preferring HTML) to a public OAuth-surface
+ * answered on the OAuth surface (a browser navigation to one: the HTML 404 page); a browser navigation (GET preferring HTML) to a public OAuth-surface
  * route (`auth: none`, e.g. `/oauth/authorize`) gets the HTML page.
  */
 import type { Context } from 'koa';
@@ -37,8 +37,10 @@ export const SURFACES: Record<Surface, (ctx: Context, err: HttpError, env: Rende
 /** The surface whose mapper renders this request's errors. */
 export function surfaceOf(ctx: Context): Surface {
   const spec = ctx.state.route?.spec;
-  if (!spec) return 'oauth';
-  if (spec.surface === 'oauth' && spec.auth.kind === 'none' && (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html') return 'html';
+  const browserNavigation = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html';
+  // Issue 30 item 9: an unknown path opened in a browser is an HTML 404 page; API clients keep JSON.
+  if (!spec) return browserNavigation ? 'html' : 'oauth';
+  if (spec.surface === 'oauth' && spec.auth.kind === 'none' && browserNavigation) return 'html';
   return spec.surface;
 }
 

@@ -195,10 +195,12 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     name: 'signin', path: '/signin', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: handled,
     rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
   },
-  { name: 'signout', path: '/signout', methods: POST, owner: 'app', surface: 'html', auth: session, body: handled },
+  // GET: the sign-out page the error and consent pages link to (issue 30); POST ends the session.
+  { name: 'signout', path: '/signout', methods: GET_POST, owner: 'app', surface: 'html', auth: session, body: handled },
   { name: 'set_password', path: '/set-password', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm },
   { name: 'account_connections', path: '/account/connections', methods: GET, owner: 'app', surface: 'html', auth: session },
-  { name: 'account_connections_revoke', path: '/account/connections/revoke', methods: POST, owner: 'app', surface: 'html', auth: session, body: handled },
+  // GET: the confirmation page (issue 30); POST revokes.
+  { name: 'account_connections_revoke', path: '/account/connections/revoke', methods: GET_POST, owner: 'app', surface: 'html', auth: session, body: handled },
   { name: 'admin', path: '/admin', methods: GET, owner: 'app', surface: 'html', auth: session },
   { name: 'admin_pages', path: '/admin/*', methods: GET_POST, owner: 'app', surface: 'html', auth: session, body: handled },
   // One resource, BASE_URL: no path-suffixed metadata documents (RFC 9728 §3.3; docs/mcp.md).
@@ -210,6 +212,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  // Issue 30 item 9: browsers ask for it on every first visit; a small SVG icon, not a 404.
+  { name: 'favicon', path: '/favicon.ico', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'healthz', path: '/healthz', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'readyz', path: '/readyz', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'metrics', path: '/metrics', methods: GET, owner: 'app', surface: 'oauth', auth: none },

@@ -66,7 +66,8 @@ export function renderDocsPage(page: string, markdown: string): string {
       },
     },
   });
-  const body = md.parse(markdown.replace(INTERNAL, ''), { async: false });
+  // Code blocks and tables scroll sideways inside the page on a phone: keyboard users reach them (tabindex, WCAG 2.1.1).
+  const body = md.parse(markdown.replace(INTERNAL, ''), { async: false }).replaceAll('<pre>', '<pre tabindex="0">').replaceAll('<table>', '<table tabindex="0">');
   const nav = [...DOCS_PAGES].map(([file, title]) => (file === page ? `<strong>${escape(title)}</strong>` : `<a href="/docs/${file}">${escape(title)}</a>`)).join(' · ');
   const title = DOCS_PAGES.get(page) ?? 'Documentation';
   return docsLayout(title, `<nav class="docs-nav" aria-label="Documentation">${nav}</nav>\n<article class="docs">${body}</article>`);

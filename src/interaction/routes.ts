@@ -58,6 +58,12 @@ export interface InteractionDeps {
   reserveLogin?: (ctx: Context, email: string) => Promise<void>;
   /** Gives the reserved point back after a successful sign-in. */
   releaseLogin?: (ctx: Context, email: string) => Promise<void>;
+  /**
+   * Starts the people's pages' session (`cg_web`, src/operator/session.ts) for a user who just
+   * proved their password here, so /account/connections right after an authorization does not ask
+   * to sign in again (issue 30 item 10). The oidc-provider session and this one are separate cookies.
+   */
+  startWebSession?: (ctx: Context, userId: string) => unknown;
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -123,6 +129,23 @@ export function interactionRouter(deps: InteractionDeps): Router {
     return eligibleSites(await accounts.membershipsOf(String(d.session?.accountId)), org);
   }
 
+  /**
+   * The same authorization request with `prompt=login` (OIDC Core §3.1.2.1): the "Not you?" link
+   * of the site picker and consent pages signs in as someone else without JavaScript.
+   */
+  const switchAccountUrl = (d: Details): string => {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(d.params)) if (typeof v === 'string' && k !== 'prompt') query.set(k, v);
+    query.set('prompt', 'login');
+    return `/oauth/authorize?${query}`;
+  };
+
+  /** Scopes of this user's earlier grants to this client (undefined: none, a first authorization). */
+  async function earlierScopes(userId: string, clientId: string): Promise<Set<string> | undefined> {
+    const rows = (await deps.grants?.ofUser(userId))?.filter((g) => g.clientId === clientId) ?? [];
+    return rows.length ? new Set(rows.flatMap((g) => [...parseScope(g.scope)])) : undefined;
+  }
+
   const requestedScopes = (d: Details): string[] => [...parseScope(String(d.params.scope ?? ''))].filter((s) => s in SCOPES);
 
   /** DESIGN D2: operator scopes need an operator role at the chosen site. */
@@ -133,6 +156,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
     const { name, kind } = await clientOf(d);
     const user = await accounts.findUser(String(d.session?.accountId));
+    const before = await earlierScopes(String(d.session?.accountId), String(d.params.client_id));
     ctx.type = 'html';
     ctx.body = consentPage({
       action: `/interaction/${d.uid}/consent`,
@@ -143,7 +167,9 @@ export function interactionRouter(deps: InteractionDeps): Router {
       clientDetail: kind === 'cimd' || kind === 'cimd_reviewed' ? new URL(String(d.params.client_id)).host : undefined,
       siteName: site.site.name,
       userEmail: user?.email ?? '',
-      scopes: requestedScopes(d).map((scope) => ({ scope, description: SCOPES[scope]! })),
+      scopes: requestedScopes(d).map((scope) => ({ scope, description: SCOPES[scope]!, isNew: before ? !before.has(scope) : false })),
+      unverified: kind === 'loopback' || kind === 'cimd',
+      switchAccountUrl: switchAccountUrl(d),
     });
   }
 
@@ -165,6 +191,8 @@ export function interactionRouter(deps: InteractionDeps): Router {
       csrf: csrf.issue(d.uid),
       clientName: name,
       sites: sites.map((m) => ({ id: m.site.id, name: m.site.name, roles: m.roles })),
+      userEmail: (await accounts.findUser(String(d.session?.accountId)))?.email,
+      switchAccountUrl: switchAccountUrl(d),
     });
   });
 
@@ -201,6 +229,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
       return deny(ctx, org ? 'this application belongs to a site where the user has no role' : 'the user has no role at any site');
     }
     logger.info({ event: 'login', uid: d.uid, sub: user.id }, 'login succeeded');
+    await deps.startWebSession?.(ctx, user.id);
     await finish(ctx, { login: { accountId: user.id, amr: ['pwd'] } });
   });
 

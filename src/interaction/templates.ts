@@ -60,6 +60,9 @@ export interface SitePickerView {
   action: string;
   csrf: string;
   clientName: string;
+  /** "Not you?" link: the same authorization request with `prompt=login` (sign in as someone else). */
+  switchAccountUrl?: string;
+  userEmail?: string;
   sites: Array<{ id: string; name: string; roles: string[] }>;
 }
 
@@ -79,7 +82,8 @@ export function sitePickerPage(v: SitePickerView): string {
   <input type="hidden" name="csrf" value="${e(v.csrf)}">
   ${options}
   <button type="submit">Continue</button>
-</form>`,
+</form>
+${notYou(v.userEmail, v.switchAccountUrl)}`,
   );
 }
 
@@ -93,19 +97,35 @@ export interface ConsentView {
   clientDetail?: string;
   siteName: string;
   userEmail: string;
-  scopes: Array<{ scope: string; description: string }>;
+  /** `isNew`: not in any earlier authorization of this client by this user (marked "new"). */
+  scopes: Array<{ scope: string; description: string; isNew?: boolean }>;
+  /** A self-registered client nobody reviewed (loopback, unreviewed CIMD): its name is marked "unverified". */
+  unverified?: boolean;
+  /** "Not you?" link: the same authorization request with `prompt=login`. */
+  switchAccountUrl?: string;
+}
+
+/** The "Not you?" line: sign in as someone else (a GET link; works without JavaScript). */
+function notYou(email: string | undefined, url: string | undefined): string {
+  if (!url) return '';
+  return `<p class="switch">${email ? `Not ${e(email)}? ` : 'Not you? '}<a href="${e(url)}">Sign in with another account</a></p>`;
 }
 
 /** The consent page: client, kind, site and each scope in plain words; buttons `decision` = approve | deny. */
 export function consentPage(v: ConsentView): string {
-  const items = v.scopes.map((s) => `<li><span>${e(s.description)}</span> <code>${e(s.scope)}</code></li>`).join('\n');
+  const items = v.scopes.map((s) => `<li><span>${e(s.description)}</span>${s.isNew ? ' <span class="new">new</span>' : ''} <code>${e(s.scope)}</code></li>`).join('\n');
+  const anyNew = v.scopes.some((s) => s.isNew);
+  const unverified = v.unverified
+    ? ` <span class="unverified">unverified</span></p>
+<p><small>This application registered itself: its name is its own claim and nobody checked who made it. Allow it only if you started it yourself and trust it.</small>`
+    : '';
   return layout(
     'Allow access',
     `<h1>Allow access?</h1>
 <p class="lead"><strong>${e(v.clientName)}</strong> wants to act for <strong>${e(v.userEmail)}</strong>
 at <strong>${e(v.siteName)}</strong>.</p>
-<p class="kind">${e(v.clientKind)}${v.clientDetail ? ` · ${e(v.clientDetail)}` : ''}</p>
-<p>It will be able to:</p>
+<p><span class="kind">${e(v.clientKind)}${v.clientDetail ? ` · ${e(v.clientDetail)}` : ''}</span>${unverified}</p>
+<p>It will be able to${anyNew ? ' (<span class="new">new</span>: not allowed to it before)' : ''}:</p>
 <ul class="scopes">
 ${items}
 </ul>
@@ -114,22 +134,45 @@ ${items}
   <input type="hidden" name="org_id" value="${e(v.orgId)}">
   <button type="submit" name="decision" value="approve">Allow</button>
   <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-</form>`,
+</form>
+${notYou(v.userEmail, v.switchAccountUrl)}`,
   );
 }
 
+/** The heading of an error page, from its status and RFC error code (issue 30: never a generic "Something went wrong" for a 4xx). */
+export function errorTitle(status: number, error: string, description = ''): string {
+  if (/expired|no longer valid|already been used|was used/i.test(description)) return 'This link or page has expired';
+  if (status === 404) return 'Page not found';
+  if (status === 429) return 'Too many attempts';
+  if (status === 401) return 'Please sign in again';
+  if (status === 403 || error === 'access_denied') return 'You cannot do this here';
+  if (error === 'invalid_client' || error === 'unauthorized_client' || error === 'invalid_redirect_uri') return 'This application cannot sign you in';
+  if (status === 503) return 'Briefly unavailable';
+  if (status >= 500) return 'Something went wrong on our side';
+  return 'This request could not be completed';
+}
+
 /**
- * Writes a readable HTML error page (DESIGN D8): the RFC error code and its description, no stack.
- * Only the html surface mapper (src/errors/surfaces/html.ts) calls it: pages throw catalogue errors.
+ * Writes a readable HTML error page (DESIGN D8): a heading that says what happened, the
+ * description in plain words, the ways out (home page; sign out or use another account) and the
+ * RFC error code for support, no stack. Only the html surface mapper (src/errors/surfaces/html.ts)
+ * calls it: pages throw catalogue errors.
  */
 export function renderErrorPage(ctx: Context, error: string, description: string, status?: number): void {
   if (status) ctx.status = status;
+  const title = errorTitle(ctx.status, error, description);
   ctx.type = 'html';
   ctx.body = layout(
-    'Something went wrong',
-    `<h1>Something went wrong</h1>
+    title,
+    `<h1>${e(title)}</h1>
 <p class="error" role="alert">${e(description)}</p>
-<p><small>Error code: <code>${e(error)}</code></small></p>`,
+<h2 class="sub">What you can do</h2>
+<ul class="ways-out">
+  <li><a href="/">Go to the home page</a></li>
+  <li><a href="/signout">Sign out or use another account</a></li>
+  <li>If an application sent you here, go back to it and start again.</li>
+</ul>
+<p><small>Error code: <code>${e(error)}</code> (HTTP ${e(ctx.status)}). Give it to support if the problem stays.</small></p>`,
   );
 }
 
@@ -144,8 +187,12 @@ button.secondary{background:#e4e7ec;color:#1d2330;margin-left:.5rem}.error{backg
 .choice{display:flex;gap:.6rem;align-items:center;font-weight:400;border:1px solid #dde1e7;border-radius:6px;padding:.5rem .65rem}
 .kind{display:inline-block;background:#eef2ff;color:#2d3a8c;border-radius:999px;padding:.1rem .7rem;font-size:.85rem}
 .scopes{padding-left:1.1rem}.scopes code{color:#6b7280;font-size:.8rem}small{color:#6b7280}
+.ways-out{padding-left:1.1rem}.plain{list-style:none;padding:0;margin:0}a.button{display:inline-block;padding:.4rem .9rem;border-radius:6px;background:#2952cc;color:#fff;text-decoration:none}a.button.secondary{background:#e4e7ec;color:#1d2330}
+h2.sub{font-size:1rem;margin:1rem 0 .25rem}.new{background:#fff4e5;color:#7a4100;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}
+.unverified{background:#fdecea;color:#8a1c12;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}.switch{margin:.75rem 0 0;font-size:.9rem}
 .docs-card{max-width:60rem}.docs-nav{font-size:.9rem;line-height:1.9;margin-bottom:1rem;border-bottom:1px solid #e4e7ec;padding-bottom:.5rem}
 .docs{overflow-wrap:anywhere}.docs h1{font-size:1.6rem}.docs h2{font-size:1.25rem;margin-top:2rem}.docs h3{font-size:1.05rem}
 .docs table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse;margin:1rem 0}.docs th,.docs td{border:1px solid #dde1e7;padding:.3rem .5rem;vertical-align:top;text-align:left}
 .docs pre{max-width:100%;overflow-x:auto;background:#f6f8fa;padding:.75rem;border-radius:6px;font-size:.85rem}.docs code{font-size:.9em;overflow-wrap:anywhere}.docs img{max-width:100%;height:auto}
+@media (max-width:40rem){body{padding:1rem .5rem}.card{padding:1rem}button.secondary{margin-left:0}form button{margin-right:.5rem}}
 `;

@@ -2,7 +2,8 @@
  * Server-rendered SVG bar charts for the operator overview (issue 11), laid out with d3-scale
  * (band + linear scales): no JavaScript in the browser, no inline style (CSP), and each chart
  * sits beside a table with the same numbers, which is what screen readers read (the SVG is
- * `aria-hidden` decoration of that table).
+ * `aria-hidden` decoration of that table). The title is a heading above the chart (issue 30: on a
+ * phone the caption of the table used to fall below the chart).
  */
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { e, table } from './views.js';
@@ -45,7 +46,7 @@ export function barChart(id: string, caption: string, data: Array<[string, numbe
 ${grid}
 ${bars}
 </svg>`;
-  return `<section class="chart" aria-label="${e(caption)}">${svg}<div>${table(caption, ['Category', 'Value'], data.map(([label, value]) => [e(label), e(fmt(value))]))}</div></section>`;
+  return `<section class="chart" aria-label="${e(caption)}"><h2>${e(caption)}</h2>${svg}<div>${table(caption, ['Category', 'Value'], data.map(([label, value]) => [e(label), e(fmt(value))]), undefined, { hiddenCaption: true, stack: false })}</div></section>`;
 }
 
 const PALETTE = ['#2952cc', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490'];
@@ -98,5 +99,5 @@ ${labels}
 ${legend}
 </svg>`;
   const tableRows = shown.map((r) => [e(r.day), e(r.series), e(fmt(r.count))]);
-  return `<section class="chart" aria-label="${e(caption)}">${svg}<div>${table(caption, ['Day (UTC)', 'Client', 'Tokens'], tableRows)}</div></section>`;
+  return `<section class="chart" aria-label="${e(caption)}"><h2>${e(caption)}</h2>${svg}<div>${table(caption, ['Day (UTC)', 'Client', 'Tokens'], tableRows, undefined, { hiddenCaption: true, stack: false })}</div></section>`;
 }

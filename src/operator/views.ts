@@ -47,12 +47,18 @@ export function header(v: { email: string; csrf: string; sites?: Array<{ id: str
 <form method="post" action="/signout" class="inline"><input type="hidden" name="csrf" value="${e(v.csrf)}"><span>${e(v.email)}</span> <button type="submit" class="link">Sign out</button></form>`;
 }
 
-/** A data table: caption, header row, rows of already-escaped cells. */
-export function table(caption: string, head: string[], rows: string[][], empty = 'Nothing yet.'): string {
+/**
+ * A data table: caption, header row, rows of already-escaped cells. Each cell carries its column
+ * name (`data-label`): below 40rem the stylesheet shows every row as a stacked card with those
+ * names, so a table never widens the page on a phone (issue 30 item 7).
+ * @param options.hiddenCaption the caption is read by screen readers only (a visible heading names the table)
+ * @param options.stack false: a narrow table (two or three short columns) that stays a table on a phone
+ */
+export function table(caption: string, head: string[], rows: string[][], empty = 'Nothing yet.', options: { hiddenCaption?: boolean; stack?: boolean } = {}): string {
   if (rows.length === 0) return `<p><strong>${e(caption)}:</strong> ${e(empty)}</p>`;
-  return `<table><caption>${e(caption)}</caption>
+  return `<table${options.stack === false ? '' : ' class="stack"'}><caption${options.hiddenCaption ? ' class="vh"' : ''}>${e(caption)}</caption>
 <thead><tr>${head.map((h) => `<th scope="col">${e(h)}</th>`).join('')}</tr></thead>
-<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
+<tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${options.stack !== false && head[i] ? ` data-label="${e(head[i])}"` : ''}>${c}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
 }
 
 /** A one-button POST form (with CSRF and hidden fields). */
@@ -110,18 +116,30 @@ ${notice(v.error ?? '', 'alert')}${notice(v.sent ?? '')}
   });
 }
 
-/** Styles added to the shared stylesheet for the wide pages. */
+/** Styles added to the shared stylesheet for the wide pages (responsive down to 360 px, issue 30 item 7). */
 export const OPERATOR_STYLES = `
-.card.wide{max-width:64rem}.top{max-width:64rem;margin:0 auto 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
+.card.wide{max-width:64rem}.top{max-width:64rem;margin:0 auto 1rem;display:flex;gap:.5rem 1rem;align-items:center;flex-wrap:wrap}
 .top>a{font-weight:700;color:#1d2330;text-decoration:none}.sites,.menu{list-style:none;display:flex;gap:.75rem;flex-wrap:wrap;margin:0;padding:0}
 .menu{max-width:64rem;margin:0 auto 1rem}.menu a,.sites a{color:#2952cc}[aria-current]{font-weight:700;color:#1d2330}
-form.inline{display:inline;margin:0}form.inline button{margin-top:0}.top form.inline{margin-left:auto}
+form.inline{display:inline;margin:0}form.inline button{margin-top:0}.top form.inline{margin-left:auto;display:flex;gap:.5rem;align-items:center;min-width:0}
+.top form.inline span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}
 button.link{background:none;color:#2952cc;padding:0;text-decoration:underline}
 table{border-collapse:collapse;width:100%;margin:1rem 0}caption{text-align:left;font-weight:700;padding:.25rem 0}
-th,td{border-bottom:1px solid #dde1e7;padding:.4rem .5rem;text-align:left;vertical-align:top;font-size:.95rem}
-.notice{background:#e8f5e9;color:#1b5e20;padding:.5rem .75rem;border-radius:6px}
+th,td{border-bottom:1px solid #dde1e7;padding:.4rem .5rem;text-align:left;vertical-align:top;font-size:.95rem}td{overflow-wrap:anywhere}
+.notice{background:#e8f5e9;color:#1b5e20;padding:.5rem .75rem;border-radius:6px;overflow-wrap:anywhere}
 input[type=text],input[type=url],input[type=date],select,textarea{width:100%;padding:.5rem .6rem;border:1px solid #c5cad3;border-radius:6px;font:inherit}
-fieldset{border:1px solid #dde1e7;border-radius:6px;margin:.75rem 0}.badge{background:#fff4e5;color:#7a4100;border-radius:999px;padding:.05rem .6rem;font-size:.85rem}
-.chart{display:flex;gap:1.5rem;flex-wrap:wrap;align-items:flex-start}.chart svg{max-width:100%;height:auto}
+fieldset{border:1px solid #dde1e7;border-radius:6px;margin:.75rem 0;min-width:0}.badge{background:#fff4e5;color:#7a4100;border-radius:999px;padding:.05rem .6rem;font-size:.85rem}
+.chart{display:flex;gap:0 1.5rem;flex-wrap:wrap;align-items:flex-start}.chart>h2{flex:1 1 100%;font-size:1.05rem;margin:1.5rem 0 .5rem}
+.chart svg{max-width:100%;height:auto}.chart>div{flex:1 1 16rem;min-width:0}
 .secret{font-family:monospace;background:#f4f5f7;padding:.25rem .5rem;border-radius:4px;word-break:break-all}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.row-actions{display:flex;flex-wrap:wrap;gap:.5rem}.row-actions form.inline{display:block}
+@media (max-width:40rem){
+.top{flex-wrap:nowrap}.top>nav{order:3;flex:1 1 100%}.top:has(>nav){flex-wrap:wrap}.top>nav .sites{flex-wrap:nowrap;overflow-x:auto;padding-bottom:.25rem}
+.top form.inline{max-width:70%}.menu{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap;padding:0 .25rem .4rem}
+table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}table.stack caption{display:block}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+table.stack tr{border:1px solid #dde1e7;border-radius:6px;margin:.5rem 0;padding:.35rem .6rem}
+table.stack td{border:0;padding:.2rem 0}table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:.8rem;color:#4a5262;font-weight:600}
+}
 `;

@@ -6,9 +6,14 @@
  * GET  /signin?forgot=1       "Forgot your password?" (`email`); POST /signin with `forgot=1` mails a
  *                             reset link to the address (issue #30 item 6), the same answer
  *                             whether or not the address has an account (DESIGN D5)
+ * GET  /signout               a page with the sign-out button (the "sign out / use another account"
+ *                             link of error and consent pages; works without JavaScript)
  * POST /signout               ends it
- * GET  /account/connections   the apps the member authorized, at every site, with scopes and last use
- * POST /account/connections/revoke   `grant_id` → that grant and its tokens are revoked at once
+ * GET  /account/connections   the apps the member authorized, one row per app (its grants at every
+ *                             site grouped), scopes in plain words, last use
+ * GET  /account/connections/revoke?client_id=…  confirmation page (issue 30 item 10)
+ * POST /account/connections/revoke   `client_id` (every grant of that app) or `grant_id` → revoked
+ *                             at once with their tokens
  *
  * Failed sign-ins go through the same DESIGN D7 limits as the login page.
  */
@@ -20,6 +25,8 @@ import type { Accounts } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
 import type { Connections } from '../oauth/connections.js';
 import { HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
+import type { Connection } from '../domain/applications.js';
+import { SCOPES, parseScope } from '../domain/scopes.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
 import { button, e, forgotPasswordPage, header, notice, page, signInPage, table, when } from './views.js';
 
@@ -38,6 +45,12 @@ export interface WebDeps {
    * without a link; the same work either way. Throws when the message could not be sent.
    */
   requestReset?: (email: string) => Promise<void>;
+  /**
+   * Ends this browser's oidc-provider session too (issue 30: "sign out or use another account"
+   * must not leave the authorization pages signed in as the same person). Tokens already issued
+   * stay valid; revoking them is /account/connections.
+   */
+  endProviderSession?: (ctx: Context) => Promise<void>;
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
@@ -66,6 +79,42 @@ export async function requireSession(sessions: WebSessions, ctx: Context): Promi
 export function checkCsrf(sessions: WebSessions, session: WebSession, ctx: Context): void {
   if (!sessions.verifyCsrf(session.sid, formBody(ctx).csrf)) throw new InvalidRequest('The form has expired or did not come from this site. Go back, reload the page and try again.', { status: 403 });
 }
+
+/** One connected app of a member: every grant of the same client, grouped (issue 30 item 10). */
+export interface ConnectedApp {
+  clientId: string;
+  clientName: string;
+  kindLabel: string;
+  /** Names of the sites it was allowed at, in first-grant order. */
+  sites: string[];
+  /** Union of the granted scopes, in SCOPES order. */
+  scopes: string[];
+  grantIds: string[];
+  /** Earliest grant (ISO 8601 UTC). */
+  createdAt: string;
+  /** Latest use of any of its grants (ISO 8601 UTC), null when never used. */
+  lastUsedAt: string | null;
+}
+
+/** Groups a member's grants by client: one row per app. */
+export function groupByApp(connections: Connection[]): ConnectedApp[] {
+  const apps = new Map<string, ConnectedApp>();
+  for (const c of connections) {
+    const app = apps.get(c.clientId) ?? { clientId: c.clientId, clientName: c.clientName, kindLabel: c.kindLabel, sites: [], scopes: [], grantIds: [], createdAt: c.createdAt, lastUsedAt: null };
+    apps.set(c.clientId, app);
+    if (!app.sites.includes(c.siteName)) app.sites.push(c.siteName);
+    app.scopes = [...new Set([...app.scopes, ...parseScope(c.scope)])];
+    app.grantIds.push(c.grantId);
+    if (c.createdAt < app.createdAt) app.createdAt = c.createdAt;
+    if (c.lastUsedAt && (!app.lastUsedAt || c.lastUsedAt > app.lastUsedAt)) app.lastUsedAt = c.lastUsedAt;
+  }
+  const order = Object.keys(SCOPES);
+  for (const app of apps.values()) app.scopes.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return [...apps.values()];
+}
+
+/** Scopes in plain words (SCOPES); the code is kept for a scope without a description. */
+const scopeList = (scopes: string[]): string => `<ul class="plain">${scopes.map((s) => `<li>${SCOPES[s] ? e(SCOPES[s]) : `<code>${e(s)}</code>`}</li>`).join('')}</ul>`;
 
 export function webRouter(deps: WebDeps): Router {
   const { accounts, sessions } = deps;
@@ -157,11 +206,26 @@ export function webRouter(deps: WebDeps): Router {
     ctx.redirect(next);
   });
 
+  router.get('/signout', async (ctx) => {
+    const session = await sessions.read(ctx);
+    const user = session ? await accounts.findUser(session.userId) : undefined;
+    const body = user
+      ? `<h1>Sign out?</h1>
+<p class="lead">You are signed in as <strong>${e(user.email)}</strong>. Sign out to end this session, then sign in with another account if you wish.</p>
+${button('/signout', sessions.csrf(session!.sid), 'Sign out')}
+<p><a href="/">Stay signed in and go to the home page</a></p>`
+      : `<h1>You are not signed in</h1>
+<p class="lead">There is no session to end in this browser.</p>
+<ul class="ways-out"><li><a href="/signin">Sign in</a></li><li><a href="/">Go to the home page</a></li></ul>`;
+    sendPage(ctx, page({ title: 'Sign out', body }));
+  });
+
   router.post('/signout', form, async (ctx) => {
     const session = await sessions.read(ctx);
     if (session) {
       checkCsrf(sessions, session, ctx);
       await sessions.end(ctx);
+      await deps.endProviderSession?.(ctx);
     }
     ctx.status = 303;
     ctx.redirect('/');
@@ -176,13 +240,13 @@ export function webRouter(deps: WebDeps): Router {
       return ctx.redirect('/signin');
     }
     const csrf = sessions.csrf(session.sid);
-    const rows = (await deps.connections.ofUser(user.id)).map((c) => [
-      `<strong>${e(c.clientName)}</strong><br><small>${e(c.kindLabel)} · <code>${e(c.clientId)}</code></small>`,
-      e(c.siteName),
-      `<code>${e(c.scope)}</code>`,
-      e(when(c.createdAt)),
-      e(when(c.lastUsedAt)),
-      button('/account/connections/revoke', csrf, 'Revoke', { grant_id: c.grantId }, true),
+    const rows = groupByApp(await deps.connections.ofUser(user.id)).map((app) => [
+      `<strong>${e(app.clientName)}</strong><br><small>${e(app.kindLabel)}</small>`,
+      e(app.sites.join(', ')),
+      scopeList(app.scopes),
+      e(when(app.createdAt)),
+      e(when(app.lastUsedAt)),
+      `<a href="/account/connections/revoke?client_id=${encodeURIComponent(app.clientId)}" class="button secondary">Revoke…</a>`,
     ]);
     const done = ctx.query.revoked === '1' ? notice('Access revoked. The application can no longer act for you.') : '';
     sendPage(
@@ -192,7 +256,34 @@ export function webRouter(deps: WebDeps): Router {
         header: header({ email: user.email, csrf }),
         body: `<h1>Your connected apps</h1>${done}
 <p class="lead">Applications you allowed to act for you, at each site. Revoking one stops it at once.</p>
-${table('Connected apps', ['Application', 'Site', 'Scopes', 'Allowed', 'Last used', 'Action'], rows, 'You have not allowed any application yet.')}`,
+${table('Connected apps', ['Application', 'Site', 'It can', 'Allowed', 'Last used', 'Action'], rows, 'You have not allowed any application yet.')}`,
+      }),
+    );
+  });
+
+  router.get('/account/connections/revoke', async (ctx) => {
+    const session = await requireSession(sessions, ctx);
+    if (!session) return;
+    const user = await accounts.findUser(session.userId);
+    if (!user) return sessions.end(ctx), ctx.redirect('/signin');
+    const clientId = typeof ctx.query.client_id === 'string' ? ctx.query.client_id : '';
+    const app = groupByApp(await deps.connections.ofUser(user.id)).find((a) => a.clientId === clientId);
+    if (!app) throw new NotFound('No such connected app of yours (it may have been revoked already).');
+    const csrf = sessions.csrf(session.sid);
+    sendPage(
+      ctx,
+      page({
+        title: 'Revoke access',
+        header: header({ email: user.email, csrf }),
+        body: `<h1>Revoke access of ${e(app.clientName)}?</h1>
+<p class="lead"><strong>${e(app.clientName)}</strong> will stop acting for you at ${e(app.sites.join(', '))} at once: its ${app.grantIds.length === 1 ? 'authorization' : `${app.grantIds.length} authorizations`} and every token it holds are revoked. It can ask you again later.</p>
+<p>It can now:</p>
+${scopeList(app.scopes)}
+<form method="post" action="/account/connections/revoke">
+  <input type="hidden" name="csrf" value="${e(csrf)}">
+  <input type="hidden" name="client_id" value="${e(app.clientId)}">
+  <button type="submit">Revoke access</button> <a href="/account/connections">Cancel</a>
+</form>`,
       }),
     );
   });
@@ -201,8 +292,9 @@ ${table('Connected apps', ['Application', 'Site', 'Scopes', 'Allowed', 'Last use
     const session = await requireSession(sessions, ctx);
     if (!session) return;
     checkCsrf(sessions, session, ctx);
-    const grantId = formBody(ctx).grant_id;
-    const n = typeof grantId === 'string' ? await deps.connections.revoke({ userId: session.userId }, { grantId }, { userId: session.userId }) : 0;
+    const { grant_id: grantId, client_id: clientId } = formBody(ctx);
+    const which = typeof clientId === 'string' && clientId ? { clientId } : typeof grantId === 'string' && grantId ? { grantId } : undefined;
+    const n = which ? await deps.connections.revoke({ userId: session.userId }, which, { userId: session.userId }) : 0;
     if (n === 0) throw new NotFound('No such connected app of yours (it may have been revoked already).');
     ctx.status = 303;
     ctx.redirect('/account/connections?revoked=1');

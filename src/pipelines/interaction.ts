@@ -25,6 +25,8 @@ export function interactionPipelines(services: Services, { limitBody }: SharedSt
     baseUrl: config.baseUrl,
     reserveLogin: limits.reserveLogin,
     releaseLogin: limits.releaseLogin,
+    // Issue 30 item 10: one password entry signs the person in to the people's pages too.
+    startWebSession: (ctx, userId) => services.sessions.start(ctx, userId),
   }));
   const invitation = routerStep(
     invitationRouter({

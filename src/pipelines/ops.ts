@@ -1,6 +1,6 @@
 /**
  * Pipelines of the operational and metadata routes: `/healthz`, `/readyz`, `/metrics`,
- * RFC 9728 protected-resource metadata, `/openapi.json`, the developer docs, the stylesheet.
+ * RFC 9728 protected-resource metadata, `/openapi.json`, the developer docs, the stylesheet, the icon.
  * They take no body and need no step before their handler.
  */
 import type { Context } from 'koa';
@@ -11,6 +11,11 @@ import { STYLESHEET } from '../interaction/templates.js';
 import { OPERATOR_STYLES } from '../operator/views.js';
 import type { Services } from '../compose.js';
 import { pipeline, routerStep, type Pipelines } from './pipeline.js';
+
+/** The site icon at `/favicon.ico` (issue 30): a key on the stylesheet's blue, 32×32, as SVG (browsers sniff the type). */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2952cc"/>' +
+  '<circle cx="12" cy="16" r="5" fill="none" stroke="#fff" stroke-width="3"/><path d="M17 16h10m-3 0v4" stroke="#fff" stroke-width="3" fill="none"/></svg>';
 
 /** The answer of a route that is not served in this configuration (e.g. `/metrics` on its own port). */
 const notServed = pipeline(async () => undefined);
@@ -41,6 +46,11 @@ export function opsPipelines(services: Services, openapi: Record<string, unknown
     docs: pipeline(docs),
     docs_page: pipeline(docs),
     docs_image: pipeline(docs),
+    favicon: pipeline(function sendFavicon(ctx: Context) {
+      ctx.type = 'image/svg+xml';
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = FAVICON_SVG;
+    }),
     stylesheet: pipeline(function sendStylesheet(ctx: Context) {
       ctx.type = 'text/css';
       ctx.set('Cache-Control', 'public, max-age=3600');

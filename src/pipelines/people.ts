@@ -29,7 +29,15 @@ export function peoplePipelines(services: Services, { limitBody }: SharedSteps):
     }
   };
   const web = routerStep(
-    webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin, releaseLogin: limits.releaseLogin, requestReset }),
+    webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin,
+      releaseLogin: limits.releaseLogin,
+      requestReset,
+      // Issue 30: signing out here also ends the authorization pages' session (oidc-provider's `_session`).
+      endProviderSession: async (ctx) => {
+        const session = await services.provider.Session.get(ctx);
+        if (session.accountId) await session.destroy();
+      },
+    }),
   );
   const setPassword = routerStep(
     setPasswordRouter({

@@ -5,6 +5,8 @@
  * real browser (Debian's chromium via playwright-core), with no request leaving the origin.
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
@@ -73,6 +75,43 @@ describe('GraphiQL at GET /account/graphql (development)', () => {
     expect(csp).not.toContain('unsafe-eval');
     expect(await res.text()).not.toMatch(/<script[^>]+src=["']?https?:/);
   });
+
+  /** One raw GET (node:http, no decompression) of the page. */
+  function rawGet(headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      http.get(`${server.baseUrl}/account/graphql`, { headers: { accept: 'text/html', ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+  }
+
+  test('issue 30: the page is compressed (br, gzip), revalidated by ETag, has a viewport and says where a token comes from', async () => {
+    const plain = await rawGet({});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const html = plain.body.toString('utf8');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1" />');
+    expect(html).toContain('No schema in the explorer yet? It needs a member access token');
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    const etag = plain.headers.etag!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+
+    const br = await rawGet({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(zlib.brotliDecompressSync(br.body).toString('utf8')).toBe(html);
+    const gz = await rawGet({ 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString('utf8')).toBe(html);
+    // Same CSP whatever the encoding.
+    expect(gz.headers['content-security-policy']).toBe(plain.headers['content-security-policy']);
+
+    const again = await rawGet({ 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  }, 60_000);
 
   test('a member pastes a token in the headers editor and runs the viewer query', async () => {
     const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });

@@ -52,7 +52,7 @@ describe('dispatch: one pipeline per route-table row', () => {
   });
 
   test('a 405 on an HTML row is a page (surface html)', async () => {
-    const res = await send('/signout', { method: 'GET' });
+    const res = await send('/interaction/some-uid/login', { method: 'GET' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
