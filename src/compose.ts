@@ -113,7 +113,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
   const rotation = { graceSeconds: config.ttl.refreshGrace, tombstoneSeconds: config.ttl.refreshTombstone, keepTombstones: DEFAULT_KEEP_TOMBSTONES };
   const adapter = metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind);
-  const readiness = createReadiness(store.probes);
+  const readiness = createReadiness(store.probes, store.localFaults);
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.

@@ -407,6 +407,21 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('lectures').addColumn('section_id', 'text', (c) => c.references('course_sections.id').onDelete('set null')).execute();
     },
   },
+  // Issue #28 (DESIGN D12): client registrations are durable in the platform store
+  // (src/store/durable-clients.ts). Additive: the previous release ignores the table.
+  '0021_durable_clients': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('oauth_clients')
+        .ifNotExists()
+        .addColumn('client_id', 'text', (c) => c.primaryKey())
+        .addColumn('metadata', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('oauth_clients_expiry').ifNotExists().on('oauth_clients').column('expires_at').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {
