@@ -99,7 +99,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
 
   let adapter: new (name: string) => Adapter & RefreshRotation;
   let redis: RedisClient | undefined;
-  if (config.redisUrl || config.redisClusterNodes) {
+  if (config.redisUrl || config.redisClusterNodes || config.redisSentinel) {
     const client = connectRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes, sentinel: config.redisSentinel });
     // The client reconnects by itself; /readyz reports the outage. Log state changes, not each
     // retry (and never the URL: it may carry a password).
@@ -139,7 +139,9 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
       };
     }
     closers.unshift(async () => {
-      await client.quit().catch(() => client.disconnect());
+      await client.quit().catch(() => undefined);
+      // Also ends the sentinel connections (failover detector) that QUIT leaves open.
+      client.disconnect();
     });
   } else {
     embedded ??= await openEmbeddedStore(config.dataDir, undefined, warnPermissions, config.sqliteSynchronous);
