@@ -45,11 +45,15 @@ async function main(): Promise<void> {
     );
   }
   let stopping = false;
+  const drain = config.shutdown;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`coursegate: ${signal} received, draining requests\n`);
-    running.stop().then(
+    // Issue #28 (DESIGN D12): /readyz 503 at once, serve on for SHUTDOWN_DELAY_SECONDS, then stop
+    // accepting and give requests in flight SHUTDOWN_GRACE_SECONDS.
+    const { delaySeconds, graceSeconds } = drain;
+    process.stdout.write(`coursegate: ${signal} received: not ready; serving on for ${delaySeconds} s, then draining requests (at most ${graceSeconds} s)\n`);
+    running.stop(graceSeconds * 1000, delaySeconds * 1000).then(
       () => process.exit(0),
       () => process.exit(1),
     );

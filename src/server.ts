@@ -20,8 +20,15 @@ export interface RunningServer extends CoursegateApp {
   metricsServer?: Server;
   /** Demo password when it was generated at this start (first start only). */
   generatedPassword?: string;
-  /** Stops accepting connections, drains in-flight requests (up to `graceMs`), closes the stores. */
-  stop(graceMs?: number): Promise<void>;
+  /**
+   * Graceful shutdown (issue #28, DESIGN D12): `/readyz` answers 503 at once; the process keeps
+   * serving for `delayMs` (load balancers and endpoint controllers notice and stop sending); then
+   * it stops accepting connections, closes idle keep-alive connections, answers requests in flight
+   * with `Connection: close` and gives them up to `graceMs` to finish; then the stores close.
+   * @param graceMs ms for in-flight requests (default 10 000; `SHUTDOWN_GRACE_SECONDS`)
+   * @param delayMs ms of serving on while not ready (default 0; `SHUTDOWN_DELAY_SECONDS`)
+   */
+  stop(graceMs?: number, delayMs?: number): Promise<void>;
 }
 
 /** How long at most a JSON log line waits in the stdout buffer of {@link createLogger}, ms. */
@@ -69,19 +76,31 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, () => resolve());
+    // Issue #28: HOST binds the main port to one address; unset = every interface.
+    server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const metricsListener = config.metrics.port !== undefined ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token) : undefined;
+  const metricsListener = config.metrics.port !== undefined ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token, config.metricsHost) : undefined;
+  let closing = false;
+  // Once the listener closes, every response ends its connection (no keep-alive into a closed port).
+  server.on('request', (_req, res) => {
+    if (closing) res.setHeader('Connection', 'close');
+  });
   return {
     ...built,
     server,
     port,
     metricsServer: metricsListener,
     generatedPassword,
-    async stop(graceMs = 10_000) {
-      // /readyz turns 503 at once; requests in flight finish (up to graceMs), then stores close.
+    async stop(graceMs = 10_000, delayMs = 0) {
+      // /readyz turns 503 at once; the process serves on for delayMs; then requests in flight
+      // finish (up to graceMs), then stores close.
       built.readiness.draining = true;
+      if (delayMs > 0) {
+        logger.info({ event: 'shutdown_delay', delay_ms: delayMs }, 'not ready; serving on until load balancers notice');
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      closing = true;
       metricsListener?.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

@@ -83,12 +83,12 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
       pgDown = true;
       logger?.warn({ event: 'postgres_connection_lost', err: { type: err.name, message: err.message } }, 'postgres connection lost');
       setTimeout(() => (pgDown = false), 5000).unref();
-    });
+    }, undefined, { migrate: config.migrateOnStart });
     db = pgStore.db;
     probes.postgres = () => within(pgStore.ping(), 1000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
-    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions, config.sqliteSynchronous);
+    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions, config.sqliteSynchronous, config.migrateOnStart);
     db = embedded.db;
     const e = embedded;
     probes.sqlite = async () => {
