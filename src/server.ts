@@ -2,7 +2,7 @@
  * Starts coursegate: builds the app, seeds demo data in development mode, listens. Used by
  * `main.ts` and by the tests (which run the real server on a real port).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
@@ -82,10 +82,19 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const port = (server.address() as AddressInfo).port;
   const metricsListener = config.metrics.port !== undefined ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token, config.metricsHost) : undefined;
   let closing = false;
-  // Once the listener closes, every response ends its connection (no keep-alive into a closed port).
-  server.on('request', (_req, res) => {
-    if (closing) res.setHeader('Connection', 'close');
+  // Once the listener closes, every response ends its connection (no keep-alive into a closed
+  // port): those of requests still arriving, and those in flight whose headers are not sent yet.
+  const unanswered = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    if (closing) return res.setHeader('Connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
   });
+  const endKeepAlive = () => {
+    closing = true;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+    unanswered.clear();
+  };
   return {
     ...built,
     server,
@@ -100,7 +109,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
         logger.info({ event: 'shutdown_delay', delay_ms: delayMs }, 'not ready; serving on until load balancers notice');
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
-      closing = true;
+      endKeepAlive();
       metricsListener?.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
