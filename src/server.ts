@@ -18,6 +18,8 @@ export interface RunningServer extends CoursegateApp {
   port: number;
   /** The `/metrics` listener when `METRICS_PORT` is set. */
   metricsServer?: Server;
+  /** The process's JSON logger (issue #28: every stdout line is JSON in production). */
+  logger: Logger;
   /** Demo password when it was generated at this start (first start only). */
   generatedPassword?: string;
   /**
@@ -100,6 +102,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     server,
     port,
     metricsServer: metricsListener,
+    logger,
     generatedPassword,
     async stop(graceMs = 10_000, delayMs = 0) {
       // /readyz turns 503 at once; the process serves on for delayMs; then requests in flight
