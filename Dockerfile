@@ -1,9 +1,12 @@
 # coursegate container image (docs/deployment.md). Multi-stage: build with dev dependencies,
-# ship only production dependencies and the compiled JavaScript, run as the unprivileged `node`.
+# ship only production dependencies and the compiled JavaScript, run as the unprivileged `node`
+# user by its numeric id (1000:1000), which Kubernetes' `runAsNonRoot` can verify.
 # test/deploy/dockerfile-replay.test.ts replays these steps without a Docker engine.
 
 # ---- build: TypeScript → dist/ -------------------------------------------------------------
-FROM node:24-slim AS build
+# The base image is pinned to one Node.js release (issue #28); move all three FROM lines together
+# (and pin a digest, `node:24.21.0-slim@sha256:…`, in your own build if your registry allows).
+FROM node:24.21.0-slim AS build
 WORKDIR /app
 # No compiler toolchain: better-sqlite3 ≥ 13 ships Node-API prebuilt binaries (nothing compiles).
 COPY package.json package-lock.json ./
@@ -17,13 +20,13 @@ COPY src ./src
 RUN npm run build
 
 # ---- deps: production dependencies only ----------------------------------------------------
-FROM node:24-slim AS deps
+FROM node:24.21.0-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund
 
 # ---- runtime ---------------------------------------------------------------------------------
-FROM node:24-slim
+FROM node:24.21.0-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
@@ -38,14 +41,17 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY config ./config
 COPY docs ./docs
-RUN mkdir -p /data && chown node:node /data
-USER node
+RUN mkdir -p /data && chown 1000:1000 /data
+# `node` (uid/gid 1000 in the official image), numeric so that `runAsNonRoot` can check it.
+USER 1000:1000
 # /data: the embedded SQLite store (unused with REDIS_URL + DATABASE_URL); /app/config: YAML config.
 VOLUME ["/data", "/app/config"]
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Production refuses to start without BASE_URL, COOKIE_SECRETS and SIGNING_KEY(_FILE).
+# Migrations (issue #28): `node dist/src/cli/migrate.js` as a job before the release's processes,
+# which then run with MIGRATE_ON_START=false (docs/deployment.md "Upgrades").
 # V8 heap sizing (docs/deployment.md §2, "Memory"): the live heap is ~50 MB; Node 24's young
 # generation grows to 64–128 MB under load. --max-semi-space-size=8 (MB) bounds it at 16 MB
 # (RSS after start 177 → ~145 MB). --heap-growing-percent=50: V8 collects the old generation when

@@ -405,7 +405,32 @@ export interface RedisConnection {
   url?: string;
   /** Cluster seed nodes `host:port`; when given, a Cluster client is built (url gives auth/TLS). */
   clusterNodes?: string[];
+  /**
+   * Redis Sentinel (issue #28, DESIGN D12): the sentinels' `host:port`, the monitored primary's
+   * name and the sentinels' own password; url then gives the data nodes' credentials, TLS and db.
+   */
+  sentinel?: { sentinels: string[]; name: string; password?: string };
 }
+
+/**
+ * Replies of a node that cannot take this client's commands any more (issue #28): `READONLY` (the
+ * node was demoted to a replica by a failover while this connection stayed open), `LOADING` (it is
+ * reading its dataset after a restart) and `MASTERDOWN` (a replica lost its primary). The command
+ * fails (answered 503 by src/errors/outage.ts) and the connection is dropped and made again, to
+ * the current primary that the sentinels name (or the same address, for a proxy endpoint).
+ */
+export const RECONNECT_REPLY = /^(READONLY|LOADING|MASTERDOWN)\b/;
+
+/** `reconnectOnError` of every client {@link connectRedis} builds: 1 = reconnect, fail the command. */
+export function reconnectOnStaleNode(err: Error): 1 | false {
+  return RECONNECT_REPLY.test(err.message) ? 1 : false;
+}
+
+/** `host:port` → ioredis address. */
+const address = (n: string) => {
+  const i = n.lastIndexOf(':');
+  return { host: n.slice(0, i) || '127.0.0.1', port: Number(n.slice(i + 1) || 6379) };
+};
 
 /**
  * Builds an ioredis client that fails fast while Redis is unreachable (issue #14): once the first
@@ -413,8 +438,10 @@ export interface RedisConnection {
  * "Stream isn't writeable…", a 503 in src/ops/store-outage.ts), and a command on a connection
  * that stopped answering gives up after 1 s. Until that first connection, commands wait in the
  * offline queue (start-up order does not matter). The client reconnects by itself every ≤ 500 ms,
- * so service is back within a second of Redis.
- * @throws Error when neither `url` nor `clusterNodes` is given
+ * so service is back within a second of Redis. A `READONLY`, `LOADING` or `MASTERDOWN` reply drops
+ * the connection and makes it again ({@link reconnectOnStaleNode}); through Sentinel, to the primary
+ * the sentinels name then.
+ * @throws Error when neither `url`, `sentinel` nor `clusterNodes` is given
  */
 export function connectRedis(connection: RedisConnection): RedisClient {
   const retryStrategy = (attempt: number) => Math.min(50 * 2 ** attempt, 500);
@@ -423,14 +450,31 @@ export function connectRedis(connection: RedisConnection): RedisClient {
   // old space until the next full collection, and with it every awaiting request (bench: 1.1 GB →
   // 0.17 GB promoted over introspection + UserInfo + /mcp). CPU per request: UserInfo −10 µs, bare
   // `AccessToken.find` −7 µs, `/mcp` +30 µs (its parallel reads go out as separate writes).
-  const common = { maxRetriesPerRequest: 1, commandTimeout: 1000, retryStrategy, connectTimeout: 2000, lazyConnect: false, enableAutoPipelining: false } as const;
+  const common = { maxRetriesPerRequest: 1, commandTimeout: 1000, retryStrategy, connectTimeout: 2000, lazyConnect: false, enableAutoPipelining: false, reconnectOnError: reconnectOnStaleNode } as const;
   let client: RedisClient;
-  if (connection.clusterNodes && connection.clusterNodes.length > 0) {
+  if (connection.sentinel) {
+    // Issue #28: ask the sentinels for the current primary at every (re)connection; ioredis checks
+    // the node's role after connecting, and `failoverDetector` subscribes to `+switch-master` so a
+    // planned failover moves this client at once instead of at its next error.
     const auth = connection.url ? new URL(connection.url) : undefined;
-    const nodes = connection.clusterNodes.map((n) => {
-      const [host, port] = n.split(':');
-      return { host: host ?? '127.0.0.1', port: Number(port ?? 6379) };
+    const db = auth && auth.pathname.length > 1 ? Number(auth.pathname.slice(1)) : undefined;
+    client = new Redis({
+      ...common,
+      sentinels: connection.sentinel.sentinels.map(address),
+      name: connection.sentinel.name,
+      role: 'master',
+      sentinelPassword: connection.sentinel.password,
+      password: auth?.password ? decodeURIComponent(auth.password) : undefined,
+      username: auth?.username ? decodeURIComponent(auth.username) : undefined,
+      db: Number.isInteger(db) ? db : undefined,
+      tls: auth?.protocol === 'rediss:' ? {} : undefined,
+      failoverDetector: true,
+      sentinelRetryStrategy: retryStrategy,
+      sentinelCommandTimeout: 1000,
     });
+  } else if (connection.clusterNodes && connection.clusterNodes.length > 0) {
+    const auth = connection.url ? new URL(connection.url) : undefined;
+    const nodes = connection.clusterNodes.map(address);
     client = new Cluster(nodes, {
       clusterRetryStrategy: retryStrategy,
       redisOptions: {
@@ -441,7 +485,7 @@ export function connectRedis(connection: RedisConnection): RedisClient {
       },
     });
   } else {
-    if (!connection.url) throw new Error('REDIS_URL or REDIS_CLUSTER_NODES is required');
+    if (!connection.url) throw new Error('REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES is required');
     client = new Redis(connection.url, common);
   }
   // ioredis reads the option at each command, so switching it here takes effect at once.

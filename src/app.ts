@@ -115,7 +115,13 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     }
     const ms = performance.now() - started;
     metrics.observeRequest(ctx, ms / 1000, thrown ?? ctx.status);
-    logger.info({ req_id: id, method: ctx.method, route: ctx.state.route?.spec.name, path: loggedPath(ctx.path, ctx.state.route), status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    // Issue #28: the client address (TRUST_PROXY decides whether X-Forwarded-For is read), the OAuth
+    // client (oidc-provider's, else the bearer token's) and the route-table row; never a token.
+    const clientId = (ctx as { oidc?: { client?: { clientId?: string } } }).oidc?.client?.clientId ?? (ctx.state as { principal?: { clientId?: string } }).principal?.clientId;
+    logger.info(
+      { req_id: id, method: ctx.method, path: loggedPath(ctx.path, ctx.state.route), route: ctx.state.route?.spec.name, status: ctx.status, ms: Math.round(ms * 10) / 10, remote_addr: ctx.ip, client_id: clientId },
+      'request',
+    );
     releaseWhenFinished(ctx);
   };
 }

@@ -121,7 +121,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   // Issue #26: each access token leaves a tombstone naming its client, so a 401 for a revoked or
   // purged token names that client's default scope (src/oauth/token-tombstones.ts).
   const adapter = withTokenTombstones(metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind), config.ttl.refreshTombstone);
-  const readiness = createReadiness(store.probes);
+  const readiness = createReadiness(store.probes, store.localFaults);
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.

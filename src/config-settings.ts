@@ -63,8 +63,12 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'INTEGRATIONS_FILE', yaml: 'integrations_file', default: '`config/integrations.yaml`', description: 'vendor platforms' },
   { env: 'SQLITE_SYNCHRONOUS', default: '`NORMAL`', description: '`FULL` makes every commit survive a power loss (≈ 2× slower token endpoint)' },
   { env: 'CONFIG_FILE', default: '`config/default.yaml`', description: 'another defaults file' },
-  { env: 'REDIS_URL', default: 'unset (embedded)', description: 'OIDC state (codes, tokens, grants, sessions, clients) and rate-limit counters on Redis; see [deployment.md](deployment.md)' },
+  { env: 'REDIS_URL', default: 'unset (embedded)', description: 'OIDC state (codes, tokens, grants, sessions; a cache of the clients, whose record is the platform store) and rate-limit counters on Redis; see [deployment.md](deployment.md)' },
   { env: 'REDIS_CLUSTER_NODES', default: 'unset', description: 'Redis Cluster seed nodes `host:port,…`; `REDIS_URL` then only gives credentials/TLS' },
+  { env: 'REDIS_SENTINELS', default: 'unset', description: 'Redis Sentinel addresses `host:port,…` (with `REDIS_SENTINEL_NAME`): the client asks them for the current primary and follows failovers; `REDIS_URL` then only gives credentials, TLS and database; see [deployment.md](deployment.md)' },
+  { env: 'REDIS_SENTINEL_NAME', default: 'unset', description: 'the monitored primary\'s name in the sentinels\' configuration (`sentinel monitor <name> …`); required with `REDIS_SENTINELS`' },
+  { env: 'REDIS_SENTINEL_PASSWORD', default: 'unset', description: 'password of the sentinels themselves (`requirepass` in sentinel.conf), when they have one' },
+  { env: 'REDIS_MIN_REPLICAS_ACKED', default: '`1` with `REDIS_SENTINELS`, else `0`', description: 'token and session writes (code redemption, refresh rotation, revocation) are answered only once this many replicas acknowledged them (Redis `WAIT`); a replica that does not answer within 1 s makes the request a 503 + `Retry-After`, never a success a failover can take back. 0–5' },
   { env: 'REDIS_KEY_PREFIX', default: '`cg`', description: 'prefix of every Redis key' },
   { env: 'DATABASE_URL', default: 'unset (embedded)', description: 'platform data and keys on PostgreSQL (`postgres://…`)' },
   { env: 'RATE_LIMIT_TOKEN', yaml: 'rate_limits.token', default: '`600/60`', description: 'token endpoint, `points/seconds` per client_id + address (IPv6: per /64); the client as a whole gets 10 ×, spent only by requests that proved the client or a grant' },
@@ -85,6 +89,12 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CIMD_TEST_CA_FILE', default: 'unset', description: 'test only (refused in production): PEM of an extra CA trusted by the document fetcher' },
   { env: 'METRICS_PORT', default: 'unset', description: 'serve `/metrics` on its own listener on this port only (bind it to a private network)' },
   { env: 'METRICS_TOKEN', default: 'unset', description: 'serve `/metrics` on the main port to `Authorization: Bearer <token>` only (≥ 32 characters). With neither setting `/metrics` is open in development/test and not served in production' },
+  { env: 'HOST', default: 'all interfaces', description: 'address the main port binds to (`0.0.0.0`, `::`, `127.0.0.1`, …)' },
+  { env: 'METRICS_HOST', default: 'all interfaces', description: 'address the `METRICS_PORT` listener binds to (a private network address)' },
+  { env: 'DATABASE_POOL_MAX', default: '`10`', description: 'PostgreSQL connections per process (1–200); the database\'s `max_connections` must cover every process\'s pool plus the migration job' },
+  { env: 'MIGRATE_ON_START', default: '`true`', description: '`false`: the process does not migrate the platform store at start (run `npm run migrate` first) and refuses to start while the schema is behind, naming the command; see [deployment.md](deployment.md)' },
+  { env: 'SHUTDOWN_DELAY_SECONDS', default: '`0`', description: 'on SIGTERM `/readyz` answers 503 at once and the process keeps serving this long (so load balancers and Kubernetes endpoints notice) before it stops accepting connections; 0–300' },
+  { env: 'SHUTDOWN_GRACE_SECONDS', default: '`10`', description: 'after it stops accepting, requests in flight get this long to finish before their connections are closed; 1–600' },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -181,6 +191,10 @@ export const ENV_VALUES = {
   CONFIG_FILE: z.string(),
   REDIS_URL: z.string(),
   REDIS_CLUSTER_NODES: commaList.refine((nodes) => nodes.every((n) => /^[^:\s]+:\d+$/.test(n)), 'comma-separated host:port list'),
+  REDIS_SENTINELS: commaList.refine((nodes) => nodes.length > 0 && nodes.every((n) => /^[^:\s]+:\d+$/.test(n)), 'comma-separated host:port list'),
+  REDIS_SENTINEL_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'the master name of `sentinel monitor` (letters, digits, _ . -)'),
+  REDIS_SENTINEL_PASSWORD: z.string(),
+  REDIS_MIN_REPLICAS_ACKED: wholeNumber(0, 5, () => 'a whole number of replicas from 0 to 5'),
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits, _ . : - only (no braces)'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'expected postgres://user[:password]@host[:port]/database'),
   RATE_LIMIT_TOKEN: pointsPerSeconds,
@@ -201,6 +215,12 @@ export const ENV_VALUES = {
   CIMD_TEST_CA_FILE: z.string(),
   METRICS_PORT: port,
   METRICS_TOKEN: z.string().min(32, 'at least 32 characters'),
+  HOST: z.string().regex(/^[0-9A-Za-z.:-]{1,253}$/, 'an IP address or host name to bind to'),
+  METRICS_HOST: z.string().regex(/^[0-9A-Za-z.:-]{1,253}$/, 'an IP address or host name to bind to'),
+  DATABASE_POOL_MAX: wholeNumber(1, 200, () => 'whole number of connections from 1 to 200'),
+  MIGRATE_ON_START: z.string().transform((raw, ctx) => (['true', '1'].includes(raw) ? true : ['false', '0'].includes(raw) ? false : refuse(ctx, '`true` or `false`'))),
+  SHUTDOWN_DELAY_SECONDS: wholeNumber(0, 300, () => 'whole seconds from 0 to 300'),
+  SHUTDOWN_GRACE_SECONDS: wholeNumber(1, 600, () => 'whole seconds from 1 to 600'),
 } satisfies Record<string, z.ZodType<unknown, string>>;
 
 /** A catalogued environment variable. */

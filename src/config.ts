@@ -116,6 +116,20 @@ export interface Config {
   redisClusterNodes: string[] | undefined;
   /** Prefix of every Redis key (OIDC state and rate-limit counters). */
   redisKeyPrefix: string;
+  /** Issue #28: Redis Sentinel (`REDIS_SENTINELS` `host:port` + `REDIS_SENTINEL_NAME`); REDIS_URL then only gives credentials/TLS/database. */
+  redisSentinel: { sentinels: string[]; name: string; password?: string } | undefined;
+  /** Issue #28: replicas that must acknowledge a token/session write (Redis `WAIT`) before it is answered; 0 = none. */
+  redisMinReplicasAcked: number;
+  /** Issue #28: PostgreSQL pool size per process (`DATABASE_POOL_MAX`, default 10). */
+  databasePoolMax: number;
+  /** Issue #28 (DESIGN D12): migrate the platform store at start (`MIGRATE_ON_START`, default true). */
+  migrateOnStart: boolean;
+  /** Issue #28: bind address of the main port (`HOST`); undefined = every interface. */
+  host: string | undefined;
+  /** Issue #28: bind address of the `METRICS_PORT` listener (`METRICS_HOST`); undefined = every interface. */
+  metricsHost: string | undefined;
+  /** Issue #28 (DESIGN D12): SIGTERM drain, seconds: serve on with /readyz 503 (`delay`), then finish in-flight work (`grace`). */
+  shutdown: { delaySeconds: number; graceSeconds: number };
   /** DESIGN D7 rate limits. */
   rateLimits: RateLimits;
 }
@@ -308,8 +322,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   };
 }
 
-function storageSettings(settings: EnvValues, file: DefaultsFile): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits'> {
+function storageSettings(
+  settings: EnvValues,
+  file: DefaultsFile,
+): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits' | 'redisSentinel' | 'redisMinReplicasAcked' | 'databasePoolMax' | 'migrateOnStart' | 'host' | 'metricsHost' | 'shutdown'> {
   const nodes = settings.REDIS_CLUSTER_NODES;
+  const sentinels = settings.REDIS_SENTINELS;
+  // Issue #28 / DESIGN D12: one way to reach Redis at a time.
+  if (sentinels?.length && nodes?.length) throw new ConfigError('REDIS_SENTINELS: not together with REDIS_CLUSTER_NODES (a Cluster fails over by itself)');
+  if (sentinels?.length && !settings.REDIS_SENTINEL_NAME) throw new ConfigError('REDIS_SENTINEL_NAME: required with REDIS_SENTINELS (the name of `sentinel monitor <name> …`)');
+  if (settings.REDIS_SENTINEL_NAME && !sentinels?.length) throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_NAME (the sentinels\' host:port list)');
+  const redisSentinel = sentinels?.length ? { sentinels, name: settings.REDIS_SENTINEL_NAME!, password: settings.REDIS_SENTINEL_PASSWORD } : undefined;
+  const redisMinReplicasAcked = settings.REDIS_MIN_REPLICAS_ACKED ?? (redisSentinel ? 1 : 0);
+  if (redisMinReplicasAcked > 0 && nodes?.length) throw new ConfigError('REDIS_MIN_REPLICAS_ACKED: not supported with REDIS_CLUSTER_NODES (set 0)');
+  if (redisMinReplicasAcked > 0 && !redisSentinel && !settings.REDIS_URL) throw new ConfigError('REDIS_MIN_REPLICAS_ACKED: needs REDIS_URL or REDIS_SENTINELS');
   const f = file.rate_limits;
   const rateLimits: RateLimits = {
     token: settings.RATE_LIMIT_TOKEN ?? f.token,
@@ -318,5 +344,17 @@ function storageSettings(settings: EnvValues, file: DefaultsFile): Pick<Config, 
     loginFailures: settings.RATE_LIMIT_LOGIN_FAILURES ?? f.login_failures,
     registration: settings.RATE_LIMIT_REGISTRATION ?? f.registration,
   };
-  return { databaseUrl: settings.DATABASE_URL, redisClusterNodes: nodes?.length ? nodes : undefined, redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? 'cg', rateLimits };
+  return {
+    databaseUrl: settings.DATABASE_URL,
+    redisClusterNodes: nodes?.length ? nodes : undefined,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? 'cg',
+    rateLimits,
+    redisSentinel,
+    redisMinReplicasAcked,
+    databasePoolMax: settings.DATABASE_POOL_MAX ?? 10,
+    migrateOnStart: settings.MIGRATE_ON_START ?? true,
+    host: settings.HOST,
+    metricsHost: settings.METRICS_HOST,
+    shutdown: { delaySeconds: settings.SHUTDOWN_DELAY_SECONDS ?? 0, graceSeconds: settings.SHUTDOWN_GRACE_SECONDS ?? 10 },
+  };
 }

@@ -45,11 +45,21 @@ async function main(): Promise<void> {
     );
   }
   let stopping = false;
+  const drain = config.shutdown;
+  const production = config.mode === 'production';
+  // The start and shutdown lines show at any LOG_LEVEL but `silent` (they were plain text before).
+  const announce = running.logger.level === 'silent' ? undefined : running.logger.child({}, { level: 'info' });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`coursegate: ${signal} received, draining requests\n`);
-    running.stop().then(
+    // Issue #28 (DESIGN D12): /readyz 503 at once, serve on for SHUTDOWN_DELAY_SECONDS, then stop
+    // accepting and give requests in flight SHUTDOWN_GRACE_SECONDS.
+    const { delaySeconds, graceSeconds } = drain;
+    const said = `coursegate: ${signal} received, draining requests (not ready now; serving on for ${delaySeconds} s, then at most ${graceSeconds} s for requests in flight)`;
+    // Issue #28: in production every stdout line is JSON (one log stream for the collector).
+    if (production) announce?.info({ event: 'shutdown', signal, delay_seconds: delaySeconds, grace_seconds: graceSeconds }, said);
+    else process.stdout.write(`${said}\n`);
+    running.stop(graceSeconds * 1000, delaySeconds * 1000).then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -57,7 +67,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   // Handlers first: a SIGTERM that arrives right after the banner must drain, not kill.
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  if (production) announce?.info({ event: 'started', port: running.port, oidc_store: running.store.oidcKind, platform_store: running.store.platformKind }, lines.filter(Boolean).map((l) => l.trim()).join('; '));
+  else process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((err: unknown) => {

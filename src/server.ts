@@ -2,7 +2,7 @@
  * Starts coursegate: builds the app, seeds demo data in development mode, listens. Used by
  * `main.ts` and by the tests (which run the real server on a real port).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
@@ -18,10 +18,19 @@ export interface RunningServer extends CoursegateApp {
   port: number;
   /** The `/metrics` listener when `METRICS_PORT` is set. */
   metricsServer?: Server;
+  /** The process's JSON logger (issue #28: every stdout line is JSON in production). */
+  logger: Logger;
   /** Demo password when it was generated at this start (first start only). */
   generatedPassword?: string;
-  /** Stops accepting connections, drains in-flight requests (up to `graceMs`), closes the stores. */
-  stop(graceMs?: number): Promise<void>;
+  /**
+   * Graceful shutdown (issue #28, DESIGN D12): `/readyz` answers 503 at once; the process keeps
+   * serving for `delayMs` (load balancers and endpoint controllers notice and stop sending); then
+   * it stops accepting connections, closes idle keep-alive connections, answers requests in flight
+   * with `Connection: close` and gives them up to `graceMs` to finish; then the stores close.
+   * @param graceMs ms for in-flight requests (default 10 000; `SHUTDOWN_GRACE_SECONDS`)
+   * @param delayMs ms of serving on while not ready (default 0; `SHUTDOWN_DELAY_SECONDS`)
+   */
+  stop(graceMs?: number, delayMs?: number): Promise<void>;
 }
 
 /** How long at most a JSON log line waits in the stdout buffer of {@link createLogger}, ms. */
@@ -69,19 +78,41 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, () => resolve());
+    // Issue #28: HOST binds the main port to one address; unset = every interface.
+    server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const metricsListener = config.metrics.port !== undefined ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token) : undefined;
+  const metricsListener = config.metrics.port !== undefined ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token, config.metricsHost) : undefined;
+  let closing = false;
+  // Once the listener closes, every response ends its connection (no keep-alive into a closed
+  // port): those of requests still arriving, and those in flight whose headers are not sent yet.
+  const unanswered = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    if (closing) return res.setHeader('Connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
+  const endKeepAlive = () => {
+    closing = true;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+    unanswered.clear();
+  };
   return {
     ...built,
     server,
     port,
     metricsServer: metricsListener,
+    logger,
     generatedPassword,
-    async stop(graceMs = 10_000) {
-      // /readyz turns 503 at once; requests in flight finish (up to graceMs), then stores close.
+    async stop(graceMs = 10_000, delayMs = 0) {
+      // /readyz turns 503 at once; the process serves on for delayMs; then requests in flight
+      // finish (up to graceMs), then stores close.
       built.readiness.draining = true;
+      if (delayMs > 0) {
+        logger.info({ event: 'shutdown_delay', delay_ms: delayMs }, 'not ready; serving on until load balancers notice');
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      endKeepAlive();
       metricsListener?.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

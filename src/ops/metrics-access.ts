@@ -45,7 +45,7 @@ export function metricsHandler(metrics: Metrics, token: string | undefined): Mid
  * A listener of its own serving `GET /metrics` only (`METRICS_PORT`); 404 for anything else.
  * @returns the listening server (port 0 = any free port; read `address()`)
  */
-export async function metricsServer(metrics: Metrics, port: number, token: string | undefined): Promise<Server> {
+export async function metricsServer(metrics: Metrics, port: number, token: string | undefined, host?: string): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {
@@ -63,7 +63,8 @@ export async function metricsServer(metrics: Metrics, port: number, token: strin
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    // Issue #28: METRICS_HOST binds it to one address (a private network); unset = every interface.
+    server.listen(port, host, () => resolve());
   });
   return server;
 }

@@ -5,7 +5,9 @@
  *   `coursegate_http_request_duration_seconds{method,route}`: every request; `route` is a fixed
  *   label (the endpoint, e.g. `token`, `/account/graphql`), never the raw path (no ids, no codes);
  * - `coursegate_tokens_issued_total{type}`: access / refresh tokens and codes saved by oidc-provider;
- * - `coursegate_errors_total{kind}`: 5xx answers, oidc-provider `server_error`s, token-endpoint errors;
+ * - `coursegate_errors_total{kind}`: 5xx answers (`http_5xx`; the 503s of a store outage apart, as
+ *   `http_503_unavailable`), oidc-provider `server_error`s (`oidc_server_error`; store outages
+ *   apart, as `oidc_store_outage`), token-endpoint errors;
  * - `coursegate_rate_limited_total{limit}`: 429 answers per limit (DESIGN D7);
  * - `coursegate_store_operation_duration_seconds{store,model,op}`: adapter latency, and platform
  *   queries as `model="platform"`, `op="query"` (or `query_error`);
@@ -18,6 +20,7 @@ import type Provider from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { classify } from '../errors/catalogue.js';
+import { isStoreOutage } from '../errors/outage.js';
 
 type AdapterClass = new (name: string) => Adapter;
 
@@ -104,7 +107,10 @@ export function createMetrics(): Metrics {
     let counted = children.counted.get(status);
     if (!counted) children.counted.set(status, (counted = requests.labels({ method, route, status: String(status) })));
     counted.inc();
-    if (status >= 500) errors.inc({ kind: 'http_5xx' });
+    // Issue #28: a 503 is the expected answer to a store outage (Retry-After), counted apart from
+    // server errors so that alerts on `http_5xx` mean a defect.
+    if (status === 503) errors.inc({ kind: 'http_503_unavailable' });
+    else if (status >= 500) errors.inc({ kind: 'http_5xx' });
   }
 
   function instrumentAdapter(Base: AdapterClass, store: string): AdapterClass {
@@ -186,7 +192,7 @@ export function createMetrics(): Metrics {
     provider.on('access_token.saved', () => issued.inc({ type: 'access_token' }));
     provider.on('refresh_token.saved', () => issued.inc({ type: 'refresh_token' }));
     provider.on('authorization_code.saved', () => issued.inc({ type: 'authorization_code' }));
-    provider.on('server_error', () => errors.inc({ kind: 'oidc_server_error' }));
+    provider.on('server_error', (_ctx, err) => errors.inc({ kind: isStoreOutage(err) ? 'oidc_store_outage' : 'oidc_server_error' }));
     provider.on('grant.error', () => errors.inc({ kind: 'token_endpoint' }));
   }
 

@@ -504,6 +504,21 @@ const migrations: Record<string, Migration> = {
       await index('lecture_progress_site_recorded', 'lecture_progress', ['site_id', 'recorded_at', 'user_id']);
     },
   },
+  // Issue #28 (DESIGN D12): client registrations are durable in the platform store
+  // (src/store/durable-clients.ts). Additive: the previous release ignores the table.
+  '0025_durable_clients': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('oauth_clients')
+        .ifNotExists()
+        .addColumn('client_id', 'text', (c) => c.primaryKey())
+        .addColumn('metadata', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('oauth_clients_expiry').ifNotExists().on('oauth_clients').column('expires_at').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {
@@ -517,6 +532,20 @@ class InCodeMigrations implements MigrationProvider {
  * @throws the first migration error, with the migration's name
  */
 export async function migratePlatform(db: Kysely<any>): Promise<void> {
+  await applyMigrations(db);
+}
+
+/**
+ * Applies every pending migration and names the ones applied (issue #28: `npm run migrate`).
+ *
+ * The rule every migration follows (DESIGN D12, docs/deployment.md "Upgrades"): additive only —
+ * new tables, new nullable or defaulted columns, new indexes — so the previous release keeps
+ * running against the migrated schema during a rolling upgrade; a column or table is removed only
+ * in a later release, once no running release reads it.
+ * @returns the names of the migrations applied now, in order (empty when none was pending)
+ * @throws the first migration error, with the migration's name
+ */
+export async function applyMigrations(db: Kysely<any>): Promise<string[]> {
   // Unordered: branches add migrations independently (0002_*), and a store migrated by one must accept the others.
   const migrator = new Migrator({ db, provider: new InCodeMigrations(), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
@@ -525,5 +554,36 @@ export async function migratePlatform(db: Kysely<any>): Promise<void> {
     // No failed migration: the migrator itself could not run (lock table, connection).
     throw new Error(failed ? `platform migration ${failed.migrationName} failed: ${String(error)}` : `platform migrations could not run: ${String(error)}`);
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
 
+/**
+ * The migrations this release has that the store has not applied yet (issue #28:
+ * `MIGRATE_ON_START=false` refuses to start while any is pending).
+ */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(), allowUnorderedMigrations: true });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** The store's schema is behind this release and start-up migrations are off (`MIGRATE_ON_START=false`). */
+export class SchemaBehindError extends Error {
+  override name = 'SchemaBehindError';
+  constructor(readonly pending: string[]) {
+    super(
+      `the platform store's schema is behind this release (${pending.length} pending migration${pending.length === 1 ? '' : 's'}: ${pending.join(', ')}); ` +
+        'run `npm run migrate` (in the container image: `node dist/src/cli/migrate.js`) with the same DATABASE_URL / DATA_DIR first, or set MIGRATE_ON_START=true',
+    );
+  }
+}
+
+/**
+ * Start-up step of a store (issue #28): applies pending migrations when `migrate` is true,
+ * otherwise checks that none is pending.
+ * @throws SchemaBehindError when `migrate` is false and migrations are pending
+ */
+export async function migrateOrCheck(db: Kysely<any>, migrate: boolean): Promise<void> {
+  if (migrate) return migratePlatform(db);
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) throw new SchemaBehindError(pending);
 }

@@ -153,6 +153,19 @@ export interface OauthApplicationsTable {
   created_at: string;
 }
 
+/**
+ * Issue #28 (DESIGN D12): every client registration, durable in the platform store
+ * (src/store/durable-clients.ts): the oidc-provider client metadata as JSON.
+ */
+export interface OauthClientsTable {
+  client_id: string;
+  /** The adapter payload (client metadata), JSON. */
+  metadata: string;
+  /** Epoch seconds when the registration lapses (a loopback client unused for 24 h); null = never. */
+  expires_at: number | null;
+  updated_at: string;
+}
+
 /** DESIGN D11: a one-time link (first password, password reset); only the SHA-256 of its token is stored. */
 export interface OneTimeLinksTable {
   /** base64url SHA-256 of the token given out in the link. */
@@ -232,6 +245,7 @@ export interface PlatformDatabase {
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
   oauth_applications: OauthApplicationsTable;
+  oauth_clients: OauthClientsTable;
   one_time_links: OneTimeLinksTable;
   audit_events: AuditEventsTable;
   connected_grants: ConnectedGrantsTable;

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type KyselyConfig, type LogEvent } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { registerDirectReader, type DirectReader } from '../platform/prepared.js';
-import { migratePlatform } from '../platform/migrations.js';
+import { migrateOrCheck } from '../platform/migrations.js';
 import { stablePlan } from '../../adapters/sqlite-plans.js';
 
 /** An open embedded store: the raw SQLite handle (adapters) and the typed query layer (platform). */
@@ -26,6 +26,7 @@ export interface EmbeddedStore {
  * Opens (creating when absent) `<dataDir>/coursegate.db` and runs the schema migrations.
  * @param log optional Kysely query log hook (metrics: query latency)
  * @param synchronous SQLite `synchronous` pragma (`config.sqliteSynchronous`, env SQLITE_SYNCHRONOUS)
+ * @param migrate apply pending migrations (default); false: refuse with SchemaBehindError while any is pending (`MIGRATE_ON_START=false`)
  * @throws when the directory cannot be created or the file is not a SQLite database
  */
 export async function openEmbeddedStore(
@@ -33,6 +34,7 @@ export async function openEmbeddedStore(
   log?: KyselyConfig['log'],
   warn: (message: string) => void = () => {},
   synchronous: 'FULL' | 'NORMAL' = 'NORMAL',
+  migrate = true,
 ): Promise<EmbeddedStore> {
   const file = path.join(dataDir, 'coursegate.db');
   const created = secureDataDir(dataDir, file, warn);
@@ -46,7 +48,12 @@ export async function openEmbeddedStore(
   const statements = statementCache(sqlite);
   const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, statements) }), log });
   registerDirectReader(db, directReader(sqlite, statements, typeof log === 'function' ? log : undefined));
-  await migratePlatform(db);
+  try {
+    await migrateOrCheck(db, migrate);
+  } catch (err) {
+    await db.destroy().catch(() => undefined);
+    throw err;
+  }
   return {
     sqlite,
     db,

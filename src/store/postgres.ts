@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
-import { migratePlatform } from '../platform/migrations.js';
+import { applyMigrations, migrateOrCheck } from '../platform/migrations.js';
 
 /** An open PostgreSQL platform store. */
 export interface PostgresStore {
@@ -42,14 +42,27 @@ async function waitForDatabase(db: Kysely<PlatformDatabase>, waitMs: number): Pr
 
 /**
  * Connects (pool of `poolSize` connections), waits for the server (at most `START_WAIT_MS`), runs the
- * platform migrations.
+ * platform migrations ({@link migratePostgres}) unless `options.migrate` is false, and checks that
+ * the schema is current.
  * @param url `postgres://user[:password]@host[:port]/database` (DATABASE_URL)
  * @param log optional Kysely query log hook (metrics: query latency)
  * @param onFault told of connection errors outside any query (logging); never throws
  * @param waitMs how long to wait for an unreachable server at start, in milliseconds
- * @throws when the server stays unreachable for `waitMs` or a migration fails
+ * @param options.migrate apply pending migrations first (default true; `MIGRATE_ON_START`)
+ * @throws when the server stays unreachable for `waitMs` or a migration fails; SchemaBehindError
+ *   (src/platform/migrations.ts) when migrations are pending and `options.migrate` is false
  */
-export async function openPostgresStore(url: string, poolSize = 10, log?: KyselyConfig['log'], onFault?: (err: Error) => void, waitMs = START_WAIT_MS): Promise<PostgresStore> {
+export async function openPostgresStore(
+  url: string,
+  poolSize = 10,
+  log?: KyselyConfig['log'],
+  onFault?: (err: Error) => void,
+  waitMs = START_WAIT_MS,
+  options: { migrate?: boolean } = {},
+): Promise<PostgresStore> {
+  // Issue #28: migrations (and the wait for the migration lock another process holds) run on a
+  // connection of their own without the pool's 5 s statement timeout; then the pool checks.
+  if (options.migrate ?? true) await migratePostgres(url, waitMs);
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -70,7 +83,7 @@ export async function openPostgresStore(url: string, poolSize = 10, log?: Kysely
   const db = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }), log });
   try {
     await waitForDatabase(db, waitMs);
-    await migratePlatform(db);
+    await migrateOrCheck(db, false);
   } catch (err) {
     await db.destroy().catch(() => undefined);
     throw err;
@@ -84,4 +97,27 @@ export async function openPostgresStore(url: string, poolSize = 10, log?: Kysely
       await db.destroy();
     },
   };
+}
+
+/**
+ * Applies pending platform migrations on a dedicated single connection with no statement or lock
+ * timeout (issue #28): the wait for the migration lock held by another process's run, and a long
+ * index build, are not cut short by the serving pool's 5 s `statement_timeout`. Kysely's migrator
+ * serialises concurrent runs with a session-level advisory lock, so two processes (or a migration
+ * job and a starting process) never migrate at once.
+ * @param url DATABASE_URL
+ * @param waitMs how long to wait for an unreachable server, in milliseconds
+ * @returns the names of the migrations applied (empty when the schema was current)
+ * @throws when the server stays unreachable or a migration fails
+ */
+export async function migratePostgres(url: string, waitMs = START_WAIT_MS): Promise<string[]> {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000, options: '-c statement_timeout=0 -c lock_timeout=0' });
+  pool.on('error', () => undefined); // a broken idle connection surfaces at the next query
+  const db = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await waitForDatabase(db, waitMs);
+    return await applyMigrations(db);
+  } finally {
+    await db.destroy().catch(() => undefined);
+  }
 }

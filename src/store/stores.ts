@@ -21,6 +21,9 @@ import { openEmbeddedStore, type EmbeddedStore } from './database.js';
 import { openPostgresStore } from './postgres.js';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
 import { connectRedis, redisAdapterFactory, type RedisClient } from '../../adapters/redis.js';
+import { requireReplicaAcks } from '../../adapters/replica-acks.js';
+import { durableClients } from './durable-clients.js';
+import { Redis } from 'ioredis';
 import type { RefreshRotation } from '../../adapters/rotation.js';
 
 /** The open stores of one process. */
@@ -39,6 +42,13 @@ export interface Stores {
   redis?: RedisClient;
   /** Readiness probes by store name; each rejects when its store is unreachable. */
   probes: Record<string, () => Promise<void>>;
+  /**
+   * Faults of this process's own connections that take it out of rotation (issue #28): a Redis
+   * connection to a node that is not a primary (stale after a failover; it is being made again).
+   * Each resolves to a reason, or undefined when the connection is fine. A shared store's outage
+   * is not one (every process sees it; requests answer 503).
+   */
+  localFaults: Record<string, () => Promise<string | undefined>>;
   close(): Promise<void>;
 }
 
@@ -60,24 +70,25 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 export async function openStores(config: Config, logger?: Logger, onQuery?: (store: 'sqlite' | 'postgres', ms: number, ok: boolean) => void): Promise<Stores> {
   const log = (store: 'sqlite' | 'postgres') => (onQuery ? (e: LogEvent) => onQuery(store, e.queryDurationMillis, e.level === 'query') : undefined);
   const probes: Record<string, () => Promise<void>> = {};
+  const localFaults: Record<string, () => Promise<string | undefined>> = {};
   const closers: (() => Promise<void>)[] = [];
   let embedded: EmbeddedStore | undefined;
   const warnPermissions = (message: string) => logger?.warn({ event: 'data_dir_permissions' }, message);
   let db: Kysely<PlatformDatabase>;
   if (config.databaseUrl) {
     let pgDown = false;
-    const pgStore = await openPostgresStore(config.databaseUrl, 10, log('postgres'), (err) => {
+    const pgStore = await openPostgresStore(config.databaseUrl, config.databasePoolMax, log('postgres'), (err) => {
       // One line per burst of connection errors (a restart kills every pooled connection).
       if (pgDown) return;
       pgDown = true;
       logger?.warn({ event: 'postgres_connection_lost', err: { type: err.name, message: err.message } }, 'postgres connection lost');
       setTimeout(() => (pgDown = false), 5000).unref();
-    });
+    }, undefined, { migrate: config.migrateOnStart });
     db = pgStore.db;
     probes.postgres = () => within(pgStore.ping(), 1000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
-    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions, config.sqliteSynchronous);
+    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions, config.sqliteSynchronous, config.migrateOnStart);
     db = embedded.db;
     const e = embedded;
     probes.sqlite = async () => {
@@ -88,8 +99,8 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
 
   let adapter: new (name: string) => Adapter & RefreshRotation;
   let redis: RedisClient | undefined;
-  if (config.redisUrl || config.redisClusterNodes) {
-    const client = connectRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
+  if (config.redisUrl || config.redisClusterNodes || config.redisSentinel) {
+    const client = connectRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes, sentinel: config.redisSentinel });
     // The client reconnects by itself; /readyz reports the outage. Log state changes, not each
     // retry (and never the URL: it may carry a password).
     let down = false;
@@ -104,13 +115,33 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
       logger?.info({ event: 'redis_up' }, 'redis reachable again');
     });
     redis = client;
-    adapter = redisAdapterFactory(client, { prefix: config.redisKeyPrefix });
+    // Issue #28 (DESIGN D12): clients are durable in the platform store; token and session writes
+    // wait for REDIS_MIN_REPLICAS_ACKED replicas (adapters/replica-acks.ts).
+    const clientsLost = { at: 0 };
+    const durable = durableClients(redisAdapterFactory(client, { prefix: config.redisKeyPrefix }), db, (err) => {
+      if (Date.now() - clientsLost.at < 5000) return;
+      clientsLost.at = Date.now();
+      logger?.warn({ event: 'clients_from_redis_copy', err: { type: (err as Error).name, message: (err as Error).message } }, 'platform store unreachable: clients read from their Redis copy');
+    });
+    adapter = client instanceof Redis ? requireReplicaAcks(durable, client, config.redisMinReplicasAcked) : durable;
     probes.redis = async () => {
       if (client.status !== 'ready') throw new Error(`redis: connection ${client.status}`);
       await within(client.ping(), 1000, 'redis');
     };
+    if (client instanceof Redis) {
+      localFaults.redis = async () => {
+        if (client.status !== 'ready') return undefined; // reconnecting or down: a store outage, not this process's
+        const role = (await within(client.call('ROLE') as Promise<unknown[]>, 1000, 'redis').catch(() => undefined))?.[0];
+        if (role === undefined || role === 'master') return undefined;
+        // Connected to a replica (a failover demoted our node): make the connection again.
+        client.disconnect(true);
+        return `connected to a read-only ${String(role)} node; reconnecting`;
+      };
+    }
     closers.unshift(async () => {
-      await client.quit().catch(() => client.disconnect());
+      await client.quit().catch(() => undefined);
+      // Also ends the sentinel connections (failover detector) that QUIT leaves open.
+      client.disconnect();
     });
   } else {
     embedded ??= await openEmbeddedStore(config.dataDir, undefined, warnPermissions, config.sqliteSynchronous);
@@ -127,6 +158,7 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
     sqlite: embedded?.sqlite,
     redis,
     probes,
+    localFaults,
     async close() {
       for (const close of closers) await close();
     },

@@ -94,11 +94,18 @@ function replayStage(stage: Stage, dir: string, from: Record<string, string>): R
 }
 
 describe('Dockerfile', () => {
-  test('multi-stage on node:24-slim (current LTS), production deps only, non-root, HEALTHCHECK on /healthz, volumes', () => {
-    expect(dockerfile.map((s) => s.base)).toEqual(['node:24-slim', 'node:24-slim', 'node:24-slim']);
+  test('multi-stage on one pinned node:24.x.y-slim (current LTS), production deps only, numeric non-root user, HEALTHCHECK on /healthz, volumes', () => {
+    // Issue #28: one pinned release in all stages, not the moving `node:24-slim`.
+    const bases = dockerfile.map((s) => s.base);
+    expect(bases).toHaveLength(3);
+    expect(new Set(bases).size).toBe(1);
+    expect(bases[0]).toMatch(/^node:24\.\d+\.\d+-slim(@sha256:[0-9a-f]{64})?$/);
     const runtime = dockerfile.at(-1)!;
     const ops = (op: string) => runtime.steps.filter((s) => s.op === op).map((s) => s.args);
-    expect(ops('USER')).toEqual(['node']);
+    // Numeric uid:gid (not root): Kubernetes' runAsNonRoot can verify it without /etc/passwd.
+    expect(ops('USER')).toEqual(['1000:1000']);
+    // The 189 MB Node.js cache of the test scripts stays out of the build context.
+    expect(readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n')).toContain('.cache');
     expect(ops('HEALTHCHECK')[0]).toContain('/healthz');
     expect(ops('VOLUME')[0]).toContain('/data');
     expect(ops('VOLUME')[0]).toContain('/app/config');

@@ -201,6 +201,12 @@ describe('production mode (DESIGN §3)', () => {
       const ids = new Set(requestLines().slice(before).map((l) => (JSON.parse(l) as { req_id: string }).req_id));
       expect(ids.size).toBe(burst);
       for (let i = 0; i < burst; i++) expect(ids.has(`burst-${i}`)).toBe(true);
+      // Issue #28: in production every stdout line is JSON (the start and shutdown lines too), and a
+      // request line names the client address and the route.
+      const lines = out.split('\n').filter(Boolean);
+      expect(lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toEqual([]);
+      expect(lines.map((l) => (JSON.parse(l) as { event?: string }).event)).toEqual(expect.arrayContaining(['started', 'shutdown']));
+      expect(JSON.parse(requestLines()[0]!)).toMatchObject({ remote_addr: expect.stringMatching(/127\.0\.0\.1$/), route: 'healthz', status: 200 });
     } finally {
       if (child && child.exitCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,126 @@
+/**
+ * Client registrations are durable in the platform store (issue #28, DESIGN D12): member clients,
+ * dynamically registered clients (loopback, confidential, vendor registrations) live in the
+ * platform table `oauth_clients` (SQLite or PostgreSQL), which backups cover. Redis holds only
+ * state a member can recover by signing in again: an empty Redis costs sign-ins, never a
+ * registration. (Client ID Metadata Documents are not stored here: they stay a cache, fetched again.)
+ *
+ * {@link durableClients} wraps the OIDC adapter class: model `Client` is read from and written to
+ * the platform table; every other model passes through. The inner (Redis) adapter keeps a copy of
+ * each client, written after the platform row and deleted with it, that is read only while the
+ * platform store is unreachable (so a PostgreSQL restart does not stop token refreshes), and that
+ * a client registered before this table existed is imported from at its first lookup.
+ *
+ * Row: `client_id`, `metadata` (the adapter payload, JSON), `expires_at` (epoch seconds, null =
+ * never: a loopback client's 24 h "unused" TTL), `updated_at` (ISO 8601).
+ */
+import type { Kysely } from 'kysely';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { PlatformDatabase } from '../platform/schema.js';
+import type { RefreshRotation } from '../../adapters/rotation.js';
+import { isStoreOutage } from '../errors/outage.js';
+
+type AdapterClass = new (name: string) => Adapter & RefreshRotation;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The client registrations in the platform store, as an oidc-provider adapter of model `Client`
+ * (oidc-provider 9 adapter interface; only `upsert`, `find` and `destroy` apply to clients).
+ */
+export class PlatformClients {
+  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+
+  /**
+   * The stored metadata of `clientId`, or undefined when there is none or it expired.
+   * @throws the platform store's error (a store outage when it is unreachable)
+   */
+  async find(clientId: string): Promise<AdapterPayload | undefined> {
+    const row = await this.db.selectFrom('oauth_clients').select(['metadata', 'expires_at']).where('client_id', '=', clientId).executeTakeFirst();
+    if (!row) return undefined;
+    if (row.expires_at !== null && Number(row.expires_at) <= nowSeconds()) return undefined;
+    return JSON.parse(row.metadata) as AdapterPayload;
+  }
+
+  /**
+   * Creates or replaces a client; expired registrations of others are deleted on the way.
+   * @param expiresIn seconds until the registration lapses; absent or ≤ 0 = never
+   */
+  async upsert(clientId: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const expiresAt = expiresIn && expiresIn > 0 ? nowSeconds() + Math.ceil(expiresIn) : null;
+    const row = { client_id: clientId, metadata: JSON.stringify(payload), expires_at: expiresAt, updated_at: new Date().toISOString() };
+    await this.db
+      .insertInto('oauth_clients')
+      .values(row)
+      .onConflict((oc) => oc.column('client_id').doUpdateSet({ metadata: row.metadata, expires_at: row.expires_at, updated_at: row.updated_at }))
+      .execute();
+    await this.db.deleteFrom('oauth_clients').where('expires_at', 'is not', null).where('expires_at', '<=', nowSeconds()).execute();
+  }
+
+  /** Deletes a client (no error when there is none). */
+  async destroy(clientId: string): Promise<void> {
+    await this.db.deleteFrom('oauth_clients').where('client_id', '=', clientId).execute();
+  }
+
+  /** Number of stored (unexpired) clients (backup checks, tests). */
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('oauth_clients')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowSeconds())]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
+
+/**
+ * Wraps the OIDC adapter class so that model `Client` lives in the platform store (see the module
+ * comment); other models are the inner adapter's.
+ * @param Inner the OIDC-state adapter class (Redis)
+ * @param db the platform store
+ * @param onFallback told when a lookup was answered from the inner copy because the platform store
+ *   was unreachable (logging, at most once per outage is the caller's business)
+ */
+export function durableClients(Inner: AdapterClass, db: Kysely<PlatformDatabase>, onFallback?: (err: unknown) => void): AdapterClass {
+  const platform = new PlatformClients(db);
+  return class DurableClients extends Inner {
+    private readonly durable: boolean;
+    constructor(name: string) {
+      super(name);
+      this.durable = name === 'Client';
+    }
+
+    override async find(id: string): Promise<AdapterPayload | undefined> {
+      if (!this.durable) return (await super.find(id)) ?? undefined;
+      let found: AdapterPayload | undefined;
+      try {
+        found = await platform.find(id);
+      } catch (err) {
+        // The platform store is unreachable: the copy kept beside the OIDC state answers meanwhile.
+        if (!isStoreOutage(err)) throw err;
+        onFallback?.(err);
+        return (await super.find(id)) ?? undefined;
+      }
+      if (found) return found;
+      // A client registered before issue #28 lives only in the inner store: make it durable now.
+      const legacy = (await super.find(id).catch(() => undefined)) ?? undefined;
+      if (legacy) await platform.upsert(id, legacy);
+      return legacy;
+    }
+
+    override async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      if (!this.durable) return super.upsert(id, payload, expiresIn);
+      // The record first: once it is written the registration exists whatever happens to the copy.
+      await platform.upsert(id, payload, expiresIn);
+      await super.upsert(id, payload, expiresIn);
+    }
+
+    override async destroy(id: string): Promise<void> {
+      if (!this.durable) return super.destroy(id);
+      // The copy first: should the record's deletion fail, the client still exists in both, and a
+      // copy left without its record would be imported back by find() as a pre-#28 client.
+      await super.destroy(id);
+      await platform.destroy(id);
+    }
+  };
+}
