@@ -60,6 +60,8 @@ export interface CoursegateApp {
   audit: AuditTrail;
   metrics: Metrics;
   readiness: Readiness;
+  /** Every row's built pipeline (read by test/http/route-pipelines.test.ts against the route table). */
+  pipelines: Pipelines;
   /** Stops timers and closes the stores. */
   close(): Promise<void>;
 }
@@ -195,6 +197,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
 
   return {
     app,
+    pipelines,
     provider: services.provider,
     store,
     adapter: services.adapter,

@@ -13,6 +13,7 @@
  * prefix (e.g. `/api/v1/*`, whose router is generated from per-operation declarations, DESIGN D9).
  */
 import { UPLOAD_CEILING_BYTES } from '../platform/files.js';
+import { canonicalPath } from '../engine/oidc-provider.js';
 
 /** How a surface renders its errors (one mapper per surface). */
 export type Surface =
@@ -236,11 +237,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'metrics', path: '/metrics', methods: GET, owner: 'app', surface: 'oauth', auth: none },
 ];
 
-/** Canonical form of a path under oidc-provider's rules: one trailing slash dropped, upper case. */
-export function canonicalPath(path: string): string {
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return trimmed.toUpperCase();
-}
+// oidc-provider's router matching, copied in the engine seam (src/engine/oidc-provider.ts).
+export { canonicalPath };
 
 interface Pattern {
   spec: RouteSpec;

@@ -18,6 +18,7 @@ import type Provider from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { classify } from '../errors/catalogue.js';
+import { routeOf } from '../engine/oidc-provider.js';
 
 type AdapterClass = new (name: string) => Adapter;
 
@@ -45,7 +46,7 @@ export interface Metrics {
 const KNOWN = ['/healthz', '/readyz', '/metrics', '/account/graphql', '/mcp', '/openapi.json', '/api/oauth/userinfo'];
 
 function routeLabel(ctx: Koa.Context): string {
-  const oidcRoute = (ctx as unknown as { oidc?: { route?: string } }).oidc?.route;
+  const oidcRoute = routeOf(ctx);
   if (oidcRoute) return oidcRoute;
   const path = ctx.path;
   if (path.startsWith('/interaction/')) return 'interaction';
