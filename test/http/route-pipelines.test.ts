@@ -16,6 +16,7 @@ import { assemble, checkPipeline, columnOf, type ColumnSteps } from '../../src/p
 import { pipeline, type Pipeline, type Step } from '../../src/pipelines/pipeline.js';
 import { failureCountOf } from '../../src/http/failure-count.js';
 import type { Context } from 'koa';
+import { memberToken } from '../helpers/member-token.js';
 
 let server: TestServer;
 
@@ -133,4 +134,50 @@ describe('a row with bearer auth never serves an anonymous caller (real HTTP)', 
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
   });
+});
+
+describe('the invitation row declares the failure-counted limit its page spends (real HTTP)', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ RATE_LIMIT_LOGIN_FAILURES: '2/900' });
+  }, 60_000);
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  test('two wrong passwords on the invitation page spend the points; the third try is 429 on the page', async () => {
+    const base = limited.baseUrl;
+    const reg = await fetch(`${base}/api/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'row limit', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+    });
+    const clientId = ((await reg.json()) as { client_id: string }).client_id;
+    const token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid members:write', site: 'demo' });
+    const created = await fetch(`${base}/api/v1/invitations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'student@demo.test', role: 'instructor' }),
+    });
+    expect(created.status).toBe(201);
+    const { acceptUrl } = (await created.json()) as { acceptUrl: string };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await (await fetch(acceptUrl)).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+      const res = await fetch(acceptUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, decision: 'accept', password: 'not-the-password' }).toString(),
+      });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(await res.text()).toMatch(/Too many failed sign-in attempts/);
+      } else await res.text();
+    }
+    expect(statuses).toEqual([401, 401, 429]);
+  }, 60_000);
 });
