@@ -76,6 +76,13 @@ module.exports = {
       },
     },
     {
+      name: 'the-engine-seam-stands-alone',
+      comment: 'src/engine/oidc-provider.ts is the one place that relies on oidc-provider internals (issue #27): it imports nothing of src/, so every layer above src/domain may use it.',
+      severity: 'error',
+      from: { path: layer('engine') },
+      to: { path: '^src/', pathNot: layer('engine') },
+    },
+    {
       name: 'operator-area-writes-through-operations',
       comment: 'src/operator (the /admin pages) changes nothing through a platform service directly: every operator action runs through src/operations/runner.ts (issue #27). Pages may read through the services object the operations layer hands them.',
       severity: 'error',

@@ -38,6 +38,7 @@ import type { AuditTrail } from './platform/audit.js';
 import { composeServices, type Services } from './compose.js';
 import { dispatch, type Pipelines } from './pipelines/pipeline.js';
 import { sharedSteps } from './pipelines/steps.js';
+import { assemblePipelines } from './pipelines/assemble.js';
 import { oauthPipelines } from './pipelines/oauth.js';
 import { resourcePipelines } from './pipelines/resource.js';
 import { adminApiPipelines } from './pipelines/admin-api.js';
@@ -59,6 +60,8 @@ export interface CoursegateApp {
   audit: AuditTrail;
   metrics: Metrics;
   readiness: Readiness;
+  /** Every row's built pipeline (read by test/http/route-pipelines.test.ts against the route table). */
+  pipelines: Pipelines;
   /** Stops timers and closes the stores. */
   close(): Promise<void>;
 }
@@ -126,18 +129,20 @@ function edge(steps: EdgeSteps): Koa.Middleware {
   };
 }
 
-/** Every endpoint's pipeline, keyed by route-table row name (one file per family). */
+/** Every endpoint's pipeline, keyed by route-table row name: each family's steps (one file per family) with its row's column steps. */
 export function buildPipelines(services: Services): Pipelines {
-  const shared = sharedSteps(services);
   const openapi = openApiDocument(services.config);
-  return {
-    ...oauthPipelines(services, shared),
-    ...resourcePipelines(services, shared, openapi),
-    ...adminApiPipelines(services, shared),
-    ...interactionPipelines(services, shared),
-    ...peoplePipelines(services, shared),
+  const declared: Pipelines = {
+    ...oauthPipelines(services),
+    ...resourcePipelines(services, openapi),
+    ...adminApiPipelines(services),
+    ...interactionPipelines(services),
+    ...peoplePipelines(services),
     ...opsPipelines(services, openapi),
   };
+  // Issue #27: the steps the rows' columns produce (body, rate limit, bearer, provider prelude and
+  // postlude) are placed here, from the route table, never by a family.
+  return assemblePipelines(declared, sharedSteps(services));
 }
 
 /**
@@ -198,6 +203,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
 
   return {
     app,
+    pipelines,
     provider: services.provider,
     store,
     adapter: services.adapter,

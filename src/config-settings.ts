@@ -34,7 +34,11 @@ export interface Setting {
   env: string;
   /** Key path in `config/default.yaml`, when the file can set it too. */
   yaml?: string;
-  /** Default, as shown to operators. */
+  /**
+   * Default, as shown to operators. Where `yaml` names a key with a built-in default, the guide
+   * shows the schema's (`shownDefault`) and test/unit/config-settings.test.ts fails if this text
+   * disagrees with it.
+   */
   default: string;
   /** What it does; `★` settings are required in production. */
   description: string;
@@ -388,12 +392,55 @@ export const CONFIG_SCHEMA = z
 // Generated documentation
 // ---------------------------------------------------------------------------------------------
 
-/** The operator guide's settings table (markdown), generated from `SETTINGS`. */
-export function settingsTable(): string {
+/** The built-in defaults of `config/default.yaml` (the zod schema's, what an absent file means). */
+export function builtInDefaults(): Record<string, unknown> {
+  return DEFAULTS_FILE_SCHEMA.parse({}) as Record<string, unknown>;
+}
+
+/** The value at a dotted `config/default.yaml` key of `defaults` (undefined: none). */
+function valueAt(defaults: Record<string, unknown>, key: string): unknown {
+  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), defaults);
+}
+
+/**
+ * The default the operator guide shows for a setting (issue #27 part 4: generated, not copied).
+ * A setting the file can set shows the file's built-in default, rendered as operators write the
+ * variable (`points/seconds` for a rate limit, `none` for an empty list, `off`/`on` for a
+ * boolean); a setting with no file default (computed at start, e.g. `$BASE_URL/docs`) shows its
+ * hand-written `default`.
+ * @param defaults the built-in defaults (`builtInDefaults()`; a test passes altered copies)
+ */
+export function shownDefault(setting: Setting, defaults: Record<string, unknown> = builtInDefaults()): string {
+  const value = setting.yaml ? valueAt(defaults, setting.yaml) : undefined;
+  if (value === undefined) return setting.default;
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : `\`${value.join(',')}\``;
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (value && typeof value === 'object' && 'points' in value && 'duration' in value) {
+    const limit = value as { points: number; duration: number };
+    return `\`${limit.points}/${limit.duration}\``;
+  }
+  return `\`${String(value)}\``;
+}
+
+/**
+ * Settings whose hand-written `default` disagrees with the schema's (empty: none). A changed zod
+ * default or `config/default.yaml` shows up here, not as two defaults in the guide.
+ */
+export function defaultDrift(settings: readonly Setting[] = SETTINGS, defaults: Record<string, unknown> = builtInDefaults()): string[] {
+  return settings
+    .filter((s) => shownDefault(s, defaults) !== s.default)
+    .map((s) => `${s.env}: SETTINGS says ${s.default}, the schema ${shownDefault(s, defaults)}`);
+}
+
+/**
+ * The operator guide's settings table (markdown), generated from `SETTINGS`; the default column
+ * comes from the schema where the file can set the variable (`shownDefault`).
+ */
+export function settingsTable(defaults: Record<string, unknown> = builtInDefaults()): string {
   const rows = SETTINGS.map((s) => {
     const name = `\`${s.env}\`${s.requiredInProduction ? ' ★' : ''}`;
     const yaml = s.yaml ? `\`${s.yaml}\`` : '';
-    return `| ${name} | ${yaml} | ${s.default} | ${s.description} |`;
+    return `| ${name} | ${yaml} | ${shownDefault(s, defaults)} | ${s.description} |`;
   });
   return ['| env | `config/default.yaml` | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
@@ -502,7 +549,7 @@ export interface GeneratedTable {
 
 /** Every table generated from the catalogue (written by scripts/settings-table.ts, checked by the test). */
 export const GENERATED_TABLES: readonly GeneratedTable[] = [
-  { doc: 'docs/operator-guide.md', markers: TABLE_MARKERS, render: settingsTable },
+  { doc: 'docs/operator-guide.md', markers: TABLE_MARKERS, render: () => settingsTable() },
   ...(Object.keys(FILES) as ConfigFile[]).map((file) => ({
     doc: file === 'config/integrations.yaml' ? 'docs/operator-integrations.md' : 'docs/operator-guide.md',
     markers: [`<!-- settings-table:begin ${file} (generated from src/config-settings.ts) -->`, '<!-- settings-table:end -->'] as const,

@@ -14,6 +14,7 @@
  * then keeps a few empty objects alive instead of the request.
  */
 import type Koa from 'koa';
+import { releaseOidcContext } from '../engine/oidc-provider.js';
 
 /**
  * Empties `ctx` and, when oidc-provider defined one, its `OIDCContext` (own properties set to
@@ -36,11 +37,7 @@ function empty(o: object): void {
 }
 
 function release(ctx: Koa.Context): void {
-  // `oidc` is oidc-provider's non-enumerable getter (present on its routes only); reading it builds
-  // the OIDCContext when the route never did, a small object, cheaper than telling the cases apart.
-  if (Object.hasOwn(ctx, 'oidc')) {
-    const oidc = (ctx as { oidc?: object }).oidc;
-    if (oidc) empty(oidc);
-  }
+  // oidc-provider's `ctx.oidc` getter (an engine assumption, src/engine/oidc-provider.ts).
+  releaseOidcContext(ctx, empty);
   empty(ctx);
 }

@@ -13,6 +13,7 @@
  * prefix (e.g. `/api/v1/*`, whose router is generated from per-operation declarations, DESIGN D9).
  */
 import { UPLOAD_CEILING_BYTES } from '../platform/files.js';
+import { canonicalPath } from '../engine/oidc-provider.js';
 
 /** How a surface renders its errors (one mapper per surface). */
 export type Surface =
@@ -32,23 +33,37 @@ export type Authentication =
   | { kind: 'none' }
   /** OAuth client authentication at the provider's endpoints (RFC 6749 §2.3). */
   | { kind: 'client' }
-  /** RFC 6750 bearer access token; `anonymous`: requests without a token are served too. */
-  | { kind: 'bearer'; scopes?: readonly string[]; anonymous?: boolean }
+  /**
+   * RFC 6750 bearer access token. Produces the `authenticateBearer` step (src/pipelines/assemble.ts)
+   * that requires `scopes` (403 insufficient_scope) and refuses a request without a token (401):
+   * such a row never serves an anonymous caller. `challengeScope`: the scope its 401s name when
+   * `scopes` is empty (DESIGN D4; UserInfo: `openid`). `anonymous`: requests without a token are
+   * served too, and the family's own step reads the token (`/mcp`: the scope hint depends on the
+   * called tool), so no step is produced.
+   */
+  | { kind: 'bearer'; scopes?: readonly string[]; challengeScope?: string; anonymous?: boolean }
   /** oidc-provider interaction session cookie + the signed CSRF field of the form. */
   | { kind: 'interaction' }
   /** The people's pages' signed session cookie (src/operator/session.ts) + the CSRF field of their forms. */
   | { kind: 'session' };
 
+/** The `auth` value of a bearer row. */
+export type BearerAuthentication = Extract<Authentication, { kind: 'bearer' }>;
+
 /** The configured limits of DESIGN D7 (`config.rateLimits` keys). */
 export type LimitName = 'token' | 'revocation' | 'introspection' | 'registration' | 'loginFailures';
 
 /**
- * A rate-limit policy (DESIGN D7). `key`:
- * - `client+ip`: the client_id (HTTP Basic user or `client_id` field) together with the address,
- *   and (with `clientCeiling`) a client-wide ceiling of `CLIENT_CEILING_FACTOR` × the points;
- * - `ip`: the client address;
- * - `account+ip`: the e-mail of the form together with the address; `on: 'failure'` reserves a point
- *   before the password check and gives it back when the sign-in succeeds.
+ * A rate-limit policy (DESIGN D7). Each produces one step of the row's pipeline
+ * (src/pipelines/assemble.ts). `key`:
+ * - `client+ip` (step `limitByClient`): the client_id (HTTP Basic user or `client_id` field of the
+ *   form, read before the handler) together with the address, and (with `clientCeiling`) a
+ *   client-wide ceiling of `CLIENT_CEILING_FACTOR` × the points;
+ * - `ip` (step `limitByIp`): the client address alone, the body is not read;
+ * - `account+ip` with `on: 'failure'` (step `offerFailureCount`): nothing is counted before the
+ *   handler; the handler gets a reserve/release pair (`failureCountOf`, src/http/failure-count.ts)
+ *   and reserves a point for the account of its form before the password check, giving it back
+ *   when the check succeeds.
  */
 export interface RateLimitPolicy {
   limit: LimitName;
@@ -79,7 +94,11 @@ export interface RouteSpec {
   /** `/a/b`, `/a/:param`, or a family `/a/*`. */
   path: string;
   methods: readonly string[];
-  /** `provider`: served by oidc-provider; `app`: by our routers. */
+  /**
+   * `provider`: served by oidc-provider; the pipeline gets the provider prelude
+   * (`answerOutageAs503`, `explainMetadataFailure`) and postlude (`handToProvider`) from this
+   * column. `app`: by our steps alone.
+   */
   owner: 'provider' | 'app';
   surface: Surface;
   auth: Authentication;
@@ -171,7 +190,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'end_session_success', path: `${PROVIDER_ROUTES.end_session}/success`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
 
   // Ours, served by @koa/router (same matching rules).
-  { name: 'userinfo', path: PROVIDER_ROUTES.userinfo, methods: GET_POST, owner: 'app', surface: 'oauth', auth: { kind: 'bearer' }, body: buffered },
+  { name: 'userinfo', path: PROVIDER_ROUTES.userinfo, methods: GET_POST, owner: 'app', surface: 'oauth', auth: { kind: 'bearer', challengeScope: 'openid' }, body: buffered },
   { name: 'account_graphql', path: '/account/graphql', methods: GET_POST, owner: 'app', surface: 'graphql', auth: { kind: 'bearer', scopes: ['account:read'] }, body: buffered },
   // The schema as SDL (docs/account-api.graphql), public: the contract clients build against.
   { name: 'account_graphql_schema', path: '/account/graphql/schema.graphql', methods: GET, owner: 'app', surface: 'graphql', auth: none },
@@ -188,7 +207,10 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'] },
   { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'] },
   // DESIGN D5: the one-time invitation link (src/interaction/invitations.ts); the password check reserves a login-failure point.
-  { name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm },
+  {
+    name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm,
+    rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
+  },
   // People's pages (issue 11, DESIGN D11): home, sign-in, connected apps, one-time links, /admin.
   { name: 'home', path: '/', methods: GET, owner: 'app', surface: 'html', auth: none },
   {
@@ -219,11 +241,8 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
   { name: 'metrics', path: '/metrics', methods: GET, owner: 'app', surface: 'oauth', auth: none },
 ];
 
-/** Canonical form of a path under oidc-provider's rules: one trailing slash dropped, upper case. */
-export function canonicalPath(path: string): string {
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return trimmed.toUpperCase();
-}
+// oidc-provider's router matching, copied in the engine seam (src/engine/oidc-provider.ts).
+export { canonicalPath };
 
 interface Pattern {
   spec: RouteSpec;

@@ -22,6 +22,7 @@
  */
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
+import { failureCountOf } from '../http/failure-count.js';
 import escape from 'escape-html';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
@@ -46,10 +47,8 @@ export interface InvitationPageDeps {
   baseUrl: string;
   csrf: CsrfTokens;
   logger: Logger;
-  /** DESIGN D7: reserves a failed-login point for the address + IP before the password is checked (429 when none is left). */
-  reserveLogin?: (ctx: Context, email: string) => Promise<void>;
-  /** Gives the point back after a successful sign-in. */
-  releaseLogin?: (ctx: Context, email: string) => Promise<void>;
+  // DESIGN D7: the failed-login point is the `invitation` row's (route table `rateLimit.on:
+  // 'failure'`), taken with `failureCountOf(ctx)` (src/http/failure-count.ts).
 }
 
 const e = (value: unknown): string => escape(String(value ?? ''));
@@ -135,7 +134,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
     try {
       // Both decisions spend a point: a wrong password is a failed sign-in, and a sent link is
       // bounded like one (no one floods an address with mail through this page).
-      await deps.reserveLogin?.(ctx, inv.email);
+      await failureCountOf(ctx).reserve(inv.email);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
@@ -169,7 +168,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
         ? show(401, { error: `Wrong password, or no account yet for ${inv.email}. ${sentTo(inv.email, inv.siteName)} Or enter your password again.` })
         : show(401, { error: `Wrong password, or no account yet for ${inv.email}. ${notSent}` });
     }
-    await deps.releaseLogin?.(ctx, inv.email);
+    await failureCountOf(ctx).release(inv.email);
     try {
       const accepted = await deps.invitations.accept(inv.token, user);
       deps.logger.info({ event: 'invitation_accepted', invitation: inv.id, sub: user.id, site: accepted.siteId }, 'invitation accepted');

@@ -21,6 +21,7 @@ import type Provider from 'oidc-provider';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
 import { parseForm as form, formBody } from '../http/body.js';
+import { failureCountOf } from '../http/failure-count.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
@@ -51,13 +52,8 @@ export interface InteractionDeps {
   /** Connected apps: each grant is indexed by site and user. */
   grants?: ConnectedGrants;
   baseUrl: string;
-  /**
-   * Reserves a failed-login point for the account + IP before the password check (DESIGN D7);
-   * throws an HttpError 429 when none is left.
-   */
-  reserveLogin?: (ctx: Context, email: string) => Promise<void>;
-  /** Gives the reserved point back after a successful sign-in. */
-  releaseLogin?: (ctx: Context, email: string) => Promise<void>;
+  // DESIGN D7: the failed-login point is the `login` row's (route table `rateLimit.on: 'failure'`),
+  // taken with `failureCountOf(ctx)` (src/http/failure-count.ts).
   /**
    * Starts the people's pages' session (`cg_web`, src/operator/session.ts) for a user who just
    * proved their password here, so /account/connections right after an authorization does not ask
@@ -211,7 +207,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     };
     if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
     try {
-      await deps.reserveLogin?.(ctx, email);
+      await failureCountOf(ctx).reserve(email);
     } catch (err) {
       // DESIGN D7: a locked-out account + IP sees why on the login page itself.
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
@@ -223,7 +219,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
       logger.info({ event: 'login_failed', uid: d.uid }, 'login failed');
       return showLogin('Wrong e-mail or password.', 401);
     }
-    await deps.releaseLogin?.(ctx, email);
+    await failureCountOf(ctx).release(email);
     const sites = eligibleSites(await accounts.membershipsOf(user.id), org);
     if (sites.length === 0) {
       return deny(ctx, org ? 'this application belongs to a site where the user has no role' : 'the user has no role at any site');

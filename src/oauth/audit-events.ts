@@ -14,6 +14,7 @@ import type { AuditInput, AuditTrail } from '../platform/audit.js';
 import type { SiteChoices } from './account.js';
 import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
+import { currentRequest, ROUTE, routeOf } from '../engine/oidc-provider.js';
 
 type Entities = Record<string, { accountId?: string; grantId?: string; scope?: string; extra?: Record<string, unknown> } | undefined>;
 
@@ -78,7 +79,7 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
       kind: 'revocation',
       clientId: client?.clientId ?? null,
       userId: userOf(entities(ctx)),
-      detail: ctx.oidc?.route === 'revocation' ? 'grant revoked by the client (RFC 7009)' : 'grant revoked: a used refresh token was presented again',
+      detail: routeOf(ctx) === ROUTE.revocation ? 'grant revoked by the client (RFC 7009)' : 'grant revoked: a used refresh token was presented again',
     } as const;
     save((async () => ({ ...fixed, siteId: await siteOf(client, grantId) }) satisfies AuditInput)());
   });
@@ -88,8 +89,8 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
   // still one (DESIGN D10). Only the revocation endpoint destroys access tokens this way; the
   // request is read from the provider's async context while the event fires.
   provider.on('access_token.destroyed', (token: { clientId?: string; accountId?: string; grantId?: string; extra?: Record<string, unknown> }) => {
-    const ctx = Provider.ctx as KoaContextWithOIDC | undefined;
-    if (ctx?.oidc?.route !== 'revocation') return;
+    const ctx = currentRequest();
+    if (!ctx || routeOf(ctx) !== ROUTE.revocation) return;
     const client = ctx.oidc.client;
     const org = token.extra?.org_id;
     const fixed = { kind: 'revocation', clientId: token.clientId ?? client?.clientId ?? null, userId: token.accountId ?? null, detail: 'access token revoked by the client (RFC 7009)' } as const;

@@ -26,6 +26,7 @@ import { clientMetadata } from '../domain/client-metadata.js';
 import { assertPublicHost, guardedLookup, isForbiddenAddress, ForbiddenTargetError } from './ssrf.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
 import { withDocs } from '../http/docs-links.js';
+import { CIMD_FETCH_FAILED } from '../engine/oidc-provider.js';
 
 type CimdFeature = NonNullable<NonNullable<Configuration['features']>['clientIdMetadataDocument']>;
 type FetchFn = NonNullable<Configuration['fetch']>;
@@ -156,7 +157,7 @@ export const CIMD_BODY_LIMIT = 5 * 1024;
  */
 export function explainCimdFailure(failures: CimdFailures, clientId: unknown, out: { error?: unknown; error_description?: unknown }): void {
   if (!isCimdClientId(clientId) || out.error !== 'invalid_client') return;
-  if (out.error_description !== 'client_id metadata document fetch failed') return;
+  if (out.error_description !== CIMD_FETCH_FAILED) return;
   const failure = failures.get(clientId);
   if (failure) out.error_description = `client_id metadata document fetch failed: ${failure.cause}`;
 }

@@ -11,10 +11,11 @@
  */
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { patchIdTokenIssue, ROUTE, routeOf } from '../engine/oidc-provider.js';
 
 /** True inside a refresh_token grant request at the token endpoint. */
 export function isRefreshGrant(ctx: KoaContextWithOIDC | undefined): boolean {
-  return ctx?.oidc?.route === 'token' && ctx.oidc.params?.grant_type === 'refresh_token';
+  return routeOf(ctx) === ROUTE.token && ctx?.oidc?.params?.grant_type === 'refresh_token';
 }
 
 /**
@@ -22,15 +23,13 @@ export function isRefreshGrant(ctx: KoaContextWithOIDC | undefined): boolean {
  * @param signingActive DESIGN D6: true once id_tokens may be signed
  */
 export function idTokenWithheld(ctx: KoaContextWithOIDC | undefined, signingActive: () => boolean): boolean {
-  return ctx?.oidc?.route === 'token' && (!signingActive() || isRefreshGrant(ctx));
+  return routeOf(ctx) === ROUTE.token && (!signingActive() || isRefreshGrant(ctx));
 }
 
-/** Wraps the provider's IdToken model: `issue()` returns undefined where `idTokenWithheld` says so. */
+/**
+ * Installs the rule on the provider's IdToken model (the engine seam's `patchIdTokenIssue`):
+ * `issue()` returns undefined where `idTokenWithheld` says so.
+ */
 export function withholdIdTokens(provider: Provider, signingActive: () => boolean): void {
-  const IdToken = provider.IdToken as unknown as { prototype: { issue(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]): Promise<string | undefined> } };
-  const issue = IdToken.prototype.issue;
-  IdToken.prototype.issue = async function withheld(this: { ctx?: KoaContextWithOIDC }, ...args: unknown[]) {
-    if (idTokenWithheld(this.ctx, signingActive)) return undefined;
-    return issue.apply(this, args);
-  };
+  patchIdTokenIssue(provider, (ctx) => idTokenWithheld(ctx, signingActive));
 }

@@ -27,6 +27,7 @@ import { refuseSuspendedGrant, type Suspensions } from './suspension.js';
 import { PROVIDER_ROUTES } from '../http/route-table.js';
 import { logoutPage, signedOutPage } from '../interaction/logout-pages.js';
 import { isRefreshGrant, withholdIdTokens } from './id-token-policy.js';
+import { ROUTE, routeOf } from '../engine/oidc-provider.js';
 
 /** What the provider needs from the rest of the process. */
 export interface ProviderDeps {
@@ -119,7 +120,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     findAccount: async (ctx, accountId, token) => {
       // SPEC §5.4: a suspended member client's code or refresh token is refused (before rotation).
-      if (token && deps.suspensions && ctx?.oidc?.route === 'token') await refuseSuspendedGrant(deps.suspensions, token.clientId);
+      if (token && deps.suspensions && routeOf(ctx) === ROUTE.token) await refuseSuspendedGrant(deps.suspensions, token.clientId);
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
@@ -207,7 +208,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       validator(ctx, key, _value, metadata) {
         if (key !== CLIENT_KIND_PROPERTY) return;
         deps.classifyClient?.(metadata);
-        if (ctx && (ctx as KoaContextWithOIDC).oidc?.route === 'registration') {
+        if (ctx && routeOf(ctx) === ROUTE.registration) {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
         }
         // oidc-provider validates `scope` after this validator: do it before the scope moves.

@@ -31,6 +31,7 @@
 import type { Middleware } from 'koa';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { withinGrace, type RefreshRotation, type RotatedSuccessor, type RotationOutcome, type RotationPolicy, type SavedAlong } from '../../adapters/rotation.js';
+import { currentRequest } from '../engine/oidc-provider.js';
 
 type AdapterClass = new (name: string) => Adapter;
 type RotatingClass = new (name: string) => Adapter & RefreshRotation;
@@ -58,7 +59,6 @@ function runWaiting(request: object | undefined, along?: SavedAlong): Promise<vo
 /** The model whose save, in a refresh request, carries the waiting rotation. */
 const CARRIER = 'AccessToken';
 
-const currentRequest = (): object | undefined => (Provider as unknown as { ctx?: object }).ctx;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**

@@ -22,6 +22,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { AccessDenied } from '../errors/catalogue.js';
 import { renderHtml } from '../errors/surfaces/html.js';
+import { ROUTE, wrapTokenFinders } from '../engine/oidc-provider.js';
 
 /** The site that suspends a client, when it does. */
 export interface Suspension {
@@ -124,24 +125,17 @@ export async function refuseSuspendedGrant(suspensions: Suspensions, clientId: s
   if (suspended) throw new errors.CustomOIDCProviderError('invalid_grant', suspendedMessage(suspended));
 }
 
-type Finder = { find(value: string, options?: unknown): Promise<{ clientId?: string } | undefined> };
-
 /**
  * Wraps `AccessToken.find` and `RefreshToken.find` so that tokens of suspended clients are not
  * found, except by revocation (the client may always give up its tokens) and by the token
  * endpoint (which refuses them with a clearer `invalid_grant`, see `refuseSuspendedGrant`).
  */
 export function hideSuspendedTokens(provider: Provider, suspensions: Suspensions): void {
-  for (const model of [provider.AccessToken, provider.RefreshToken] as unknown as Finder[]) {
-    const find = model.find.bind(model);
-    model.find = async (value, options) => {
-      const token = await find(value, options);
-      if (!token) return token;
-      const route = (Provider.ctx as { oidc?: { route?: string } } | undefined)?.oidc?.route;
-      if (route === 'revocation' || route === 'token') return token;
-      const known = suspensions.known(token.clientId);
-      const suspended = known ? known.suspension : await suspensions.of(token.clientId);
-      return suspended ? undefined : token;
-    };
-  }
+  // The finders are patched by the engine seam (src/engine/oidc-provider.ts `wrapTokenFinders`).
+  wrapTokenFinders(provider, async (token, route) => {
+    if (route === ROUTE.revocation || route === ROUTE.token) return token;
+    const known = suspensions.known(token.clientId);
+    const suspended = known ? known.suspension : await suspensions.of(token.clientId);
+    return suspended ? undefined : token;
+  });
 }

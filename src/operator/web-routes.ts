@@ -19,6 +19,7 @@
  */
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
+import { failureCountOf } from '../http/failure-count.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Accounts } from '../platform/accounts.js';
@@ -37,9 +38,8 @@ export interface WebDeps {
   connections: Connections;
   baseUrl: string;
   docsUrl: string;
-  /** DESIGN D7 hooks shared with the login page: a point reserved before the password check, given back on success. */
-  reserveLogin?: (ctx: Context, email: string) => Promise<void>;
-  releaseLogin?: (ctx: Context, email: string) => Promise<void>;
+  // DESIGN D7: the failed-login point (sign-in and "forgot your password?") is the `signin` row's
+  // (route table `rateLimit.on: 'failure'`), taken with `failureCountOf(ctx)` (src/http/failure-count.ts).
   /**
    * "Forgot your password?": mails a reset link to `email` when it has an account, else a notice
    * without a link; the same work either way. Throws when the message could not be sent.
@@ -174,7 +174,7 @@ export function webRouter(deps: WebDeps): Router {
       if (!/^[^@\s]+@[^@\s]+$/.test(email)) return forgot(ctx, { email, error: 'Enter the e-mail address of your account.' }, 400);
       try {
         // Each request spends a failed-login point of the address + IP: nobody floods an address.
-        await deps.reserveLogin?.(ctx, email);
+        await failureCountOf(ctx).reserve(email);
       } catch (err) {
         if (!(err instanceof HttpError) || err.status !== 429) throw err;
         for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
@@ -191,7 +191,7 @@ export function webRouter(deps: WebDeps): Router {
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     if (!email || !password) return signIn(ctx, { next, email, error: 'Enter your e-mail and password.' }, 400);
     try {
-      await deps.reserveLogin?.(ctx, email);
+      await failureCountOf(ctx).reserve(email);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
@@ -199,7 +199,7 @@ export function webRouter(deps: WebDeps): Router {
     }
     const user = await accounts.authenticate(email, password);
     if (!user) return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
-    await deps.releaseLogin?.(ctx, email);
+    await failureCountOf(ctx).release(email);
     ctx.cookies.set(SIGNIN_COOKIE, null, { signed: true, path: '/signin' });
     await sessions.start(ctx, user.id);
     ctx.status = 303;

@@ -21,6 +21,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { classify } from '../errors/catalogue.js';
 import { isStoreOutage } from '../errors/outage.js';
+import { routeOf } from '../engine/oidc-provider.js';
 
 type AdapterClass = new (name: string) => Adapter;
 
@@ -48,7 +49,7 @@ export interface Metrics {
 const KNOWN = ['/healthz', '/readyz', '/metrics', '/account/graphql', '/mcp', '/openapi.json', '/api/oauth/userinfo'];
 
 function routeLabel(ctx: Koa.Context): string {
-  const oidcRoute = (ctx as unknown as { oidc?: { route?: string } }).oidc?.route;
+  const oidcRoute = routeOf(ctx);
   if (oidcRoute) return oidcRoute;
   const path = ctx.path;
   if (path.startsWith('/interaction/')) return 'interaction';

@@ -11,24 +11,25 @@
  * (src/oauth/id-token-policy.ts: no id_token on refresh, none before signing starts).
  */
 import { completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.js';
-import { answerOutageAs503 as outageStep } from '../ops/store-outage.js';
 import { defaultScopeMiddleware } from '../oauth/default-scope.js';
 import { authorizationGuard } from '../oauth/suspension.js';
 import { settleRefreshRotation } from '../oauth/refresh-rotation.js';
 import type { Services } from '../compose.js';
 import { answersEveryMethod, type Pipelines, type Step } from './pipeline.js';
 import { MethodNotAllowed } from '../errors/catalogue.js';
-import type { SharedSteps } from './steps.js';
 
-/** The oauth family's pipelines. */
-export function oauthPipelines(services: Services, { limitBody, limitByClient, limitByIp, handToProvider }: SharedSteps): Pipelines {
+/**
+ * The oauth family's pipelines: only the family's own steps. The row's columns add the body step,
+ * the rate limit (`limitByClient` on token/revocation/introspection, `limitByIp` on registration),
+ * the provider prelude (`answerOutageAs503`, `explainMetadataFailure`) before these steps and the
+ * postlude `handToProvider` after them (src/pipelines/assemble.ts).
+ */
+export function oauthPipelines(services: Services): Pipelines {
   const { registration, signing, config } = services;
-  const explainMetadataFailure = registration.explainMetadataFailure;
   const { answerPreflight, readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient } = registration.steps(services.adapter);
   const fillDefaultScope = defaultScopeMiddleware(services.provider);
   const refuseSuspendedClient = authorizationGuard(services.suspensions);
   const announce = completeDiscovery(config, signing.signingActive);
-  const answerOutageAs503 = outageStep(services.renderError);
   // JWKS of the store's keys with the schedule's Cache-Control (DESIGN D6), else the provider's route.
   // CORS preflights (OPTIONS) stay the provider's.
   const ring = signing.ring;
@@ -37,33 +38,21 @@ export function oauthPipelines(services: Services, { limitBody, limitByClient, l
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowed(`${ctx.method} is not allowed here; allowed: GET, HEAD`, ['GET', 'HEAD']);
     ring.jwksHandler(ctx);
   };
-  const jwks = ring ? answersEveryMethod(serveRingJwks, answerOutageAs503, handToProvider) : answersEveryMethod(answerOutageAs503, handToProvider);
+  const providerAlone = answersEveryMethod();
 
   return {
-    discovery: answersEveryMethod(answerOutageAs503, announce, handToProvider),
-    jwks,
-    authorization: answersEveryMethod(limitBody, fillDefaultScope, refuseSuspendedClient, answerOutageAs503, explainMetadataFailure, handToProvider),
-    resume: answersEveryMethod(answerOutageAs503, explainMetadataFailure, handToProvider),
-    token: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, nameIdentityScopes, settleRefreshRotation, handToProvider),
-    revocation: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, handToProvider),
-    introspection: answersEveryMethod(limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, handToProvider),
+    discovery: answersEveryMethod(announce),
+    jwks: ring ? answersEveryMethod(serveRingJwks) : providerAlone,
+    authorization: answersEveryMethod(fillDefaultScope, refuseSuspendedClient),
+    resume: providerAlone,
+    token: answersEveryMethod(nameIdentityScopes, settleRefreshRotation),
+    revocation: providerAlone,
+    introspection: providerAlone,
     // DESIGN D1: the table decides (vendor record, refusal) before the provider creates a loopback client.
-    registration: answersEveryMethod(
-      answerPreflight,
-      limitBody,
-      limitByIp,
-      readMetadata,
-      decideD1Row,
-      answerRefusal,
-      answerVendor,
-      createLoopbackClient,
-      answerOutageAs503,
-      explainMetadataFailure,
-      handToProvider,
-    ),
-    client: answersEveryMethod(answerOutageAs503, explainMetadataFailure, handToProvider),
-    end_session: answersEveryMethod(limitBody, answerOutageAs503, explainMetadataFailure, handToProvider),
-    end_session_confirm: answersEveryMethod(limitBody, answerOutageAs503, explainMetadataFailure, handToProvider),
-    end_session_success: answersEveryMethod(answerOutageAs503, explainMetadataFailure, handToProvider),
+    registration: answersEveryMethod(answerPreflight, readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient),
+    client: providerAlone,
+    end_session: providerAlone,
+    end_session_confirm: providerAlone,
+    end_session_success: providerAlone,
   };
 }

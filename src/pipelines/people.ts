@@ -10,11 +10,13 @@ import { adminRouter } from '../operator/admin-routes.js';
 import { setPasswordUrl } from '../operator/links.js';
 import type { Services } from '../compose.js';
 import { methodNotAllowedOf, pipeline, routerStep, type Pipelines } from './pipeline.js';
-import type { SharedSteps } from './steps.js';
 
-/** The people family's pipelines. */
-export function peoplePipelines(services: Services, { limitBody }: SharedSteps): Pipelines {
-  const { accounts, sessions, connections, config, limits } = services;
+/**
+ * The people family's pipelines. The body step and, on `signin`, the failed-login pair
+ * (`offerFailureCount`) come from the rows (src/pipelines/assemble.ts).
+ */
+export function peoplePipelines(services: Services): Pipelines {
+  const { accounts, sessions, connections, config } = services;
   const { addressLinks, mailer, logger } = services;
   const platformName = new URL(config.baseUrl).host;
   /** Issue #30 item 6 (DESIGN D5): the same work whether or not the address has an account. */
@@ -29,8 +31,12 @@ export function peoplePipelines(services: Services, { limitBody }: SharedSteps):
     }
   };
   const web = routerStep(
-    webRouter({ accounts, sessions, connections, baseUrl: config.baseUrl, docsUrl: config.docsUrl, reserveLogin: limits.reserveLogin,
-      releaseLogin: limits.releaseLogin,
+    webRouter({
+      accounts,
+      sessions,
+      connections,
+      baseUrl: config.baseUrl,
+      docsUrl: config.docsUrl,
       requestReset,
       // Issue 30: signing out here also ends the authorization pages' session (oidc-provider's `_session`).
       endProviderSession: async (ctx) => {
@@ -60,12 +66,12 @@ export function peoplePipelines(services: Services, { limitBody }: SharedSteps):
   const answerMethodNotAllowed = methodNotAllowedOf(operatorRouter);
   return {
     home: pipeline(web),
-    signin: pipeline(limitBody, web),
-    signout: pipeline(limitBody, web),
+    signin: pipeline(web),
+    signout: pipeline(web),
     account_connections: pipeline(web),
-    account_connections_revoke: pipeline(limitBody, web),
-    set_password: pipeline(limitBody, setPassword),
+    account_connections_revoke: pipeline(web),
+    set_password: pipeline(setPassword),
     admin: pipeline(operatorArea),
-    admin_pages: pipeline(limitBody, operatorArea, answerMethodNotAllowed),
+    admin_pages: pipeline(operatorArea, answerMethodNotAllowed),
   };
 }

@@ -1,9 +1,13 @@
 /**
  * Endpoint pipelines and the dispatcher (issue #9), in the style of oidc-provider's
  * `lib/actions/*.js`: each route-table row (`src/http/route-table.ts`, keyed by its `name`) has one
- * declared list of named steps, read top to bottom as the endpoint's story, e.g.
+ * list of named steps, read top to bottom as the endpoint's story, e.g.
  *
- *   token: [limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, nameIdentityScopes, handToProvider]
+ *   token: [limitBody, limitByClient, answerOutageAs503, explainMetadataFailure, nameIdentityScopes, settleRefreshRotation, handToProvider]
+ *
+ * of which a family declares only its own (`nameIdentityScopes, settleRefreshRotation`); the others
+ * are produced by the row's columns (`body`, `rateLimit`, `auth`, `owner`) and placed by
+ * `assemblePipelines` (src/pipelines/assemble.ts, issue #27).
  *
  * After the edge steps (src/app.ts) the route is resolved once (`ctx.state.route`) and `dispatch`
  * runs **only that route's pipeline**: no router walk, no step a route does not need. A request no
@@ -32,6 +36,11 @@ export interface Pipeline {
    * any step runs. `steps`: the steps answer every method (oidc-provider's router, `/mcp`).
    */
   readonly methods: 'row' | 'steps';
+  /**
+   * Steps that answer before the row's authentication (`withPublicPage`, src/pipelines/assemble.ts):
+   * a page a browser asks for without a token (GraphiQL in development). Usually none.
+   */
+  readonly publicSteps?: readonly Step[];
 }
 
 /** The pipelines of a family, keyed by route-table row name. */

@@ -167,19 +167,21 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
  * @param members the live role check (`Accounts`)
  * @param options.anonymous serve requests without a token anonymously (`/mcp`)
  * @param options.scopes scopes every request must carry (403 insufficient_scope otherwise); also
- *   the `scope` of every 401 of the surface (without: the client's default, else `openid`)
+ *   the `scope` of every 401 of the surface (without: `challengeScope`, else the client's default,
+ *   else `openid`)
+ * @param options.challengeScope the scope the 401s name when `scopes` is empty (UserInfo: `openid`)
  * @param options.errorUri developer-docs page named as `error_uri` in the surface's 401s
  */
 export function bearer(
   provider: Provider,
   baseUrl: string,
   members: Members,
-  options: { anonymous?: boolean; scopes?: string[]; errorUri?: string } = {},
+  options: { anonymous?: boolean; scopes?: readonly string[]; challengeScope?: string; errorUri?: string } = {},
 ): Middleware {
   // DESIGN D4: the surface's own scopes are what a refused caller should ask for next.
-  const own = options.scopes?.length ? options.scopes.join(' ') : undefined;
+  const own = options.scopes?.length ? options.scopes.join(' ') : options.challengeScope;
   const hint: ScopeHint = { operation: own, fallback: own ?? ANY_KIND_SCOPE, errorUri: options.errorUri };
-  return async (ctx, next) => {
+  return async function authenticateBearer(ctx, next) {
     const token = readBearerToken(ctx, baseUrl, hint);
     if (token === undefined) {
       if (!options.anonymous) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required: send the header Authorization: Bearer <access token>', hint.fallback, hint.errorUri);

@@ -8,25 +8,28 @@
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts } from '../platform/accounts.js';
-import { authenticate, readBearerToken, type ScopeHint } from './bearer.js';
+import type { BearerState } from './bearer.js';
 import { challenge } from '../http/challenge.js';
 import { claimsOf, loadClaims } from '../domain/claims.js';
 import { KeptGrants } from './kept-grants.js';
 
-/** DESIGN D4: UserInfo's 401s name the scope it needs. */
-const OPENID: ScopeHint = { operation: 'openid', fallback: 'openid' };
-
 /** The Content-Type Koa would give a JSON body. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** GET or POST handler answering the claims as JSON (`Cache-Control: no-store`). */
+/**
+ * GET or POST handler answering the claims as JSON (`Cache-Control: no-store`), after the row's
+ * bearer step (`ctx.state.principal`).
+ * @throws HttpError 401 invalid_token when the grant was revoked or the account is gone; 403
+ *   insufficient_scope when the grant does not include `openid`
+ */
 export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl: string): Middleware {
   // The grant's OpenID scope decides the claims; a grant never changes (src/resource/kept-grants.ts).
   const grants = new KeptGrants(provider);
   return async (ctx) => {
-    const token = readBearerToken(ctx, baseUrl, OPENID);
-    if (!token) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required: send the header Authorization: Bearer <access token>', 'openid');
-    const principal = await authenticate(provider, baseUrl, token, accounts, OPENID);
+    // The row's bearer step (route table `auth: bearer, challengeScope: openid`) authenticated the
+    // token with the same rule as every resource, naming `openid` in its 401s (DESIGN D4).
+    const principal = (ctx.state as BearerState).principal;
+    if (!principal) throw new Error('userinfo: the row\'s bearer step did not run');
     const grant = grants.known(principal.grantId) ?? (await grants.read(principal.grantId));
     if (!grant || grant.clientId !== principal.clientId || grant.accountId !== principal.userId) {
       throw challenge(baseUrl, 401, 'invalid_token', 'the grant of this access token was revoked: sign in again', 'openid');

@@ -10,7 +10,9 @@ import { graphql, memberToken } from '../helpers/member-token.js';
 import { createAccountYoga, type AccountServices } from '../../src/resource/account-graphql/index.js';
 import { LIMITS } from '../../src/resource/account-graphql/limits.js';
 import { INTROSPECTION_LIMITS } from '../../src/resource/account-graphql/introspection-bound.js';
-import { getIntrospectionQuery } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { buildSchema, getIntrospectionQuery, getNamedType, isObjectType, parse, validate, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 
 let server: TestServer;
 let token: string;
@@ -25,6 +27,39 @@ const FULL = (n: number | string) => `
   enrolledCourses(first: ${n}) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { slug title expireDate hasLifetimeAccess progress completedLectureCount lectureCount lastWatchedLecture { lectureId positionSeconds updatedAt } } } }
   orders(first: ${n}) { totalCount pageInfo { hasNextPage endCursor } nodes { id number status total { amountMinor currency } createdAt items { id title courseSlug quantity unitPrice { amountMinor currency } total { amountMinor currency } } } }
   eventRegistrations(first: ${n}) { totalCount pageInfo { hasNextPage endCursor } nodes { id status createdAt event { id title startsAt endsAt location } } }`;
+
+/** The Account API's schema, as clients get it (docs/account-api.graphql is the same SDL). */
+const SCHEMA = buildSchema(readFileSync(new URL('../../src/resource/account-graphql/schema.graphql', import.meta.url), 'utf8'));
+
+/**
+ * Issue #27 part 4: the "every field" document, generated from the schema (not a hand-written list,
+ * so a new field is in it the day it is added): every field of `viewer`, every connection with
+ * `first: 100`, its rows read once, either through `nodes` or through `edges { cursor node }`
+ * (Relay clients), whichever `rows` says.
+ */
+function everyFieldDocument(schema: GraphQLSchema, rows: 'nodes' | 'edges'): string {
+  const select = (type: GraphQLObjectType): string =>
+    Object.values(type.getFields())
+      .filter((f) => !(type.getFields().nodes && type.getFields().edges && f.name === (rows === 'nodes' ? 'edges' : 'nodes')))
+      .map((f) => {
+        const named = getNamedType(f.type);
+        const args = f.args.some((a) => a.name === 'first') ? '(first: 100)' : '';
+        return isObjectType(named) ? `${f.name}${args} { ${select(named)} }` : f.name;
+      })
+      .join(' ');
+  return `{ viewer { ${select(schema.getType('Viewer') as GraphQLObjectType)} } }`;
+}
+
+/** graphql-armor's cost of a document (the rule the server runs, with its default weights). */
+function armorCost(schema: GraphQLSchema, document: string): number {
+  let cost = Number.NaN;
+  const errors = validate(schema, parse(document), [costLimitRule({ maxCost: Number.MAX_SAFE_INTEGER, onAccept: [(_ctx: unknown, { n }: { n: number }) => (cost = n)] } as never)]);
+  if (errors.length > 0) throw errors[0];
+  return cost;
+}
+
+/** The headroom the cost cap keeps over the costliest legitimate document (docs/account-api.md "Limits"). */
+const COST_HEADROOM = 0.1;
 
 const DEEP_INTROSPECTION = `{ __type(name: "Viewer") { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }`;
 
@@ -56,11 +91,32 @@ describe('limits and bad documents: request errors with stable codes, never 500'
     expect(spec.body.errors?.map((e) => e.extensions?.code)).toContain(code);
   });
 
-  test('the deepest and most expensive legitimate document (every field, first: 100) passes', async () => {
-    const res = await graphql(server.baseUrl, token, `{ viewer { id email name site { id name } roles ${FULL(100)} } }`);
+  test.each(['nodes', 'edges'] as const)('the most expensive legitimate document (every field of the schema, first: 100, rows through %s) passes', async (rows) => {
+    const document = everyFieldDocument(SCHEMA, rows);
+    // Generated: every scalar of every type under viewer is in it.
+    for (const field of ['email', 'roles', 'lastWatchedLecture', 'courseSlug', 'location', 'endCursor']) expect(document).toContain(field);
+    const res = await graphql(server.baseUrl, token, document);
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.viewer.orders.totalCount).toBe(3);
+  });
+
+  test(`the cost cap keeps ≥ ${COST_HEADROOM * 100} % headroom over the costliest legitimate document`, () => {
+    const costliest = Math.max(armorCost(SCHEMA, everyFieldDocument(SCHEMA, 'nodes')), armorCost(SCHEMA, everyFieldDocument(SCHEMA, 'edges')));
+    expect(costliest * (1 + COST_HEADROOM)).toBeLessThanOrEqual(LIMITS.cost);
+  });
+
+  test('the headroom check fails on a schema grown by new fields (a broken copy)', () => {
+    // Six more scalars on each order item and each enrolled course: real clients asking for every
+    // field would be refused by the cap; the check says so before they are.
+    const grown = buildSchema(
+      readFileSync(new URL('../../src/resource/account-graphql/schema.graphql', import.meta.url), 'utf8')
+        .replace('type OrderItem {', 'type OrderItem {\n  a1: Int\n  a2: Int\n  a3: Int\n  a4: Int\n  a5: Int\n  a6: Int')
+        .replace('type EnrolledCourse {', 'type EnrolledCourse {\n  b1: Int\n  b2: Int\n  b3: Int\n  b4: Int\n  b5: Int\n  b6: Int'),
+    );
+    const document = everyFieldDocument(grown, 'edges');
+    expect(document).toContain('a6');
+    expect(armorCost(grown, document) * (1 + COST_HEADROOM)).toBeGreaterThan(LIMITS.cost);
   });
 
   test('three connections with a variable first fit the rows budget', async () => {

@@ -17,6 +17,10 @@ import {
   GENERATED_TABLES,
   INTEGRATIONS_FILE_SCHEMA,
   SETTINGS,
+  builtInDefaults,
+  defaultDrift,
+  settingsTable,
+  shownDefault,
   fileJsonSchema,
   fileKeys,
   type ConfigFile,
@@ -98,6 +102,28 @@ describe('configuration catalogue (issue #9)', () => {
   test('SQLITE_SYNCHRONOUS is read through the configuration', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).sqliteSynchronous).toBe('NORMAL');
     expect(loadConfig({ NODE_ENV: 'test', SQLITE_SYNCHRONOUS: 'FULL' }).sqliteSynchronous).toBe('FULL');
+  });
+});
+
+describe('settings defaults in the operator guide come from the schema (issue #27 part 4)', () => {
+  test('every hand-written default of a setting the file can set agrees with the schema', () => {
+    // To fix: correct `SETTINGS[].default` (or the zod default + config/default.yaml), then regenerate.
+    expect(defaultDrift()).toEqual([]);
+    const derived = SETTINGS.filter((s) => s.yaml && shownDefault(s) === s.default && s.yaml !== 'docs_url');
+    expect(derived.length).toBeGreaterThanOrEqual(16);
+    expect(shownDefault(SETTINGS.find((s) => s.env === 'RATE_LIMIT_LOGIN_FAILURES')!)).toBe('`5/900`');
+    expect(shownDefault(SETTINGS.find((s) => s.env === 'CIMD_OPEN')!)).toBe('off');
+  });
+
+  test('a newcomer changes a default in the schema only: the guide shows the new one, the drift check fails', () => {
+    // The broken copy: the built-in defaults as they would be with `login_failures` raised to 10/900
+    // in the zod schema and config/default.yaml, SETTINGS left as it is.
+    const changed = structuredClone(builtInDefaults()) as { rate_limits: { login_failures: { points: number } } };
+    changed.rate_limits.login_failures.points = 10;
+    expect(defaultDrift(SETTINGS, changed)).toEqual(['RATE_LIMIT_LOGIN_FAILURES: SETTINGS says `5/900`, the schema `10/900`']);
+    const row = settingsTable(changed).split('\n').find((l) => l.startsWith('| `RATE_LIMIT_LOGIN_FAILURES`'))!;
+    expect(row).toContain('| `10/900` |');
+    expect(row).not.toContain('`5/900`');
   });
 });
 

@@ -2,10 +2,13 @@
  * The `/api/v1` router, generated from the operation list (DESIGN D4, D9). Each route is a named
  * pipeline, read top to bottom:
  *
- *   renderProblems → authenticate → requireScope → requireOperatorRole → readJsonBody
- *     → parseRequest → replayIdempotent → runThroughOperations (src/operations/runner.ts: If-Match, run, audit)
+ *   requireScope → requireOperatorRole → readJsonBody → parseRequest → replayIdempotent
+ *     → runThroughOperations (src/operations/runner.ts: If-Match, run, audit)
  *
- * Refusals are RFC 9457 problem+json (`problem.ts`). GET answers carry a strong `ETag` (and honour
+ * The bearer step runs before the router: it is the `admin_api` row's (route table `auth: bearer`,
+ * src/pipelines/assemble.ts), so no path under `/api/v1` answers a caller without a valid token.
+ * Refusals are thrown to the edge, whose renderer draws them as RFC 9457 problem+json (the row's
+ * surface `problem`, src/errors/render.ts); the router catches nothing. GET answers carry a strong `ETag` (and honour
  * `If-None-Match`); updates that declare `ifMatch` refuse a stale `If-Match` with 412; creating
  * POSTs (201) honour `Idempotency-Key` (per site, client and user) and send `Location`.
  *
@@ -21,12 +24,11 @@ import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import { isOperator } from '../../platform/accounts.js';
 import type { IdempotencyKeys } from '../../platform/idempotency.js';
-import { bearer, requireScopes, type Principal } from '../bearer.js';
+import { requireScopes, type Principal } from '../bearer.js';
 import { challenge } from '../../http/challenge.js';
 import type { AdminServices, Operation } from '../../operations/operation.js';
 import { runOperation, tagOf, type Actor } from '../../operations/runner.js';
 import { inputSchemas, parseInput } from './input.js';
-import { renderProblems } from './problem.js';
 import { InputError, MethodNotAllowed, NotFound } from '../../errors/catalogue.js';
 import { OPERATIONS } from '../../operations/index.js';
 import type { AuditTrail } from '../../platform/audit.js';
@@ -80,8 +82,6 @@ function withoutOneTimeSecrets(body: unknown): unknown {
 export function adminApiRouter(deps: AdminRouterDeps): Router {
   const router = new Router();
   const operations = deps.operations ?? OPERATIONS;
-  const problems = renderProblems(deps.docsUrl, deps.logger);
-  const authenticate = bearer(deps.provider, deps.baseUrl, deps.services.accounts);
   const json = parseJson(['application/json', 'application/merge-patch+json']);
   const actorOf = (ctx: Context): Actor => {
     const { principal } = state(ctx);
@@ -157,7 +157,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
         if (op.method === 'get' && ctx.fresh) ctx.status = 304;
       }
     };
-    const steps: Middleware[] = [problems, authenticate, requireScope, requireOperatorRole(op.scope)];
+    const steps: Middleware[] = [requireScope, requireOperatorRole(op.scope)];
     if (op.body) steps.push(json);
     if (op.upload) steps.push(readUpload(op.upload.field, deps.uploadMaxBytes ?? 5 * 1024 * 1024));
     steps.push(parseRequest);
@@ -168,7 +168,7 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
 
   // Unknown paths under /api/v1 answer problem+json too (not the OAuth JSON of other surfaces).
   const CATCH_ALL = '/api/v1/{*rest}';
-  router.all(CATCH_ALL, problems, (ctx) => {
+  router.all(CATCH_ALL, (ctx) => {
     const allowed = [...new Set((ctx.matched ?? []).filter((l) => l.path !== CATCH_ALL).flatMap((l) => l.methods))];
     if (allowed.length > 0) {
       throw new MethodNotAllowed(`${ctx.method} is not allowed on ${ctx.path} (allowed: ${allowed.join(', ')})`, allowed);

@@ -3,8 +3,12 @@
  * transport, stateless. The endpoint is a pipeline of small named steps, read top to bottom
  * (declared as the `mcp` pipeline in src/pipelines/resource.ts):
  *
- *   renderJsonRpcErrors → originGuard → allowPostOnly → readBody → authenticateCaller
- *     → gateToolCalls → serveMcp
+ *   originGuard → allowPostOnly → readBody → authenticateCaller → gateToolCalls → serveMcp
+ *
+ * Every refusal is thrown to the edge, whose renderer draws it on the row's surface `jsonrpc`
+ * (src/errors/render.ts, src/errors/surfaces/jsonrpc.ts): transport errors as JSON-RPC error
+ * objects, a store outage anywhere (bearer lookup, a tool) as 503 + Retry-After (issue #14), bearer
+ * challenges as RFC 6749 JSON with `WWW-Authenticate`. The steps catch nothing (issue #27).
  *
  * No token is fine (anonymous caller, public tools); a bad token is 401 `invalid_token`; a
  * protected tool call without its scopes is 401/403 with `WWW-Authenticate` (gate.ts).
@@ -21,7 +25,6 @@ import { originGuard } from './origin-guard.js';
 import { McpServerPool } from './server.js';
 import { plainRequest, serveDirect, serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
-import { renderError } from '../../errors/render.js';
 import type { Caller, ToolServices } from './tools/types.js';
 
 /** What `/mcp` needs from the composition root (src/compose.ts builds the services). */
@@ -41,21 +44,6 @@ interface McpState {
 }
 
 const state = (ctx: Context): McpState => ctx.state as McpState;
-
-/**
- * Renders every refusal of the pipeline on the JSON-RPC surface (src/errors/surfaces/jsonrpc.ts):
- * transport errors as JSON-RPC error objects, a store outage anywhere (bearer lookup, a tool) as
- * 503 + Retry-After (issue #14), bearer challenges as RFC 6749 JSON with `WWW-Authenticate`.
- */
-function renderJsonRpcErrors(deps: McpDeps): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      renderError(ctx, err, { docsUrl: deps.docsUrl, logger: deps.logger }, 'jsonrpc');
-    }
-  };
-}
 
 /** MCP Streamable HTTP: POST only here; GET (no server-initiated SSE stream) and DELETE (no sessions) → 405. */
 const allowPostOnly: Middleware = async (ctx, next) => {
@@ -118,7 +106,6 @@ export const SCOPE_MAP_PATH = '/.well-known/coursegate-scope-map.json';
 
 /** The named steps of `/mcp`, in order (the `mcp` pipeline of src/pipelines/resource.ts). */
 export interface McpSteps {
-  renderJsonRpcErrors: Middleware;
   originGuard: Middleware;
   allowPostOnly: Middleware;
   readBody: Middleware;
@@ -130,7 +117,6 @@ export interface McpSteps {
 /** Builds the steps of `/mcp` once. */
 export function mcpSteps(deps: McpDeps): McpSteps {
   return {
-    renderJsonRpcErrors: renderJsonRpcErrors(deps),
     originGuard: originGuard(deps.baseUrl),
     allowPostOnly,
     readBody,
