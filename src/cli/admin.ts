@@ -22,7 +22,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openStores } from '../store/stores.js';
 import { FirstRun } from '../platform/first-run.js';
 import { PlatformError } from '../platform/errors.js';
-import { setPasswordUrl } from '../operator/links.js';
+import { setPasswordUrl } from '../http/links.js';
 import path from 'node:path';
 import { createLinkMailer } from '../ops/mail.js';
 

@@ -31,7 +31,7 @@ import { PlatformError } from '../platform/errors.js';
 import type { Invitations } from '../platform/invitations.js';
 import type { AddressLinks } from '../platform/address-links.js';
 import type { LinkMailer } from '../ops/mail.js';
-import { setPasswordUrl } from '../operator/links.js';
+import { setPasswordUrl } from '../http/links.js';
 import { Gone, HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { layout } from './templates.js';

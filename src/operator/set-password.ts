@@ -33,7 +33,7 @@ import { MIN_PASSWORD_LENGTH, type OneTimeLinks } from '../platform/one-time-lin
 import type { AddressLinks, AddressLinkView } from '../platform/address-links.js';
 import type { Invitations } from '../platform/invitations.js';
 import { PlatformError } from '../platform/errors.js';
-import { SET_PASSWORD_PATH } from './links.js';
+import { SET_PASSWORD_PATH } from '../http/links.js';
 
 const e = (v: unknown): string => escape(String(v ?? ''));
 const csrfSubject = (token: string) => `set-password:${token}`;

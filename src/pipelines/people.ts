@@ -7,7 +7,7 @@
 import { webRouter } from '../operator/web-routes.js';
 import { setPasswordRouter } from '../operator/set-password.js';
 import { adminRouter } from '../operator/admin-routes.js';
-import { setPasswordUrl } from '../operator/links.js';
+import { setPasswordUrl } from '../http/links.js';
 import type { Services } from '../compose.js';
 import { methodNotAllowedOf, pipeline, routerStep, type Pipelines } from './pipeline.js';
 
