@@ -9,7 +9,7 @@
  * Knows nothing of HTTP or OAuth.
  */
 import { v7 as uuidv7 } from 'uuid';
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { clampPageSize, MAX_PAGE_SIZE } from './paging.js';
 import { PreparedQuery } from './prepared.js';
@@ -199,21 +199,44 @@ export class AuditTrail {
     await this.db.executeQuery(prepared.bind(...values));
   }
 
-  /** A site's events, newest first, filtered. */
+  /**
+   * A site's events, newest first (`at` desc, then `id` desc), filtered; at most `filter.limit`
+   * (≤ MAX_PAGE_SIZE). Every filter is an index range read in page order (issue #29): the client
+   * filter is two of them, the client's own events (`audit_events_site_client_at`) and the
+   * operator actions on it (`audit_events_site_target`), each cut at the page size and merged, so
+   * a rare client in a big site costs a page, not a walk of the site's trail.
+   */
   async list(siteId: string, filter: AuditFilter = {}): Promise<AuditEvent[]> {
-    let q = this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
-    const clientId = filter.clientId;
-    if (clientId) q = q.where((eb) => eb.or([eb('client_id', '=', clientId), eb('target', '=', auditTarget('application', clientId))]));
-    if (filter.userId) q = q.where('user_id', '=', filter.userId);
-    if (filter.kind) q = q.where('kind', '=', filter.kind);
-    if (filter.from) q = q.where('at', '>=', filter.from);
-    if (filter.to) q = q.where('at', '<', filter.to);
+    const limit = clampPageSize(filter.limit, MAX_PAGE_SIZE);
     const after = filter.after;
-    // A row-value comparison (issue #29): the store seeks straight to the cursor in
-    // `audit_events_site_at_id` / `…_site_client_at` / `…_site_user_at` instead of walking every
-    // newer event of the site.
-    if (after) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
-    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(clampPageSize(filter.limit, MAX_PAGE_SIZE)).execute();
+    const narrowed = (q: SelectQueryBuilder<PlatformDatabase, 'audit_events', Selectable<PlatformDatabase['audit_events']>>) => {
+      if (filter.userId) q = q.where('user_id', '=', filter.userId);
+      if (filter.kind) q = q.where('kind', '=', filter.kind);
+      if (filter.from) q = q.where('at', '>=', filter.from);
+      if (filter.to) q = q.where('at', '<', filter.to);
+      // A row-value comparison: the store seeks straight to the cursor in the index.
+      if (after) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
+      return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit);
+    };
+    const base = () => this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
+    const clientId = filter.clientId;
+    let rows: Array<Selectable<PlatformDatabase['audit_events']>>;
+    if (!clientId) {
+      rows = await narrowed(base()).execute();
+    } else {
+      const target = auditTarget('application', clientId);
+      const own = narrowed(base().where('client_id', '=', clientId));
+      // An action on the application that the client itself made is already among `own`.
+      const onIt = narrowed(base().where('target', '=', target).where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])));
+      rows = await this.db
+        .selectFrom(own.as('own'))
+        .selectAll()
+        .unionAll(this.db.selectFrom(onIt.as('on_it')).selectAll())
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    }
     return rows.map((r) => ({
       id: r.id,
       at: r.at,

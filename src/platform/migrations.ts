@@ -413,7 +413,8 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('audit_events').addColumn('target', 'text').execute();
       await db.schema.alterTable('audit_events').addColumn('surface', 'text').execute();
-      await db.schema.createIndex('audit_events_site_target').on('audit_events').columns(['site_id', 'target']).execute();
+      // (site_id, target, at, id): the trail filtered by an application walks it in page order (audit.ts `list`).
+      await db.schema.createIndex('audit_events_site_target').on('audit_events').columns(['site_id', 'target', 'at', 'id']).execute();
       await db.schema
         .createTable('resource_versions')
         .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))

@@ -56,13 +56,16 @@ describe('RFC 9728 resource discovery (oauth4webapi 3)', () => {
 });
 
 describe('DOCS_URL: the developer docs error descriptions link to', () => {
-  test('default <BASE_URL>/docs; the pages are served as Markdown', async () => {
+  test('default <BASE_URL>/docs; the pages are served as HTML to browsers, as Markdown to tools', async () => {
     expect(server.config.docsUrl).toBe(`${server.baseUrl}/docs`);
     for (const page of ['mcp.md', 'client-registration.md', 'client-developer-guide.md', 'account-api.md']) {
-      const res = await fetch(`${server.config.docsUrl}/${page}`);
+      const res = await fetch(`${server.config.docsUrl}/${page}`, { headers: { accept: 'text/html' } });
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
-      expect((await res.text()).startsWith('# ')).toBe(true);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toMatch(/<article class="docs"><h1 id="/);
+      const source = await fetch(`${server.config.docsUrl}/${page}`, { headers: { accept: 'text/markdown' } });
+      expect(source.headers.get('content-type')).toMatch(/^text\/markdown/);
+      expect((await source.text()).startsWith('# ')).toBe(true);
     }
     expect((await fetch(`${server.config.docsUrl}/..%2Fpackage.json`)).status).toBe(404);
     expect((await fetch(`${server.config.docsUrl}/SPEC.md`)).status).toBe(404);
