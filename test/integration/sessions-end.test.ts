@@ -208,10 +208,11 @@ describe('finding 3: the invitation page never tells whether the address has an 
       a.push(x.ms);
       b.push(y.ms);
     }
-    const median = (v: number[]) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)]!;
-    // The same work on both paths (one Argon2id verification, one link stored, one mail written):
-    // medians within 40% of each other (or 25 ms, on a loaded machine).
-    expect(Math.abs(median(a) - median(b))).toBeLessThan(Math.max(25, 0.4 * Math.max(median(a), median(b))));
+    // The same work on both paths (one Argon2id verification, one link stored, one mail written).
+    // A loaded machine only ever adds time, so the fastest of each path is its cost: within 40% of
+    // each other (or 25 ms). A path skipping the Argon2id check would be several times faster.
+    const fastest = (v: number[]) => Math.min(...v);
+    expect(Math.abs(fastest(a) - fastest(b))).toBeLessThan(Math.max(25, 0.4 * Math.max(fastest(a), fastest(b))));
     // No account was made for the unknown address.
     expect(await server.accounts.userIdByEmail(unknown)).toBeUndefined();
   }, 60_000);
