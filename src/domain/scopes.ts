@@ -48,6 +48,20 @@ export const SCOPES: Readonly<Record<string, string>> = {
   'account:write': 'Record your playback progress and change your display name',
 };
 
+/**
+ * Scope → what granting it lets an application do, in the operator's voice (issue #30 item 8): the
+ * `/admin` application forms and their creation page describe the scopes a member client may ask
+ * for to the operator who sets it up, not to the member (whose consent page uses `SCOPES`).
+ * Covers exactly the member-client scopes (identity + member scopes, DESIGN D2).
+ */
+export const OPERATOR_SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  openid: 'Lets the app sign the member in and know who they are',
+  profile: "Lets the app read the member's name",
+  email: "Lets the app read the member's e-mail address",
+  'account:read': "Lets the app read the member's enrollments, progress, orders and event registrations",
+  'account:write': "Lets the app record the member's playback progress and change their display name",
+};
+
 /** Every scope, in SPEC §2.5 order (the `scopes` of oidc-provider and `scopes_supported`). */
 export const ALL_SCOPES: readonly string[] = Object.keys(SCOPES);
 export const IDENTITY_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);

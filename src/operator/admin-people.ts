@@ -39,7 +39,23 @@ export interface PeopleHelpers {
 
 
 const str = (v: unknown): string => (typeof v === 'string' && v.length <= 254 ? v.trim() : '');
-const options = (values: readonly string[], picked = '') => values.map((r) => `<option value="${e(r)}"${r === picked ? ' selected' : ''}>${e(r)}</option>`).join('');
+/**
+ * The `<option>`s of a role picker (issue #30 item 8): `picked` (a refused form's value) or else the
+ * least privilege, `student`, is selected; roles are listed as given.
+ */
+const options = (values: readonly string[], picked = '') => {
+  const chosen = values.includes(picked) ? picked : 'student';
+  return values.map((r) => `<option value="${e(r)}"${r === chosen ? ' selected' : ''}>${e(r)}</option>`).join('');
+};
+
+/**
+ * The roles the acting operator may give, take away or invite (DESIGN D5): every role for an
+ * owner, every role but `owner` for an admin. The operations enforce the same rule
+ * (`grantMemberRole`, `createInvitation`); the pages only stop offering what would be refused.
+ */
+export function assignableRoles(operatorRoles: readonly string[], roles: readonly string[]): string[] {
+  return operatorRoles.includes('owner') ? [...roles] : roles.filter((r) => r !== 'owner');
+}
 
 /** What the forms of the page show again after a refusal. */
 interface Kept {
@@ -53,12 +69,19 @@ interface Kept {
 export function mountPeople(router: Router, deps: PeopleDeps, h: PeopleHelpers): void {
   async function peoplePage(ctx: Context, op: Operator, extra = '', status = 200, kept: Kept = {}) {
     const siteId = op.site.id;
+    const mine = op.sites.find((m) => m.site.id === siteId)?.roles ?? [];
     const members = await deps.services.operator.people.members(siteId);
+    const owners = members.filter((m) => m.roles.includes('owner')).length;
+    /** Removal offered only where it can succeed: a role this operator manages, never the last owner's. */
+    const removable = (role: string) => assignableRoles(mine, [role]).length > 0 && !(role === 'owner' && owners <= 1);
     const memberRows = members.map((m) => [
       e(m.name),
       e(m.email),
       e(m.roles.join(', ')),
-      m.roles.map((role) => button(`/admin/${siteId}/people/roles`, op.csrf, `Remove ${role}`, { email: m.email, role, change: 'revoke' }, true)).join(' '),
+      m.roles
+        .filter(removable)
+        .map((role) => button(`/admin/${siteId}/people/roles`, op.csrf, `Remove ${role}`, { email: m.email, role, change: 'revoke' }, true))
+        .join(' '),
     ]);
     const invitations = await deps.services.invitations.list(siteId);
     const invitationRows = invitations.map((i) => [
@@ -77,11 +100,11 @@ export function mountPeople(router: Router, deps: PeopleDeps, h: PeopleHelpers):
       `${extra}
 ${table('Members and their roles', ['Name', 'E-mail', 'Roles', 'Actions'], memberRows, 'No member.')}
 <h2>Give a member another role</h2>
-<p><small>Only an owner gives or removes the owner role; nobody gives themselves a role. To add someone new, invite them.</small></p>
+<p><small>Only an owner gives or removes the owner role; nobody gives themselves a role; the only owner keeps the role. To add someone new, invite them.</small></p>
 <form method="post" action="/admin/${e(siteId)}/people/roles">
 <input type="hidden" name="csrf" value="${e(op.csrf)}"><input type="hidden" name="change" value="grant">
 <label for="role_email">E-mail of the member</label><input id="role_email" name="email" type="email" required maxlength="254" value="${e(kept.roleEmail ?? '')}">
-<label for="role_role">Role</label><select id="role_role" name="role">${options(ROLES, kept.role)}</select>
+<label for="role_role">Role</label><select id="role_role" name="role">${options(assignableRoles(mine, ROLES), kept.role)}</select>
 <button type="submit">Give role</button>
 </form>
 ${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Action'], invitationRows, 'No invitation yet.')}
@@ -89,7 +112,7 @@ ${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Actio
 <form method="post" action="/admin/${e(siteId)}/invitations">
 <input type="hidden" name="csrf" value="${e(op.csrf)}">
 <label for="invite_email">E-mail</label><input id="invite_email" name="email" type="email" required maxlength="254" value="${e(kept.inviteEmail ?? '')}">
-<label for="invite_role">Role</label><select id="invite_role" name="role">${options(INVITABLE_ROLES, kept.inviteRole)}</select>
+<label for="invite_role">Role</label><select id="invite_role" name="role">${options(assignableRoles(mine, INVITABLE_ROLES), kept.inviteRole)}</select>
 <button type="submit">Create invitation</button>
 </form>`,
       status,

@@ -5,10 +5,13 @@
  * GET  /admin                           → the first site the person runs (403 page when none)
  * GET  /admin/:site                     overview: figures (analytics service) with charts + tables
  * GET  /admin/:site/settings            beta features; POST: `mcp_connections` = on|off
- * GET  /admin/:site/apps                Developers → OAuth applications (beta on); POST: create
+ * GET  /admin/:site/apps                Developers → OAuth applications (beta on; off: how to turn it on);
+ *                                       POST: create → what its developer needs (client_id, secret once,
+ *                                       discovery URL, `resource`, scopes, the guide)
  * GET  /admin/:site/apps/:client        edit form; POST: name, redirect URIs, scopes
  * POST /admin/:site/apps/:client/secret rotates a confidential client's secret (shown once)
- * POST /admin/:site/apps/:client/delete deletes it after revoking every grant
+ * GET  /admin/:site/apps/:client/delete confirmation page (how many members' sign-ins end)
+ * POST /admin/:site/apps/:client/delete `confirm` = yes (a required checkbox): revokes every grant, deletes
  * GET  /admin/:site/connections         connected apps; POST …/revoke: `grant_id` or `client_id`
  * GET  /admin/:site/audit               audit trail; filters `kind`, `client`, `user`, `from`, `to`
  * GET  /admin/:site/people              members, roles and invitations (admin-people.ts)
@@ -29,7 +32,7 @@ import { isOperator } from '../platform/accounts.js';
 import { AUDIT_KINDS, usageDays, type AuditKind } from '../platform/audit.js';
 import type { AnalyticsAdmin } from '../platform/operator/analytics.js';
 import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
-import { SCOPES } from '../domain/scopes.js';
+import { OPERATOR_SCOPE_DESCRIPTIONS } from '../domain/scopes.js';
 import type { AdminServices } from '../operations/operation.js';
 import { AccessDenied, NotFound } from '../errors/catalogue.js';
 import type { WebSession, WebSessions } from './session.js';
@@ -99,7 +102,8 @@ export function adminRouter(deps: AdminDeps): Router {
     const menu: NavLink[] = [
       { href: base, label: 'Overview' },
       { href: `${base}/settings`, label: 'Site settings' },
-      ...(op.site.mcpConnectionsEnabled ? [{ href: `${base}/apps`, label: 'Developers' }] : []),
+      // Always listed (issue #30 item 8): with the beta off, the page says how to turn it on.
+      { href: `${base}/apps`, label: 'Developers' },
       { href: `${base}/connections`, label: 'Connected apps' },
       { href: `${base}/audit`, label: 'Audit trail' },
       { href: `${base}/people`, label: 'People' },
@@ -201,6 +205,14 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
   });
   /** Field names people read, for refusals of the application forms. */
   const APPLICATION_LABELS = { clientName: 'Name', redirectUris: 'Redirect URIs', scopes: 'Scopes', confidential: 'Confidential' };
+  /**
+   * The scope checkboxes of an application form, each described to the operator (what it lets the
+   * app do, `OPERATOR_SCOPE_DESCRIPTIONS`), not in the member's voice of the consent page.
+   */
+  const scopeChoices = (picked: ReadonlySet<string>): string =>
+    MEMBER_CLIENT_SCOPES.map(
+      (s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(OPERATOR_SCOPE_DESCRIPTIONS[s] ?? '')}</label>`,
+    ).join('\n');
   /** What an application form shows: the stored application, or what was just submitted. */
   interface AppForm {
     clientName: string;
@@ -221,13 +233,10 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
       [
         `<a href="/admin/${e(op.site.id)}/apps/${encodeURIComponent(a.clientId)}" aria-label="Edit ${e(a.clientName)}">Edit</a>`,
         a.confidential ? button(`/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/secret`, op.csrf, 'Rotate secret', {}, true) : '',
-        button(`/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/delete`, op.csrf, 'Delete', {}, true),
+        `<a href="/admin/${e(op.site.id)}/apps/${encodeURIComponent(a.clientId)}/delete" aria-label="Delete ${e(a.clientName)}">Delete…</a>`,
       ].join(' '),
     ]);
-    const picked = new Set(kept?.scopes ?? ['openid', 'account:read']);
-    const scopes = MEMBER_CLIENT_SCOPES.map(
-      (s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(SCOPES[s])}</label>`,
-    ).join('\n');
+    const scopes = scopeChoices(new Set(kept?.scopes ?? ['openid', 'account:read']));
     render(
       ctx,
       op,
@@ -249,10 +258,21 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     );
   };
 
+  /** Developers while the "MCP connections" beta is off: what it is and where to turn it on. */
+  const betaOffPage = (ctx: Context, op: Operator) =>
+    render(
+      ctx,
+      op,
+      'Developers',
+      'OAuth applications',
+      `<p class="lead">Here you create the applications members of this site connect to their account (a study helper, an AI assistant through MCP), each with its own client_id.</p>
+<p class="notice" role="status">This needs the <strong>MCP connections</strong> beta feature, which is off at this site. <a href="/admin/${e(op.site.id)}/settings">Turn it on in Site settings</a>.</p>`,
+    );
+
   router.get('/:site/apps', async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
-    if (!op.site.mcpConnectionsEnabled) throw new NotFound('Developers appears once the "MCP connections" beta feature is on (Site settings).');
+    if (!op.site.mcpConnectionsEnabled) return betaOffPage(ctx, op);
     await appsPage(ctx, op, ctx.query.deleted === '1' ? notice('Application deleted; its grants and tokens were revoked.') : ctx.query.updated === '1' ? notice('Application saved.') : '');
   });
 
@@ -265,10 +285,40 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     const fields = { ...applicationFields(body), confidential: body.confidential === 'on' };
     const done: Outcome<{ clientId: string; clientName: string; clientSecret?: string }> = await act(services, op, 'createOAuthApplication', { body: fields }, APPLICATION_LABELS);
     if (!done.ok) return appsPage(ctx, op, notice(`Not created: ${done.message}`, 'alert'), done.status, fields);
-    const app = done.result;
-    const secret = app.clientSecret ? ` Its secret, shown only now: <output class="secret" id="new-client-secret">${e(app.clientSecret)}</output>` : '';
-    await appsPage(ctx, op, `<p class="notice" role="status">Created <strong>${e(app.clientName)}</strong>. Its client_id: <output class="secret" id="new-client-id">${e(app.clientId)}</output>${secret}</p>`, 201);
+    createdPage(ctx, op, done.result, fields);
   });
+
+  /**
+   * What the developer of a new member client needs, on the page answering its creation (issue #30
+   * item 8): client_id, the secret (confidential; shown only here), the discovery URL (RFC 8414),
+   * the redirect URIs, the `resource` every authorization and token request must carry (RFC 8707,
+   * SPEC §2.3: member clients are refused without it), the scopes and the client developer guide.
+   */
+  const createdPage = (ctx: Context, op: Operator, app: { clientId: string; clientName: string; clientSecret?: string }, fields: AppForm) => {
+    const discovery = `${deps.baseUrl}/.well-known/oauth-authorization-server`;
+    const secret = app.clientSecret
+      ? `<dt>Client secret (shown only now: copy it; rotate it from the list if it is lost)</dt><dd><output class="secret" id="new-client-secret">${e(app.clientSecret)}</output><br><small>Sent at the token endpoint as <code>client_secret_post</code>, with PKCE as well.</small></dd>`
+      : `<dt>Client type</dt><dd>Public: no secret; every authorization uses PKCE (S256).</dd>`;
+    render(
+      ctx,
+      op,
+      'Developers',
+      `Created ${app.clientName}`,
+      `<p class="notice" role="status">Created <strong>${e(app.clientName)}</strong>. Give its developer what follows.</p>
+<h2>What its developer needs</h2>
+<dl class="facts">
+<dt>client_id</dt><dd><output class="secret" id="new-client-id">${e(app.clientId)}</output></dd>
+${secret}
+<dt>Discovery URL (authorization server metadata)</dt><dd><code id="discovery-url">${e(discovery)}</code></dd>
+<dt>Redirect URIs</dt><dd>${fields.redirectUris.map((u) => `<code>${e(u)}</code>`).join('<br>')}</dd>
+<dt>Resource</dt><dd>Every authorization request and token request must send <code id="resource">resource=${e(deps.baseUrl)}</code>; without it the server refuses them (<code>invalid_target</code>).</dd>
+<dt>Scopes it may ask for</dt><dd><ul class="plain">${fields.scopes.map((s) => `<li><code>${e(s)}</code> ${e(OPERATOR_SCOPE_DESCRIPTIONS[s] ?? '')}</li>`).join('')}</ul></dd>
+</dl>
+<p>Step by step, with examples: <a href="/docs/client-developer-guide.md">the client developer guide</a>.</p>
+<p><a href="/admin/${e(op.site.id)}/apps">Back to OAuth applications</a></p>`,
+      201,
+    );
+  };
 
   /** The application of `:client` at the operator's site, or 404. */
   const ownApp = async (op: Operator, clientId: string) => {
@@ -277,8 +327,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     return app;
   };
   const editPage = (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200, kept?: AppForm) => {
-    const picked = new Set(kept?.scopes ?? app.scope.split(' '));
-    const scopes = MEMBER_CLIENT_SCOPES.map((s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(SCOPES[s])}</label>`).join('\n');
+    const scopes = scopeChoices(new Set(kept?.scopes ?? app.scope.split(' ')));
     render(
       ctx,
       op,
@@ -328,11 +377,44 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     await appsPage(ctx, op, `<p class="notice" role="status">New secret of <strong>${e(app.clientName)}</strong>, shown only now (the old one no longer works): <output class="secret" id="new-client-secret">${e(done.result.clientSecret)}</output></p>`);
   });
 
-  // Operation `deleteOAuthApplication` (it revokes every grant, then deletes).
+  /**
+   * The confirmation of a deletion (issue #30 item 8): names how many members' sign-ins end, and
+   * the form needs a ticked checkbox (`confirm` = yes) saying so; works without JavaScript.
+   */
+  const deletePage = async (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200) => {
+    const members = new Set((await services.connections.ofSite(op.site.id, app.clientId)).map((c) => c.userEmail)).size;
+    const whose = members === 1 ? "its 1 member's sign-in ends" : `its ${members} members' sign-ins end`;
+    render(
+      ctx,
+      op,
+      'Developers',
+      `Delete ${app.clientName}?`,
+      `${extra}
+<p class="lead"><strong>${e(app.clientName)}</strong> (<code>${e(app.clientId)}</code>) is deleted: every grant and token of it is revoked at once, so ${e(whose)}, and the application can no longer sign anyone in. This cannot be undone.</p>
+<form method="post" action="/admin/${e(op.site.id)}/apps/${encodeURIComponent(app.clientId)}/delete">
+<input type="hidden" name="csrf" value="${e(op.csrf)}">
+<label class="choice"><input type="checkbox" name="confirm" value="yes" required> Delete ${e(app.clientName)}: ${e(whose)}</label>
+<button type="submit">Delete application</button> <a href="/admin/${e(op.site.id)}/apps">Cancel</a>
+</form>`,
+      status,
+    );
+  };
+
+  router.get('/:site/apps/:client/delete', async (ctx) => {
+    const op = await operator(ctx);
+    if (!op) return;
+    await deletePage(ctx, op, await ownApp(op, ctx.params.client!));
+  });
+
+  // Operation `deleteOAuthApplication` (it revokes every grant, then deletes), once confirmed.
   router.post('/:site/apps/:client/delete', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
+    if (formBody(ctx).confirm !== 'yes') {
+      const app = await ownApp(op, ctx.params.client!);
+      return deletePage(ctx, op, app, notice('Not deleted: tick the box to confirm.', 'alert'), 400);
+    }
     const done = await act(services, op, 'deleteOAuthApplication', { params: { clientId: ctx.params.client! } });
     if (!done.ok) return appsPage(ctx, op, notice(`Not deleted: ${done.message}`, 'alert'), done.status);
     back(ctx, `/admin/${op.site.id}/apps?deleted=1`);

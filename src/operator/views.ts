@@ -134,6 +134,7 @@ fieldset{border:1px solid #dde1e7;border-radius:6px;margin:.75rem 0;min-width:0}
 .secret{font-family:monospace;background:#f4f5f7;padding:.25rem .5rem;border-radius:4px;word-break:break-all}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .row-actions{display:flex;flex-wrap:wrap;gap:.5rem}.row-actions form.inline{display:block}
+dl.facts dt{font-weight:600;margin-top:.75rem}dl.facts dd{margin:.2rem 0 0;overflow-wrap:anywhere}
 @media (max-width:40rem){
 .top{flex-wrap:nowrap}.top>nav{order:3;flex:1 1 100%}.top:has(>nav){flex-wrap:wrap}.top>nav .sites{flex-wrap:nowrap;overflow-x:auto;padding-bottom:.25rem}
 .top form.inline{max-width:70%}.menu{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap;padding:0 .25rem .4rem}

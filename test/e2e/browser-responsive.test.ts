@@ -205,7 +205,7 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   await owner.goto(`${server.baseUrl}/admin`);
   await owner.waitForURL(/\/admin\/demo$/);
   await check(owner, 'admin-overview');
-  for (const section of ['settings', 'apps', 'apps/demo-member-cli', 'connections', 'audit', 'people']) {
+  for (const section of ['settings', 'apps', 'apps/demo-member-cli', 'apps/demo-member-cli/delete', 'connections', 'audit', 'people']) {
     const res = await owner.goto(`${server.baseUrl}/admin/demo/${section}`);
     expect({ section, status: res?.status() }).toEqual({ section, status: 200 });
     await check(owner, `admin-${section.replace('/', '-')}`);

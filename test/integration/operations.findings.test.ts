@@ -75,7 +75,7 @@ describe('issue #25 finding 10: deleting an application ends its tokens and gran
     const b = browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    expect((await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf })).status).toBe(303);
+    expect((await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf, confirm: 'yes' })).status).toBe(303);
     await deletedEverywhere(clientId, memberAccess);
   }, 60_000);
 

@@ -143,7 +143,7 @@ const CASES: Case[] = [
     run: {
       api: async (v) => void expect((await api(`/api/v1/oauth-applications/${v.clientId}`, 'DELETE')).status).toBe(204),
       mcp: async (v) => void (await tool('delete_oauth_application', { clientId: v.clientId })),
-      admin: async (v) => void (await form(`/admin/demo/apps/${v.clientId}/delete`, {})),
+      admin: async (v) => void (await form(`/admin/demo/apps/${v.clientId}/delete`, { confirm: 'yes' })),
     },
     state: async (v) => ({ app: await appState(v.clientId!), ...(await grantsState(v)) }),
     target: (v) => `application:${v.clientId}`,

@@ -180,8 +180,12 @@ describe('issue 11 operator pages', () => {
     expect((await member.post('/account/connections/revoke', { csrf: memberCsrf, client_id: clientId })).status).toBe(303);
     expect(await viewerStatus(base, again)).toBe(401);
 
-    // Deleting the application revokes what is left and removes it.
-    const del = await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf });
+    // Deleting the application revokes what is left and removes it, once confirmed (issue 30 item 8).
+    const unconfirmed = await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.html).toContain('Not deleted: tick the box to confirm.');
+    expect((await b.get('/admin/demo/apps')).html).toContain(clientId);
+    const del = await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf, confirm: 'yes' });
     expect(del.status).toBe(303);
     expect((await b.get('/admin/demo/apps')).html).not.toContain(clientId);
   }, 60_000);
@@ -256,18 +260,110 @@ describe('issue 11 operator pages', () => {
     expect((await b.post('/admin/demo/apps/second-member-cli/secret', { csrf })).status).toBe(404);
   });
 
-  test('the beta switch: off hides Developers and suspends; on restores', async () => {
+  test('the beta switch: off suspends and Developers says how to turn it on (issue 30 item 8); on restores', async () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/settings');
     expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'off' })).status).toBe(303);
     const settings = await b.get('/admin/demo/settings');
-    expect(settings.html).not.toContain('href="/admin/demo/apps"');
-    expect((await b.get('/admin/demo/apps')).status).toBe(404);
+    expect(settings.html).toContain('href="/admin/demo/apps"');
+    const off = await b.get('/admin/demo/apps');
+    expect(off.status).toBe(200);
+    expect(off.html).toContain('<a href="/admin/demo/settings">Turn it on in Site settings</a>');
+    expect(off.html).not.toContain('New application');
     const authorize = await fetch(`${base}/oauth/authorize?client_id=demo-member-cli&response_type=code`, { redirect: 'manual' });
     expect(authorize.status).toBe(403);
     expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'on' })).status).toBe(303);
     expect((await b.get('/admin/demo/settings')).html).toContain('href="/admin/demo/apps"');
     expect((await b.get('/admin/demo/audit?kind=operator_action')).html).toContain('updateSite (admin area)');
+  });
+});
+
+describe('issue 30 item 8: admin forms', () => {
+  test('a refused application form keeps what was typed and names the field as people read it', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const csrf = await b.csrf('/admin/demo/apps');
+    const bad = await b.post('/admin/demo/apps', { csrf, client_name: 'Kept name', redirect_uris: 'https://kept.example.com/cb\nhttp://evil.example/cb', scopes: ['openid', 'email'] });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain('Redirect URIs (line 2)');
+    expect(bad.html).not.toMatch(/redirectUris\.\d/);
+    expect(bad.html).toContain('value="Kept name"');
+    expect(bad.html).toContain('https://kept.example.com/cb\nhttp://evil.example/cb</textarea>');
+    expect(bad.html).toContain('value="email" checked');
+    expect(bad.html).not.toContain('value="account:read" checked');
+  });
+
+  test("application forms describe scopes for the operator, not in the member's voice", async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    for (const path of ['/admin/demo/apps', '/admin/demo/apps/demo-member-cli']) {
+      const { html } = await b.get(path);
+      expect(html).toContain("Lets the app read the member&#39;s enrollments, progress, orders and event registrations");
+      expect(html).toContain('Lets the app sign the member in and know who they are');
+      expect(html).not.toContain('See your enrollments');
+    }
+  });
+
+  test('the creation page tells what the developer needs: client_id, secret once, discovery URL, redirect URIs, resource, scopes, the guide', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const csrf = await b.csrf('/admin/demo/apps');
+    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Next steps', redirect_uris: 'https://steps.example.com/cb', scopes: ['openid', 'account:read'], confidential: 'on' });
+    expect(created.status).toBe(201);
+    const main = created.html.slice(created.html.indexOf('<main'));
+    expect(main).toMatch(/id="new-client-id">mc_/);
+    expect(main).toMatch(/id="new-client-secret">[A-Za-z0-9_-]{43}</);
+    expect(main).toContain(`<code id="discovery-url">${base}/.well-known/oauth-authorization-server</code>`);
+    expect((await fetch(`${base}/.well-known/oauth-authorization-server`)).status).toBe(200);
+    expect(main).toContain('<code>https://steps.example.com/cb</code>');
+    expect(main).toContain(`resource=${base}</code>`);
+    expect(main).toContain('<code>account:read</code> Lets the app read');
+    expect(main).toContain('href="/docs/client-developer-guide.md"');
+    expect((await fetch(`${base}/docs/client-developer-guide.md`)).status).toBe(200);
+  });
+
+  test('delete asks first: the confirmation page counts the members whose sign-ins end; the POST needs the box ticked', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const csrf = await b.csrf('/admin/demo/apps');
+    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Doomed', redirect_uris: 'http://127.0.0.1/callback', scopes: ['openid', 'account:read'] });
+    const clientId = /id="new-client-id">([^<]+)</.exec(created.html)![1]!;
+    const tokens = [];
+    for (const email of ['student@demo.test', 'instructor@demo.test']) tokens.push(await memberToken({ baseUrl: base, email, clientId, scope: 'openid account:read' }));
+    const list = await b.get('/admin/demo/apps');
+    expect(list.html).toContain(`href="/admin/demo/apps/${clientId}/delete"`);
+    expect(list.html).not.toContain(`action="/admin/demo/apps/${clientId}/delete"`); // no one-click delete
+    const confirm = await b.get(`/admin/demo/apps/${clientId}/delete`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.html).toContain('<input type="checkbox" name="confirm" value="yes" required> Delete Doomed: its 2 members&#39; sign-ins end');
+    expect((await b.post(`/admin/demo/apps/${clientId}/delete`, { csrf, confirm: 'no' })).status).toBe(400);
+    for (const token of tokens) expect(await viewerStatus(base, token)).toBe(200);
+    expect((await b.post(`/admin/demo/apps/${clientId}/delete`, { csrf, confirm: 'yes' })).status).toBe(303);
+    for (const token of tokens) expect(await viewerStatus(base, token)).toBe(401);
+    expect((await b.get(`/admin/demo/apps/${clientId}/delete`)).status).toBe(404);
+  }, 60_000);
+
+  test('role pickers default to student and offer only what the operator may give; the only owner is not offered "Remove owner"', async () => {
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    const selected = (html: string, id: string) => new RegExp(`<select id="${id}" name="role">([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
+    const asOwner = (await b.get('/admin/demo/people')).html;
+    for (const id of ['role_role', 'invite_role']) {
+      const picker = selected(asOwner, id);
+      expect(picker).toContain('<option value="student" selected>');
+      expect(picker).toContain('<option value="owner">');
+    }
+    // demo has one owner: no button offers to remove that role.
+    expect(asOwner).toContain('Remove student');
+    expect(asOwner).not.toContain('Remove owner');
+    // At `second` the same person is an admin: no owner to give, invite or remove.
+    const asAdmin = (await b.get('/admin/second/people')).html;
+    for (const id of ['role_role', 'invite_role']) {
+      const picker = selected(asAdmin, id);
+      expect(picker).toContain('<option value="student" selected>');
+      expect(picker).not.toContain('value="owner"');
+    }
+    expect(asAdmin).not.toContain('Remove owner');
   });
 });
