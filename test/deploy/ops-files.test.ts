@@ -1,7 +1,7 @@
 /**
  * Issue #28 item 5: the operations files in `deploy/` are checked against the server they describe
- * (no cluster and no Prometheus server here; `promtool check rules` runs when the Debian
- * `prometheus` package's promtool is installed):
+ * (no cluster and no Prometheus server here; `promtool check rules` and `promtool test rules
+ * alerts.test.yaml` run when the Debian `prometheus` package's promtool is installed):
  *
  * - every YAML and JSON file under `deploy/` parses;
  * - `deploy/kubernetes/`: the Deployment's probes, ports and settings match coursegate's (`/readyz`
@@ -301,6 +301,16 @@ describe('alert rules and dashboard name only metrics the server exports', () =>
     const run = spawnSync('promtool', ['check', 'rules', path.join(DEPLOY, 'prometheus/alerts.yaml')], { encoding: 'utf8' });
     expect(run.stderr + run.stdout).toMatch(/SUCCESS: \d+ rules found/);
     expect(run.status).toBe(0);
+  });
+  (promtool ? test : test.skip)('promtool test rules: the alerts fire on the series a server exports (and a short drain does not)', () => {
+    const run = spawnSync('promtool', ['test', 'rules', 'alerts.test.yaml'], { cwd: path.join(DEPLOY, 'prometheus'), encoding: 'utf8' });
+    expect(run.stderr + run.stdout).toMatch(/SUCCESS/);
+    expect(run.status).toBe(0);
+  });
+  test('the unit tests of the rules use exported series only', () => {
+    const unit = parse(readFileSync(path.join(DEPLOY, 'prometheus/alerts.test.yaml'), 'utf8')) as { tests: { input_series: { series: string }[] }[] };
+    const names = new Set(unit.tests.flatMap((t) => t.input_series.flatMap((s) => metricNamesIn(s.series))));
+    for (const name of names) expect(exported.has(name) ? name : `${name} (not exported)`).toBe(name);
   });
   if (!promtool) console.warn('promtool not installed (apt-get install prometheus): alerts.yaml checked structurally only');
 });
