@@ -33,6 +33,7 @@ import { RouteTable, loggedPath } from './http/route-table.js';
 import { statusOfThrown, type Metrics } from './ops/metrics.js';
 import { fixedOrigin } from './http/origin.js';
 import { releaseWhenFinished } from './http/release.js';
+import { traceIdOf } from './http/trace-context.js';
 import type { Readiness } from './ops/health.js';
 import type { AuditTrail } from './platform/audit.js';
 import { composeServices, type Services } from './compose.js';
@@ -94,7 +95,8 @@ const noop = () => Promise.resolve();
  * `[A-Za-z0-9._-]` is kept, else a UUID; echoed in the answer), the route, the security headers,
  * the route's pipeline, error rendering by the request's surface (src/errors/render.ts; store
  * outages: 503 + Retry-After, issue #14), the request metrics (src/ops/metrics.ts, thrown errors
- * counted under the status they are answered with) and one access log line: the route's name and
+ * counted under the status they are answered with) and one access log line (`req_id`, the
+ * `traceparent` header's `trace_id`): the route's name and
  * its path without the query (codes, state, `?token=` links) and with its secret segments
  * (`/invitations/:token`) as placeholders (issue #25 finding 4, `loggedPath`).
  */
@@ -122,7 +124,8 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     // client (oidc-provider's, else the bearer token's) and the route-table row; never a token.
     const clientId = (ctx as { oidc?: { client?: { clientId?: string } } }).oidc?.client?.clientId ?? (ctx.state as { principal?: { clientId?: string } }).principal?.clientId;
     logger.info(
-      { req_id: id, method: ctx.method, path: loggedPath(ctx.path, ctx.state.route), route: ctx.state.route?.spec.name, status: ctx.status, ms: Math.round(ms * 10) / 10, remote_addr: ctx.ip, client_id: clientId },
+      // `trace_id`: the W3C Trace Context trace of an incoming `traceparent` (src/http/trace-context.ts).
+      { req_id: id, trace_id: traceIdOf(ctx.req.headers.traceparent), method: ctx.method, path: loggedPath(ctx.path, ctx.state.route), route: ctx.state.route?.spec.name, status: ctx.status, ms: Math.round(ms * 10) / 10, remote_addr: ctx.ip, client_id: clientId },
       'request',
     );
     releaseWhenFinished(ctx);
