@@ -92,6 +92,12 @@ test('no served page cites SPEC or DESIGN or names a test file (internal passage
   expect(found).toEqual([]);
 });
 
+test('a maintainers\' passage at the end of a paragraph leaves the next paragraph its own', async () => {
+  // deployment.md: "…longer than the drain).<!-- internal --> …<!-- /internal -->", blank line, "Measured on one machine …"
+  expect(await page('deployment.md')).toMatch(/<p>Measured on one machine/);
+  expect(await page('client-developer-guide.md')).toMatch(/copied from their headers\.<\/p>/);
+});
+
 describe('what integrators read at run time cites no SPEC or DESIGN', () => {
   const REDIRECT = 'http://127.0.0.1:61001/callback';
   const texts: string[] = [];
