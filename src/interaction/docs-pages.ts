@@ -40,8 +40,12 @@ const IMAGE = /^[a-z0-9][a-z0-9-]*\.png$/;
  */
 const INTERNAL = /(^|\n)<!-- internal -->[\s\S]*?<!-- \/internal -->\n?|<!-- internal -->[\s\S]*?<!-- \/internal -->/g;
 
-/** The page without its maintainers' passages ({@link INTERNAL}). */
-function withoutInternal(markdown: string): string {
+/**
+ * The page without its maintainers' passages ({@link INTERNAL}).
+ * @param markdown a page of `docs/`
+ * @returns the Markdown published at `/docs` (rendered, or as is for `Accept: text/markdown`)
+ */
+export function withoutInternal(markdown: string): string {
   return markdown.replace(INTERNAL, (_passage, lineStart: string | undefined) => lineStart ?? '');
 }
 
