@@ -56,7 +56,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'SIGNING_KEYS', default: '—', description: '`store` (production): sign with the stored keys managed by `npm run keys` instead of `SIGNING_KEY(_FILE)`' },
   { env: 'KEYS_JWKS_MAX_AGE', default: '`600`', description: 'seconds; JWKS `Cache-Control: max-age`, and the wait between `add` and `activate` (stored keys)' },
   { env: 'KEYS_REFRESH_SECONDS', default: '`10`', description: 'seconds; how often each process re-reads the stored keys' },
-  { env: 'ID_TOKEN_SIGNING', yaml: 'id_token_signing', default: '`active`', description: '`active`: id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued and discovery omits `id_token_signing_alg_values_supported` (SPEC §2.2, DESIGN D6)' },
+  { env: 'ID_TOKEN_SIGNING', yaml: 'id_token_signing', default: '`active`', description: '`active`: id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued and discovery omits `id_token_signing_alg_values_supported`' },
   { env: 'ACCOUNT_GRAPHIQL', default: '`1` in development, else `0`', description: '`1`: GraphiQL at `GET /account/graphql` for browsers (never in production); docs/account-api.md' },
   { env: 'DATA_DIR', yaml: 'data_dir', default: '`./data`', description: 'directory of the embedded store `coursegate.db`; created 0700 with the file 0600; a warning at start when an existing one is readable by others' },
   { env: 'DOCS_URL', yaml: 'docs_url', default: '`$BASE_URL/docs`', description: "where the developer docs live: advertised as `service_documentation` and `resource_documentation`, and linked from every integrator-facing error description. By default this server publishes the Markdown pages of `docs/` there itself (`GET /docs/mcp.md`, …); point it at your own docs site or the repository's `docs/` folder (same file names and heading anchors) to change that" },
@@ -82,10 +82,10 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'RATE_LIMIT_REGISTRATION', yaml: 'rate_limits.registration', default: '`60/600`', description: 'dynamic client registrations per address' },
   { env: 'REFRESH_GRACE_SECONDS', yaml: 'token_ttl.refresh_grace', default: '`30`', description: 'grace window: a refresh token rotated at most this long ago is answered with the same successor as its first rotation (lost responses, retries after a 503, parallel refreshes; never a second chain); `0` turns it off; 0–300' },
   { env: 'CIMD_ALLOWED_HOSTS', yaml: 'cimd.allowed_hosts', default: 'none', description: 'Client ID Metadata Documents: hosts that may serve them; see [operator-integrations.md](operator-integrations.md)' },
-  { env: 'CIMD_REVIEWED', yaml: 'cimd.reviewed', default: 'none', description: 'document URLs an operator reviewed (DESIGN D2)' },
+  { env: 'CIMD_REVIEWED', yaml: 'cimd.reviewed', default: 'none', description: 'document URLs an operator reviewed: their clients may request write scopes too' },
   { env: 'CIMD_OPEN', yaml: 'cimd.open', default: 'off', description: 'open registration: any public HTTPS host may serve a document' },
   { env: 'CIMD_NEGATIVE_CACHE_SECONDS', yaml: 'cimd.negative_cache_seconds', default: '`30`', description: 'a document that failed to load (status, timeout, size, refused address) is not fetched again for this long; the error names the cause (0 = off)' },
-  { env: 'AUDIT_RETENTION_DAYS', default: '`90`', description: 'days the audit trail keeps its events (1–3650, DESIGN D10)' },
+  { env: 'AUDIT_RETENTION_DAYS', default: '`90`', description: 'days the audit trail keeps its events (1–3650)' },
   { env: 'UPLOAD_MAX_BYTES', default: '`5242880` (5 MiB)', description: 'largest file `POST /api/v1/files` accepts (`storage:write`, 413 above); 1024 to 67108864 (64 MiB, the route\'s body limit). Files are kept in the platform store; see "File storage"' },
   { env: 'SMTP_URL', default: 'unset', description: '`smtp://user:pass@host:587` or `smtps://…:465`: one-time links (first password, invitations, address links) are e-mailed through it; unset, every message is written to `DATA_DIR/outbox/` instead' },
   { env: 'SMTP_FROM', default: '`coursegate <no-reply@…>` (host of `BASE_URL`)', description: 'sender of those e-mails' },
@@ -274,18 +274,18 @@ export const DEFAULTS_FILE_SCHEMA = z
   .object({
     port: z.number().int().min(0).max(65535).default(3000).describe('listening port (0 = any free port)'),
     data_dir: z.string().min(1).default('./data').describe('directory of the embedded store `coursegate.db`, relative to the working directory'),
-    docs_url: z.string().url().optional().describe('where the developer docs live (SPEC {docs_url}); unset = `$BASE_URL/docs`, the pages of `docs/` served by this server'),
+    docs_url: z.string().url().optional().describe('where the developer docs live (every `error_uri` points into them); unset = `$BASE_URL/docs`, the pages of `docs/` served by this server'),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level; `silent` turns logs off'),
     id_token_signing: z
       .enum(['active', 'published'])
       .default('active')
-      .describe('`active`: ES256 id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued (SPEC §2.2, DESIGN D6)'),
+      .describe('`active`: ES256 id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued'),
     integrations_file: z.string().min(1).default('config/integrations.yaml').describe('the vendor platforms file (its keys: docs/operator-integrations.md)'),
     demo_seed_file: z.string().min(1).default('config/demo-seed.yaml').describe('demo data, loaded into an empty store in development only'),
     cimd: z
       .object({
         allowed_hosts: z.array(z.string().min(1)).default([]).describe('hosts (`host` or `host:port`) whose Client ID Metadata Documents may be fetched'),
-        reviewed: z.array(z.string().url()).default([]).describe('document URLs an operator reviewed: client kind `cimd_reviewed` (DESIGN D2)'),
+        reviewed: z.array(z.string().url()).default([]).describe('document URLs an operator reviewed: client kind `cimd_reviewed`, which may request write scopes too'),
         open: z.boolean().default(false).describe('open registration: any public HTTPS host may serve a document (unreviewed: identity and read scopes only)'),
         negative_cache_seconds: z
           .number()
@@ -297,13 +297,13 @@ export const DEFAULTS_FILE_SCHEMA = z
       })
       .strict()
       .prefault({})
-      .describe('Client ID Metadata Documents (SPEC §5.4; docs/operator-integrations.md)'),
+      .describe('Client ID Metadata Documents (docs/operator-integrations.md)'),
     token_ttl: z
       .object({
-        access_token: seconds('access token lifetime (DESIGN D3)', 3600),
+        access_token: seconds('access token lifetime', 3600),
         refresh_token: seconds('refresh token lifetime; rotated on every use', 30 * 24 * 3600),
         authorization_code: seconds('authorization code lifetime', 60),
-        id_token: seconds('id_token lifetime (SPEC §2.2, §8)', 600),
+        id_token: seconds('id_token lifetime', 600),
         session: seconds('browser session lifetime', 14 * 24 * 3600),
         refresh_grace: z
           .number()
@@ -315,7 +315,7 @@ export const DEFAULTS_FILE_SCHEMA = z
         refresh_tombstone: seconds('how long a rotated refresh token is remembered for reuse detection', 7 * 24 * 3600),
       })
       .prefault({})
-      .describe('lifetimes (SPEC §8)'),
+      .describe('lifetimes'),
     rate_limits: z
       .object({
         token: rateLimit('token endpoint, per client_id + address; the client as a whole gets 10 ×', 600, 60),
@@ -325,7 +325,7 @@ export const DEFAULTS_FILE_SCHEMA = z
         registration: rateLimit('dynamic client registrations per address', 60, 600),
       })
       .prefault({})
-      .describe('DESIGN D7 rate limits: 429 + Retry-After above them'),
+      .describe('rate limits: 429 + Retry-After above them'),
   })
   .strict()
   .describe('config/default.yaml: defaults that environment variables override');
@@ -359,8 +359,8 @@ export const INTEGRATION_SCHEMA = z
       .describe('its hosted callbacks (https, no fragment), plus any loopback callbacks its desktop app sends with them (http://127.0.0.1:<port>/…); registration and authorization accept only these'),
     // DESIGN D2: identity scopes are implied; operator scopes only, never account:* (SPEC §2.5 rule 1).
     scopes: z
-      .array(z.string().refine((s) => OPERATOR_SCOPES.has(s), 'not an operator scope of SPEC §2.5 (account:* is never allowed)'))
-      .describe('operator scopes it may request (`openid profile email` are implied; never `account:*`, SPEC §2.5 rule 1)'),
+      .array(z.string().refine((s) => OPERATOR_SCOPES.has(s), 'not an operator scope (account:* is never allowed)'))
+      .describe('operator scopes it may request (`openid profile email` are implied; never `account:*`, which only member clients get)'),
     client_secret_env: z
       .string()
       .regex(/^[A-Z_][A-Z0-9_]*$/)
@@ -374,7 +374,7 @@ export const INTEGRATION_SCHEMA = z
 
 /** `config/integrations.yaml` (or the file `INTEGRATIONS_FILE` names); a missing file means no vendor platforms. */
 export const INTEGRATIONS_FILE_SCHEMA = z
-  .object({ integrations: z.array(INTEGRATION_SCHEMA).default([]).describe('the vendor platforms, each a static client of kind `vendor` (DESIGN D2)') })
+  .object({ integrations: z.array(INTEGRATION_SCHEMA).default([]).describe('the vendor platforms, each a static client of kind `vendor`') })
   .strict()
   .describe('config/integrations.yaml: vendor platforms');
 

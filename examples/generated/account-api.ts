@@ -294,7 +294,7 @@ export type UpdateDisplayNamePayload = {
   viewer: Viewer;
 };
 
-/** A member: one user at one site (DESIGN D5). */
+/** A member: one user at one site. */
 export type Viewer = {
   __typename?: 'Viewer';
   /** Member e-mail. */
@@ -322,21 +322,21 @@ export type Viewer = {
 };
 
 
-/** A member: one user at one site (DESIGN D5). */
+/** A member: one user at one site. */
 export type ViewerEnrolledCoursesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
-/** A member: one user at one site (DESIGN D5). */
+/** A member: one user at one site. */
 export type ViewerEventRegistrationsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
-/** A member: one user at one site (DESIGN D5). */
+/** A member: one user at one site. */
 export type ViewerOrdersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;

@@ -35,8 +35,19 @@ const IMAGE = /^[a-z0-9][a-z0-9-]*\.png$/;
 /**
  * Passages of a page that are for maintainers only (how CI runs, which test proves what): written
  * between `<!-- internal -->` and `<!-- /internal -->`, kept in the repository, left out of `/docs`.
+ * A passage on lines of its own goes with its last line break; one inside a paragraph keeps the line
+ * break after it, so a blank line that ends the paragraph stays blank.
  */
-const INTERNAL = /<!-- internal -->[\s\S]*?<!-- \/internal -->\n?/g;
+const INTERNAL = /(^|\n)<!-- internal -->[\s\S]*?<!-- \/internal -->\n?|<!-- internal -->[\s\S]*?<!-- \/internal -->/g;
+
+/**
+ * The page without its maintainers' passages ({@link INTERNAL}).
+ * @param markdown a page of `docs/`
+ * @returns the Markdown published at `/docs` (rendered, or as is for `Accept: text/markdown`)
+ */
+export function withoutInternal(markdown: string): string {
+  return markdown.replace(INTERNAL, (_passage, lineStart: string | undefined) => lineStart ?? '');
+}
 
 /** The repo's `docs/`, from `src/http/` (tsx) or `dist/src/http/` (built image). */
 function defaultDocsDir(): string {
@@ -67,7 +78,7 @@ export function renderDocsPage(page: string, markdown: string): string {
     },
   });
   // Code blocks and tables scroll sideways inside the page on a phone: keyboard users reach them (tabindex, WCAG 2.1.1).
-  const body = md.parse(markdown.replace(INTERNAL, ''), { async: false }).replaceAll('<pre>', '<pre tabindex="0">').replaceAll('<table>', '<table tabindex="0">');
+  const body = md.parse(withoutInternal(markdown), { async: false }).replaceAll('<pre>', '<pre tabindex="0">').replaceAll('<table>', '<table tabindex="0">');
   const nav = [...DOCS_PAGES].map(([file, title]) => (file === page ? `<strong>${escape(title)}</strong>` : `<a href="/docs/${file}">${escape(title)}</a>`)).join(' · ');
   const title = DOCS_PAGES.get(page) ?? 'Documentation';
   return docsLayout(title, `<nav class="docs-nav" aria-label="Documentation">${nav}</nav>\n<article class="docs">${body}</article>`);
@@ -114,7 +125,7 @@ export function docsPagesRouter(docsDir = defaultDocsDir()): Router {
     ctx.vary('Accept');
     if (ctx.query.format === 'md' || ctx.accepts('text/html', 'text/markdown') === 'text/markdown') {
       ctx.type = 'text/markdown; charset=utf-8';
-      ctx.body = text.replace(INTERNAL, '');
+      ctx.body = withoutInternal(text);
       return;
     }
     let html = rendered.get(page);

@@ -181,7 +181,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     extraParams: {
       state: (_ctx: KoaContextWithOIDC, value: unknown) => {
         if (typeof value !== 'string' || value.length === 0) {
-          throw new errors.InvalidRequest("missing required parameter 'state' (SPEC §4.2: a random string the client checks in the response)");
+          throw new errors.InvalidRequest("missing required parameter 'state' (a random string the client checks in the response, against CSRF: RFC 6749 §10.12)");
         }
       },
     },

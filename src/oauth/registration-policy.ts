@@ -193,7 +193,7 @@ export function parseRegistration(body: unknown): RegistrationRequest | Reject {
     }
     const foreign = logout.filter((u) => !isLoopbackRedirectUri(u as string));
     if (foreign.length > 0) {
-      return reject('invalid_client_metadata', `post_logout_redirect_uris: open registration accepts only loopback URIs, as for redirect_uris (SPEC §5.4). Not accepted: ${foreign.join(' ')}`);
+      return reject('invalid_client_metadata', `post_logout_redirect_uris: open registration accepts only loopback URIs, as for redirect_uris. Not accepted: ${foreign.join(' ')}`);
     }
   }
   return { body: record, redirectUris: uris as string[], clientName: record.client_name as string | undefined };
@@ -232,7 +232,7 @@ export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata:
   }
   const logout = metadata.post_logout_redirect_uris;
   if (logout !== undefined && !(Array.isArray(logout) && logout.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u)))) {
-    throw new errors.InvalidClientMetadata('post_logout_redirect_uris: open registration accepts only loopback URIs (SPEC §5.4)');
+    throw new errors.InvalidClientMetadata('post_logout_redirect_uris: open registration accepts only loopback URIs');
   }
   for (const field of FETCHED_METADATA) {
     if (metadata[field] !== undefined) throw new errors.InvalidClientMetadata(`${field}: not accepted at registration`);

@@ -122,7 +122,7 @@ export const listAuditEvents = defineOperation({
   scope: 'school:read',
   tag: 'school',
   summary: 'The audit trail of your site, newest first, filtered by client, user, kind and time',
-  description: `Registrations, consents, token issuance and refreshes, revocations, refused requests and operator actions at your site (DESIGN D10), kept for the configured retention. \`from\` is inclusive, \`to\` exclusive. Pages hold at most ${MAX_PAGE_SIZE} events.`,
+  description: `Registrations, consents, token issuance and refreshes, revocations, refused requests and operator actions at your site, kept for the configured retention. \`from\` is inclusive, \`to\` exclusive. Pages hold at most ${MAX_PAGE_SIZE} events.`,
   query: {
     limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(50).describe(`Rows per page, 1–${MAX_PAGE_SIZE}.`),
     cursor: pageQuery.cursor,

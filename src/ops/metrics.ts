@@ -81,7 +81,7 @@ export function createMetrics(): Metrics {
   });
   const issued = new Counter({ name: 'coursegate_tokens_issued_total', help: 'Tokens and codes issued', labelNames: ['type'], registers: [registry] });
   const errors = new Counter({ name: 'coursegate_errors_total', help: 'Errors by kind', labelNames: ['kind'], registers: [registry] });
-  const rateLimited = new Counter({ name: 'coursegate_rate_limited_total', help: '429 answers by limit (DESIGN D7)', labelNames: ['limit'], registers: [registry] });
+  const rateLimited = new Counter({ name: 'coursegate_rate_limited_total', help: '429 answers by limit', labelNames: ['limit'], registers: [registry] });
   const storeLatency = new Histogram({
     name: 'coursegate_store_operation_duration_seconds',
     help: 'oidc-provider adapter operation latency',

@@ -28,7 +28,7 @@ export const DEMO_SEED_SCHEMA = z
           mcp_connections_enabled: z.boolean().default(false).describe('the "MCP connections" beta (member clients work only while it is on)'),
         }),
       )
-      .describe('sites (DESIGN D5)'),
+      .describe('sites'),
     users: z
       .array(
         z.object({
@@ -146,7 +146,7 @@ export const DEMO_SEED_SCHEMA = z
         }),
       )
       .default([])
-      .describe('member clients (SPEC §5.4), as if an operator had created them'),
+      .describe('member clients, as if an operator had created them'),
   })
   .describe('config/demo-seed.yaml: demo data, loaded into an empty store in development mode only (DESIGN §3)');
 

@@ -262,7 +262,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
       get: {
         operationId: 'getUserInfo',
         tags: ['oauth'],
-        summary: 'UserInfo (SPEC §2.3)',
+        summary: 'UserInfo (OpenID Connect Core §5.3)',
         description: 'Claims about the signed-in person (OpenID Connect Core §5.3): `sub`, plus `name` with `profile` and `email` with `email`. Accepts the same resource-bound access token as the APIs.',
         security: [{ [OAUTH2_SCHEME]: ['openid'] }],
         responses: { '200': { description: 'claims', content: json({ type: 'object' }) }, ...bearerErrors, ...unavailable },

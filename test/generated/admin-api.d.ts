@@ -207,7 +207,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * UserInfo (SPEC §2.3)
+         * UserInfo (OpenID Connect Core §5.3)
          * @description Claims about the signed-in person (OpenID Connect Core §5.3): `sub`, plus `name` with `profile` and `email` with `email`. Accepts the same resource-bound access token as the APIs.
          */
         get: operations["getUserInfo"];
@@ -444,7 +444,7 @@ export interface paths {
         };
         /**
          * The audit trail of your site, newest first, filtered by client, user, kind and time
-         * @description Registrations, consents, token issuance and refreshes, revocations, refused requests and operator actions at your site (DESIGN D10), kept for the configured retention. `from` is inclusive, `to` exclusive. Pages hold at most 100 events.
+         * @description Registrations, consents, token issuance and refreshes, revocations, refused requests and operator actions at your site, kept for the configured retention. `from` is inclusive, `to` exclusive. Pages hold at most 100 events.
          */
         get: operations["listAuditEvents"];
         put?: never;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { CODES } from '../../src/errors/catalogue.js';
 import { DOCUMENTED_PROBLEMS, PROBLEMS_SECTION, problem, problemType } from '../../src/errors/surfaces/problem.js';
-import { docsPagesRouter } from '../../src/interaction/docs-pages.js';
+import { docsPagesRouter, withoutInternal } from '../../src/interaction/docs-pages.js';
 
 const DOC = readFileSync(new URL('../../docs/admin-api.md', import.meta.url), 'utf8');
 const DOCS_URL = 'https://auth.example.com/docs';
@@ -71,7 +71,9 @@ describe('problem type URIs name sections of docs/admin-api.md', () => {
       const res = await fetch(url, { headers: { accept: 'text/markdown' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
-      expect(await res.text()).toBe(DOC);
+      const served = await res.text();
+      expect(served).toBe(withoutInternal(DOC)); // maintainers' passages left out
+      expect(served).not.toContain('<!-- internal');
       // A browser following a problem's `type` gets the page rendered, each problem's heading anchored.
       const html = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
       for (const problem of DOCUMENTED_PROBLEMS) expect(html).toMatch(new RegExp(`<h3 id="[^"]+">${problem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h3>`));

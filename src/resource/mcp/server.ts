@@ -19,7 +19,7 @@ import { TOOLS } from './tools/registry.js';
 import type { AnyTool, Caller, ToolServices } from './tools/types.js';
 import { DirectTransport } from './transport.js';
 
-export const SERVER_INFO = { name: 'coursegate', title: 'coursegate course platform', version: '0.1.0' } as const;
+export const SERVER_INFO = { name: 'coursegate', title: 'coursegate course platform', version: '0.2.0' } as const;
 
 const INSTRUCTIONS = [
   'Tools of an online-course platform.',
