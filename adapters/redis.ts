@@ -33,10 +33,23 @@
  */
 import { Cluster, Redis } from 'ioredis';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { RefreshRotation, RotatedSuccessor, RotationOutcome, RotationPolicy, RotationResult, SavedAlong } from './rotation.js';
+import type {
+  RefreshRotation,
+  RotatedSuccessor,
+  RotationOutcome,
+  RotationPolicy,
+  RotationResult,
+  SavedAlong,
+} from './rotation.js';
 
 /** Models whose instances can be consumed (used once). */
-const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
+const CONSUMABLE = new Set([
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PreAuthorizedCode',
+]);
 
 /** A connected ioredis client: standalone or Cluster. */
 export type RedisClient = Redis | Cluster;
@@ -235,7 +248,12 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  * e.g. coursegate's own `SiteChoice`).
  * @param client a connected ioredis `Redis` or `Cluster`; the caller owns it (and quits it)
  */
-export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOptions = {}): new (name: string) => Adapter & RefreshRotation {
+export function redisAdapterFactory(
+  client: RedisClient,
+  options: RedisAdapterOptions = {},
+): new (
+  name: string,
+) => Adapter & RefreshRotation {
   const redis = defineScripts(client);
   // A Cluster keeps each script within one slot; a standalone server runs a rotation as one script.
   const cluster = client instanceof Cluster;
@@ -328,12 +346,20 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       await redis.del(locator);
     }
 
-    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationOutcome> {
+    async rotateRefreshToken(
+      oldId: string,
+      newId: string,
+      payload: AdapterPayload,
+      expiresIn: number,
+      policy: RotationPolicy,
+      along?: SavedAlong,
+    ): Promise<RotationOutcome> {
       const grantId = payload.grantId;
       if (!grantId) throw new Error('rotateRefreshToken: the successor names no grant');
       // The instance saved along goes into the script when it is bound to the same grant (same
       // slot) and has no lookup keys; otherwise it is upserted after a successful rotation.
-      const folded = along && along.payload.grantId === grantId && !along.payload.uid && !along.payload.userCode ? along : undefined;
+      const folded =
+        along && along.payload.grantId === grantId && !along.payload.uid && !along.payload.userCode ? along : undefined;
       const { data, index } = this.grantKeys(grantId);
       const ttlMs = expiresIn > 0 ? Math.ceil(expiresIn * 1000) : 0;
       const tombMs = Math.max(policy.tombstoneSeconds, policy.graceSeconds) * 1000;
@@ -349,27 +375,50 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       const nowMs = Date.now();
       const alongGrantKeys = folded ? new RedisAdapter(folded.model).grantKeys(grantId) : undefined;
       const alongKeys = folded && alongGrantKeys ? [alongGrantKeys.data(folded.id), alongGrantKeys.index] : [];
-      const alongArgs = folded ? [JSON.stringify(folded.payload), alongMs, alongMs ? String(nowMs + alongMs) : '+inf', folded.id] : [];
+      const alongArgs = folded
+        ? [JSON.stringify(folded.payload), alongMs, alongMs ? String(nowMs + alongMs) : '+inf', folded.id]
+        : [];
       const record = JSON.stringify({ r: newId, ...(along ? { a: along.id } : {}) });
       const accessPrefix = `${prefix}:{g:${grantId}}:AccessToken:`;
       const [answer, ...rest] = await redis.cgRotate(
-        4 + alongKeys.length, data(oldId), data(newId), index, `${prefix}:{g:${grantId}}:${this.name}:rot`, ...alongKeys,
-        JSON.stringify(payload), ttlMs, ttlMs ? String(nowMs + ttlMs) : '+inf', newId, nowMs,
-        policy.graceSeconds, tombMs, policy.keepTombstones, oldId, Math.floor(nowMs / 1000), data(''),
-        cluster ? '' : `${prefix}:${this.name}:{`, grantId, (!cluster && alongLocator) || '', record, accessPrefix, ...alongArgs,
+        4 + alongKeys.length,
+        data(oldId),
+        data(newId),
+        index,
+        `${prefix}:{g:${grantId}}:${this.name}:rot`,
+        ...alongKeys,
+        JSON.stringify(payload),
+        ttlMs,
+        ttlMs ? String(nowMs + ttlMs) : '+inf',
+        newId,
+        nowMs,
+        policy.graceSeconds,
+        tombMs,
+        policy.keepTombstones,
+        oldId,
+        Math.floor(nowMs / 1000),
+        data(''),
+        cluster ? '' : `${prefix}:${this.name}:{`,
+        grantId,
+        (!cluster && alongLocator) || '',
+        record,
+        accessPrefix,
+        ...alongArgs,
       );
       const result = answer as RotationResult;
       let successor: RotatedSuccessor | undefined;
       if (result === 'grace') {
         const [refreshToken, accessId, accessPayload] = rest;
         successor = { refreshToken: refreshToken! };
-        if (accessId && accessPayload) successor.accessToken = { id: accessId, payload: JSON.parse(accessPayload) as AdapterPayload };
+        if (accessId && accessPayload)
+          successor.accessToken = { id: accessId, payload: JSON.parse(accessPayload) as AdapterPayload };
         else if (along && !folded) {
           await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
           successor.accessToken = { id: along.id, payload: along.payload };
         }
       }
-      if (result === 'rotated' && along && !folded) await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
+      if (result === 'rotated' && along && !folded)
+        await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
       const outcome: RotationOutcome = successor ? { result, successor } : { result };
       if (!cluster) return outcome;
       // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.
@@ -378,7 +427,8 @@ export function redisAdapterFactory(client: RedisClient, options: RedisAdapterOp
       if (result === 'rotated') chores.push(redis.pexpire(this.locatorKey(oldId), tombMs, 'LT'));
       // No new refresh token unless rotated; the access token saved along only when it was recorded.
       if (result !== 'rotated') chores.push(redis.del(newLocator));
-      if (result !== 'rotated' && alongLocator && successor?.accessToken?.id !== folded?.id) chores.push(redis.del(alongLocator));
+      if (result !== 'rotated' && alongLocator && successor?.accessToken?.id !== folded?.id)
+        chores.push(redis.del(alongLocator));
       chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
       await Promise.all(chores).catch(() => undefined);
       return outcome;
@@ -450,7 +500,15 @@ export function connectRedis(connection: RedisConnection): RedisClient {
   // old space until the next full collection, and with it every awaiting request (bench: 1.1 GB →
   // 0.17 GB promoted over introspection + UserInfo + /mcp). CPU per request: UserInfo −10 µs, bare
   // `AccessToken.find` −7 µs, `/mcp` +30 µs (its parallel reads go out as separate writes).
-  const common = { maxRetriesPerRequest: 1, commandTimeout: 1000, retryStrategy, connectTimeout: 2000, lazyConnect: false, enableAutoPipelining: false, reconnectOnError: reconnectOnStaleNode } as const;
+  const common = {
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+    retryStrategy,
+    connectTimeout: 2000,
+    lazyConnect: false,
+    enableAutoPipelining: false,
+    reconnectOnError: reconnectOnStaleNode,
+  } as const;
   let client: RedisClient;
   if (connection.sentinel) {
     // Issue #28: ask the sentinels for the current primary at every (re)connection; ioredis checks

@@ -25,7 +25,16 @@ import type { RefreshRotation } from './rotation.js';
 export const REPLICA_ACK_TIMEOUT_MS = 500;
 
 /** Models whose writes wait: losing them signs a member out or revives a revoked token. */
-const ACKED_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Grant', 'Session', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const ACKED_MODELS = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'Grant',
+  'Session',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
 
 /** Adapter methods that write. */
 const WRITES = ['upsert', 'consume', 'destroy', 'revokeByGrantId', 'rotateRefreshToken'] as const;

@@ -91,7 +91,14 @@ export interface RefreshRotation {
    *   token in the same write as the rotation; on SQLite in the same transaction)
    * @throws the store's own error when it is unreachable (nothing was written)
    */
-  rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationOutcome>;
+  rotateRefreshToken(
+    oldId: string,
+    newId: string,
+    payload: AdapterPayload,
+    expiresIn: number,
+    policy: RotationPolicy,
+    along?: SavedAlong,
+  ): Promise<RotationOutcome>;
 }
 
 /** Default tombstones kept per grant (see docs/deployment.md, "Storage sizing"). */

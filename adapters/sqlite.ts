@@ -11,7 +11,14 @@
  */
 import type Database from 'better-sqlite3';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { withinGrace, type RefreshRotation, type RotatedSuccessor, type RotationOutcome, type RotationPolicy, type SavedAlong } from './rotation.js';
+import {
+  withinGrace,
+  type RefreshRotation,
+  type RotatedSuccessor,
+  type RotationOutcome,
+  type RotationPolicy,
+  type SavedAlong,
+} from './rotation.js';
 import { stablePlan } from './sqlite-plans.js';
 
 /** Models whose instances can be consumed (used once). */
@@ -57,7 +64,8 @@ export function createOidcTable(sqlite: Database.Database): void {
   `);
   // Rotation order of a grant's refresh-token tombstones (DESIGN D3, issue #14); added to older files.
   const columns = sqlite.prepare(`SELECT name FROM pragma_table_info('oidc_models')`).all() as { name: string }[];
-  if (!columns.some((c) => c.name === 'rotated_seq')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER');
+  if (!columns.some((c) => c.name === 'rotated_seq'))
+    sqlite.exec('ALTER TABLE oidc_models ADD COLUMN rotated_seq INTEGER');
   // The successor a tombstone answers again within the grace window (issue #25 finding 5): JSON
   // `{"r": refresh token id, "a": access token id}`, cleared once the window is over.
   if (!columns.some((c) => c.name === 'successor')) sqlite.exec('ALTER TABLE oidc_models ADD COLUMN successor TEXT');
@@ -90,7 +98,8 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
   createOidcTable(sqlite);
   // Plans made once, not per run (sqlite-plans.ts: a bound `model` compared with the tombstone
   // index's `model = 'RefreshToken'` would re-prepare the statement on every call).
-  const prepare = <P extends unknown[] | {} = unknown[], R = unknown>(source: string) => sqlite.prepare<P, R>(stablePlan(source));
+  const prepare = <P extends unknown[] | {} = unknown[], R = unknown>(source: string) =>
+    sqlite.prepare<P, R>(stablePlan(source));
   const upsert = prepare(
     `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at, consumed_at)
      VALUES (@model, @id, @payload, @grant_id, @uid, @user_code, @expires_at, NULL)
@@ -106,12 +115,12 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
   const findByUserCode = prepare<[string, string, number], Row>(
     `SELECT id, payload, grant_id, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const consume = prepare(
-    `UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL`,
-  );
+  const consume = prepare(`UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL`);
   const destroy = prepare(`DELETE FROM oidc_models WHERE model = ? AND id = ?`);
   // Named: without table statistics the planner would walk the primary key's rows of the model.
-  const revokeByGrantId = prepare(`DELETE FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = ? AND model = ?`);
+  const revokeByGrantId = prepare(
+    `DELETE FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = ? AND model = ?`,
+  );
 
   /** `upsert`'s parameters for one instance (`t`: now, epoch seconds). */
   const row = (model: string, id: string, payload: AdapterPayload, expiresIn: number | undefined, t: number) => ({
@@ -123,7 +132,12 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
     user_code: payload.userCode ?? null,
     expires_at: expiresIn ? t + expiresIn : null,
   });
-  const rotate = rotationStatement(sqlite, prepare, (...args) => upsert.run(row(...args)), (model, id) => parse(model, find.get(model, id, now())));
+  const rotate = rotationStatement(
+    sqlite,
+    prepare,
+    (...args) => upsert.run(row(...args)),
+    (model, id) => parse(model, find.get(model, id, now())),
+  );
 
   /** The payload of `row` of model `model`, with what a slim row leaves to its columns (see {@link SLIM}). */
   const parse = (model: string, row: Row | undefined): AdapterPayload | undefined => {
@@ -172,7 +186,14 @@ export function sqliteAdapterFactory(sqlite: Database.Database): new (name: stri
       revokeByGrantId.run(grantId, this.name);
     }
 
-    async rotateRefreshToken(oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): Promise<RotationOutcome> {
+    async rotateRefreshToken(
+      oldId: string,
+      newId: string,
+      payload: AdapterPayload,
+      expiresIn: number,
+      policy: RotationPolicy,
+      along?: SavedAlong,
+    ): Promise<RotationOutcome> {
       return rotate(oldId, newId, payload, expiresIn, policy, along);
     }
   };
@@ -212,7 +233,9 @@ function rotationStatement(
   const stillStored = prepare<[string, number], { found: number }>(
     `SELECT 1 AS found FROM oidc_models WHERE model = 'RefreshToken' AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const record = prepare<[string, string], unknown>(`UPDATE oidc_models SET successor = ? WHERE model = 'RefreshToken' AND id = ?`);
+  const record = prepare<[string, string], unknown>(
+    `UPDATE oidc_models SET successor = ? WHERE model = 'RefreshToken' AND id = ?`,
+  );
   // A grant's tombstones are its consumed refresh tokens: in oidc_models_by_grant they follow the
   // live ones (rotated_seq NULL sorts first) in rotation order, and every condition below is on the
   // index's columns, so none of these statements reads a table row it does not change. Each names
@@ -262,26 +285,35 @@ function rotationStatement(
     }
     return { result: 'grace', successor: answer };
   };
-  return sqlite.transaction((oldId: string, newId: string, payload: AdapterPayload, expiresIn: number, policy: RotationPolicy, along?: SavedAlong): RotationOutcome => {
-    const t = now();
-    const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
-    const successor = JSON.stringify({ r: newId, ...(along ? { a: along.id } : {}) } satisfies SuccessorRecord);
-    if (entomb.run({ t, until, grant: payload.grantId ?? null, id: oldId, successor }).changes === 0) {
-      // Not a live token: already rotated (grace window or reuse), or gone.
-      const old = read.get(oldId, t);
-      if (!old || old.consumed_at === null) return { result: 'gone' };
-      if (!withinGrace(old.consumed_at, t, policy.graceSeconds)) return { result: 'reused' };
-      return replay(oldId, old.successor, t, along);
-    }
-    save('RefreshToken', newId, payload, expiresIn, t);
-    if (along) save(along.model, along.id, along.payload, along.expiresIn, t);
-    if (payload.grantId) {
-      const beyond = trimCutoff.get({ grant: payload.grantId, keep: policy.keepTombstones });
-      if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });
-      shrink.run({ grant: payload.grantId, cutoff: t - policy.graceSeconds });
-    }
-    return { result: 'rotated' };
-  });
+  return sqlite.transaction(
+    (
+      oldId: string,
+      newId: string,
+      payload: AdapterPayload,
+      expiresIn: number,
+      policy: RotationPolicy,
+      along?: SavedAlong,
+    ): RotationOutcome => {
+      const t = now();
+      const until = t + Math.max(policy.tombstoneSeconds, policy.graceSeconds);
+      const successor = JSON.stringify({ r: newId, ...(along ? { a: along.id } : {}) } satisfies SuccessorRecord);
+      if (entomb.run({ t, until, grant: payload.grantId ?? null, id: oldId, successor }).changes === 0) {
+        // Not a live token: already rotated (grace window or reuse), or gone.
+        const old = read.get(oldId, t);
+        if (!old || old.consumed_at === null) return { result: 'gone' };
+        if (!withinGrace(old.consumed_at, t, policy.graceSeconds)) return { result: 'reused' };
+        return replay(oldId, old.successor, t, along);
+      }
+      save('RefreshToken', newId, payload, expiresIn, t);
+      if (along) save(along.model, along.id, along.payload, along.expiresIn, t);
+      if (payload.grantId) {
+        const beyond = trimCutoff.get({ grant: payload.grantId, keep: policy.keepTombstones });
+        if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });
+        shrink.run({ grant: payload.grantId, cutoff: t - policy.graceSeconds });
+      }
+      return { result: 'rotated' };
+    },
+  );
 }
 
 /**
@@ -289,5 +321,7 @@ function rotationStatement(
  * @returns the number of rows removed
  */
 export function purgeExpired(sqlite: Database.Database, graceSeconds = 60): number {
-  return sqlite.prepare('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at < ?').run(now() - graceSeconds).changes;
+  return sqlite
+    .prepare('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at < ?')
+    .run(now() - graceSeconds).changes;
 }

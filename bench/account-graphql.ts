@@ -56,13 +56,25 @@ async function load(url: string, token: string, query: string, seconds: number):
 async function main(): Promise<void> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-bench-'));
-  const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, DEMO_PASSWORD, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    DEMO_PASSWORD,
+    LOG_LEVEL: 'silent',
+  });
   const server = await startServer(config, pino({ level: 'silent' }));
   try {
-    const token = await memberToken({ baseUrl: config.baseUrl, email: 'student@demo.test', scope: 'openid account:read' });
+    const token = await memberToken({
+      baseUrl: config.baseUrl,
+      email: 'student@demo.test',
+      scope: 'openid account:read',
+    });
     for (const query of [TRIVIAL, FULL]) {
       const check = await graphql(config.baseUrl, token, query);
-      if (check.status !== 200 || check.body.errors) throw new Error(`bench query failed: ${JSON.stringify(check.body)}`);
+      if (check.status !== 200 || check.body.errors)
+        throw new Error(`bench query failed: ${JSON.stringify(check.body)}`);
     }
     const url = `${config.baseUrl}/account/graphql`;
     await load(url, token, FULL, 2); // warm-up: JIT, SQLite page cache, yoga document caches
@@ -70,10 +82,14 @@ async function main(): Promise<void> {
     const full = await load(url, token, FULL, SECONDS);
     const row = (name: string, f: Figures) =>
       `${name.padEnd(28)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   (${f.requests} requests, ${f.errors} errors)`;
-    console.log(`Account API benchmark: ${CONNECTIONS} connections, ${SECONDS} s per scenario, node ${process.version}, ${os.cpus().length} CPUs`);
+    console.log(
+      `Account API benchmark: ${CONNECTIONS} connections, ${SECONDS} s per scenario, node ${process.version}, ${os.cpus().length} CPUs`,
+    );
     console.log(row('trivial { viewer { id } }', trivial));
     console.log(row('full viewer (20 rows/conn)', full));
-    console.log(`ratio full/trivial: throughput ${(full.rps / trivial.rps).toFixed(2)}×, p99 latency ${(full.p99 / Math.max(trivial.p99, 1)).toFixed(2)}×`);
+    console.log(
+      `ratio full/trivial: throughput ${(full.rps / trivial.rps).toFixed(2)}×, p99 latency ${(full.p99 / Math.max(trivial.p99, 1)).toFixed(2)}×`,
+    );
     if (trivial.errors + full.errors > 0) process.exitCode = 1;
   } finally {
     await server.stop(1000);

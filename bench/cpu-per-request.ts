@@ -15,7 +15,7 @@
  * BENCH_CONNECTIONS (8), BENCH_ENTRY (another build's main.js, e.g. a copy of `dist/` from before a
  * change, for A/B runs taken in turns).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +37,12 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 type Req = NonNullable<autocannon.Options['requests']>[number];
 
 /** CPU µs per answered request and req/s of one scenario; non-2xx answers fail the run. */
-async function measure(name: string, pid: number, origin: string, request: Req): Promise<{ name: string; us: number; rps: number }> {
+async function measure(
+  name: string,
+  pid: number,
+  origin: string,
+  request: Req,
+): Promise<{ name: string; us: number; rps: number }> {
   await autocannon({ url: origin, connections: CONNECTIONS, duration: 2, requests: [request] });
   const before = 1000 * cpuMs(pid);
   const r = await autocannon({ url: origin, connections: CONNECTIONS, duration: DURATION, requests: [request] });
@@ -46,25 +51,46 @@ async function measure(name: string, pid: number, origin: string, request: Req):
   return { name, us: spent / r.requests.total, rps: Math.round(r.requests.average) };
 }
 
-const bearer = (p: string, token: string): Req => ({ method: 'GET', path: p, headers: { authorization: `Bearer ${token}` } });
+const bearer = (p: string, token: string): Req => ({
+  method: 'GET',
+  path: p,
+  headers: { authorization: `Bearer ${token}` },
+});
 const viewer = (token: string): Req => ({
   method: 'POST',
   path: '/account/graphql',
   headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-  body: JSON.stringify({ query: '{ viewer { id email enrolledCourses(first: 10) { nodes { slug expireDate hasLifetimeAccess } } } }' }),
+  body: JSON.stringify({
+    query: '{ viewer { id email enrolledCourses(first: 10) { nodes { slug expireDate hasLifetimeAccess } } } }',
+  }),
 });
 const mcp = (token: string): Req => ({
   method: 'POST',
   path: '/mcp',
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: { first: 10 } } }),
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${token}`,
+  },
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'my_enrollments', arguments: { first: 10 } },
+  }),
 });
 
 async function bare(): Promise<{ name: string; us: number; rps: number }> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bare-cpu-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/targets/bare.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dir, BENCH_TOKENS: '1', BENCH_PREFIX: `cpu-${randomBytes(4).toString('hex')}` },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dir,
+      BENCH_TOKENS: '1',
+      BENCH_PREFIX: `cpu-${randomBytes(4).toString('hex')}`,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
     cwd: root,
   });
@@ -74,7 +100,12 @@ async function bare(): Promise<{ name: string; us: number; rps: number }> {
       child.once('exit', (code) => reject(new Error(`bare.ts exited with ${code}`)));
     });
     const { accessToken } = JSON.parse(line) as { accessToken: string };
-    return await measure('bare AccessToken.find', child.pid!, `http://127.0.0.1:${port}`, bearer('/bench/find', accessToken));
+    return await measure(
+      'bare AccessToken.find',
+      child.pid!,
+      `http://127.0.0.1:${port}`,
+      bearer('/bench/find', accessToken),
+    );
   } finally {
     await stop(child);
     rmSync(dir, { recursive: true, force: true });
@@ -86,20 +117,34 @@ async function coursegate(): Promise<Array<{ name: string; us: number; rps: numb
   const origin = `http://127.0.0.1:${port}`;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-cpu-'));
   const entry = DEV ? ['--import', 'tsx', 'src/main.ts'] : [process.env.BENCH_ENTRY ?? 'dist/src/main.js'];
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: origin, DATA_DIR: dir, DEMO_PASSWORD };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    BASE_URL: origin,
+    DATA_DIR: dir,
+    DEMO_PASSWORD,
+  };
   delete env.LOG_LEVEL;
   const setup = spawn(process.execPath, entry, { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: root });
   let token = '';
   try {
     await waitReady(origin, setup);
-    token = String((await redeemCode(origin, origin, await authorizeMember(origin, origin, 'openid account:read'))).body.access_token);
+    token = String(
+      (await redeemCode(origin, origin, await authorizeMember(origin, origin, 'openid account:read'))).body
+        .access_token,
+    );
   } finally {
     await stop(setup);
   }
   if (!DEV) {
     const keyFile = path.join(dir, 'signing-key.json');
     writeFileSync(keyFile, JSON.stringify(await generateSigningKey()), { mode: 0o600 });
-    Object.assign(env, { NODE_ENV: 'production', SIGNING_KEY_FILE: keyFile, COOKIE_SECRETS: randomBytes(32).toString('hex') });
+    Object.assign(env, {
+      NODE_ENV: 'production',
+      SIGNING_KEY_FILE: keyFile,
+      COOKIE_SECRETS: randomBytes(32).toString('hex'),
+    });
   }
   const log = openSync(path.join(dir, 'coursegate.log'), 'a');
   const child = spawn(process.execPath, entry, { env, stdio: ['ignore', log, 'inherit'], cwd: root });
@@ -107,7 +152,8 @@ async function coursegate(): Promise<Array<{ name: string; us: number; rps: numb
   try {
     await waitReady(origin, child);
     const rows = [];
-    if (ONLY.has('userinfo')) rows.push(await measure('UserInfo', child.pid!, origin, bearer('/api/oauth/userinfo', token)));
+    if (ONLY.has('userinfo'))
+      rows.push(await measure('UserInfo', child.pid!, origin, bearer('/api/oauth/userinfo', token)));
     if (ONLY.has('viewer')) rows.push(await measure('/account/graphql viewer', child.pid!, origin, viewer(token)));
     if (ONLY.has('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', child.pid!, origin, mcp(token)));
     return rows;
@@ -119,7 +165,13 @@ async function coursegate(): Promise<Array<{ name: string; us: number; rps: numb
 
 const floor = await bare();
 const rows = await coursegate();
-const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-process.stdout.write(`\nCPU per request (${DEV ? 'tsx src/main.ts' : 'production start'}; ${CONNECTIONS} connections, ${DURATION} s; load average ${load})\n\n`);
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
+process.stdout.write(
+  `\nCPU per request (${DEV ? 'tsx src/main.ts' : 'production start'}; ${CONNECTIONS} connections, ${DURATION} s; load average ${load})\n\n`,
+);
 process.stdout.write('| scenario | CPU µs/request | req/s | bare µs ÷ this |\n|---|---:|---:|---:|\n');
-for (const r of [floor, ...rows]) process.stdout.write(`| ${r.name} | ${r.us.toFixed(0)} | ${r.rps} | ${(floor.us / r.us).toFixed(2)} |\n`);
+for (const r of [floor, ...rows])
+  process.stdout.write(`| ${r.name} | ${r.us.toFixed(0)} | ${r.rps} | ${(floor.us / r.us).toFixed(2)} |\n`);

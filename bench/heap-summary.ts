@@ -19,7 +19,11 @@ const snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
 const fields = snap.snapshot.meta.node_fields;
 const types = snap.snapshot.meta.node_types[0];
 const width = fields.length;
-const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number];
+const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [
+  number,
+  number,
+  number,
+];
 const groups = new Map<string, { size: number; count: number }>();
 let total = 0;
 for (let i = 0; i < snap.nodes.length; i += width) {
@@ -27,7 +31,9 @@ for (let i = 0; i < snap.nodes.length; i += width) {
   const size = snap.nodes[i + sizeAt]!;
   total += size;
   // Strings, code and arrays are grouped by type; objects and closures by constructor / name.
-  const name = ['object', 'closure', 'native', 'hidden', 'object shape'].includes(type) ? snap.strings[snap.nodes[i + nameAt]!]!.slice(0, 60) : '';
+  const name = ['object', 'closure', 'native', 'hidden', 'object shape'].includes(type)
+    ? snap.strings[snap.nodes[i + nameAt]!]!.slice(0, 60)
+    : '';
   const key = `${type} ${name}`.trim();
   const g = groups.get(key) ?? { size: 0, count: 0 };
   g.size += size;

@@ -14,7 +14,15 @@ import { startServer } from '../src/server.js';
 import { freePort } from '../test/helpers/ports.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
 const port = await freePort();
-const config = loadConfig({ NODE_ENV: 'development', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'mw-')), DEMO_PASSWORD: 'demo-password-for-tests', LOG_LEVEL: 'silent', RATE_LIMIT_INTROSPECTION: '100000000/1' });
+const config = loadConfig({
+  NODE_ENV: 'development',
+  PORT: String(port),
+  BASE_URL: `http://127.0.0.1:${port}`,
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'mw-')),
+  DEMO_PASSWORD: 'demo-password-for-tests',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_INTROSPECTION: '100000000/1',
+});
 const running = await startServer(config, pino({ level: 'silent' }));
 const origin = `http://127.0.0.1:${port}`;
 const stats = new Map<string, number>();
@@ -24,7 +32,14 @@ mws.forEach((mw, i) => {
   mws[i] = async (ctx, next) => {
     const t0 = process.hrtime.bigint();
     let down = 0n;
-    const r = await mw(ctx, async () => { const a = process.hrtime.bigint(); try { return await next(); } finally { down += process.hrtime.bigint() - a; } });
+    const r = await mw(ctx, async () => {
+      const a = process.hrtime.bigint();
+      try {
+        return await next();
+      } finally {
+        down += process.hrtime.bigint() - a;
+      }
+    });
     stats.set(name, (stats.get(name) ?? 0) + Number(process.hrtime.bigint() - t0 - down));
     return r;
   };
@@ -37,8 +52,14 @@ stats.clear();
 const N = 3000;
 const body = new URLSearchParams({ token: String(t.access_token), client_id: MEMBER_CLIENT }).toString();
 for (let i = 0; i < N; i++) {
-  const r = await fetch(`http://127.0.0.1:${port2}/api/oauth/introspect`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const r = await fetch(`http://127.0.0.1:${port2}/api/oauth/introspect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   await r.text();
 }
 for (const [k, v] of [...stats].sort((a, b) => b[1] - a[1])) console.log(k.padEnd(30), (v / N / 1000).toFixed(1), 'µs');
-srv.close(); await running.stop(100); process.exit(0);
+srv.close();
+await running.stop(100);
+process.exit(0);

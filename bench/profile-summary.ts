@@ -21,7 +21,10 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const label = (n: Node) => {
-  const url = n.callFrame.url.replace(/^file:\/\//, '').replace(/.*node_modules\//, 'nm:').replace(/.*\/(src|adapters|bench)\//, '$1/');
+  const url = n.callFrame.url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, 'nm:')
+    .replace(/.*\/(src|adapters|bench)\//, '$1/');
   const where = inclusive ? `${url}:${n.callFrame.lineNumber + 1}` : url.split('/').slice(0, 3).join('/');
   return `${where || '(native)'} ${n.callFrame.functionName || '(anon)'}`;
 };

@@ -26,26 +26,54 @@ const AT_TTL = 3600;
 // The run squeezes a chain's refreshes ~150 ms apart (in life: minutes to hours), so every
 // tombstone would still sit inside a 30 s grace window; BENCH_GRACE (0) shows the steady state in
 // which tombstones are past it (shrunk). BENCH_GRACE=30 shows the worst case (all full-size).
-const policy: RotationPolicy = { graceSeconds: Number(process.env.BENCH_GRACE ?? 0), tombstoneSeconds: 7 * 24 * 3600, keepTombstones: DEFAULT_KEEP_TOMBSTONES };
+const policy: RotationPolicy = {
+  graceSeconds: Number(process.env.BENCH_GRACE ?? 0),
+  tombstoneSeconds: 7 * 24 * 3600,
+  keepTombstones: DEFAULT_KEEP_TOMBSTONES,
+};
 const id = () => randomBytes(32).toString('base64url');
 
 /** A refresh-token payload as oidc-provider 9 stores it for demo-member-cli. */
 function refreshPayload(jti: string, grantId: string, rotations: number): AdapterPayload {
   const now = Math.floor(Date.now() / 1000);
   return {
-    iat: now, exp: now + RT_TTL, jti, kind: 'RefreshToken', clientId: 'demo-member-cli', accountId: 'usr_0123456789abcdef',
-    amr: ['pwd'], authTime: now - 60, expiresWithSession: false, iiat: now - 60, grantId, gty: 'authorization_code refresh_token',
-    resource: 'https://learn.example.com', rotations, scope: 'openid profile email account:read account:write',
-    sessionUid: id().slice(0, 21), sid: id().slice(0, 21),
+    iat: now,
+    exp: now + RT_TTL,
+    jti,
+    kind: 'RefreshToken',
+    clientId: 'demo-member-cli',
+    accountId: 'usr_0123456789abcdef',
+    amr: ['pwd'],
+    authTime: now - 60,
+    expiresWithSession: false,
+    iiat: now - 60,
+    grantId,
+    gty: 'authorization_code refresh_token',
+    resource: 'https://learn.example.com',
+    rotations,
+    scope: 'openid profile email account:read account:write',
+    sessionUid: id().slice(0, 21),
+    sid: id().slice(0, 21),
   } as AdapterPayload;
 }
 
 function accessPayload(jti: string, grantId: string): AdapterPayload {
   const now = Math.floor(Date.now() / 1000);
   return {
-    iat: now, exp: now + AT_TTL, jti, kind: 'AccessToken', clientId: 'demo-member-cli', accountId: 'usr_0123456789abcdef',
-    grantId, gty: 'authorization_code refresh_token', aud: 'https://learn.example.com', scope: 'account:read account:write',
-    extra: { org_id: 'demo' }, sessionUid: id().slice(0, 21), sid: id().slice(0, 21), 'x5t#S256': undefined,
+    iat: now,
+    exp: now + AT_TTL,
+    jti,
+    kind: 'AccessToken',
+    clientId: 'demo-member-cli',
+    accountId: 'usr_0123456789abcdef',
+    grantId,
+    gty: 'authorization_code refresh_token',
+    aud: 'https://learn.example.com',
+    scope: 'account:read account:write',
+    extra: { org_id: 'demo' },
+    sessionUid: id().slice(0, 21),
+    sid: id().slice(0, 21),
+    'x5t#S256': undefined,
   } as AdapterPayload;
 }
 
@@ -66,7 +94,13 @@ async function drive(Adapter: new (name: string) => Adapter & RefreshRotation): 
       chains.map(async (c) => {
         const next = id();
         c.rotations += 1;
-        const { result } = await rt.rotateRefreshToken(c.jti, next, refreshPayload(next, c.grantId, c.rotations), RT_TTL, policy);
+        const { result } = await rt.rotateRefreshToken(
+          c.jti,
+          next,
+          refreshPayload(next, c.grantId, c.rotations),
+          RT_TTL,
+          policy,
+        );
         if (result !== 'rotated') throw new Error(`rotation ${result}`);
         c.jti = next;
         const atId = id();
@@ -90,7 +124,7 @@ async function sqliteRun(): Promise<void> {
        FROM oidc_models GROUP BY model, tomb ORDER BY model, tomb`,
     )
     .all() as { model: string; tomb: number; n: number; bytes: number }[];
-  sqlite.exec('DELETE FROM oidc_models WHERE model = \'AccessToken\'; VACUUM;');
+  sqlite.exec("DELETE FROM oidc_models WHERE model = 'AccessToken'; VACUUM;");
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
   const rtFile = statSync(file).size;
   sqlite.close();
@@ -108,7 +142,11 @@ async function redisRun(url: string): Promise<void> {
       const batch = keys as string[];
       const usage = await Promise.all(batch.map((k) => client.memory('USAGE', k)));
       batch.forEach((k, i) => {
-        const kind = k.includes('AccessToken') ? 'AccessToken keys' : k.endsWith(':rot') || k.endsWith(':idx') ? 'RefreshToken indexes' : 'RefreshToken keys';
+        const kind = k.includes('AccessToken')
+          ? 'AccessToken keys'
+          : k.endsWith(':rot') || k.endsWith(':idx')
+            ? 'RefreshToken indexes'
+            : 'RefreshToken keys';
         const t = totals.get(kind) ?? { n: 0, bytes: 0 };
         t.n += 1;
         t.bytes += Number(usage[i] ?? 0);
@@ -117,21 +155,37 @@ async function redisRun(url: string): Promise<void> {
     }
     const rows = [...totals].map(([model, t]) => ({ model, tomb: 0, n: t.n, bytes: t.bytes }));
     report('redis', ms, rows);
-    for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 1000 })) if ((keys as string[]).length) await client.unlink(...(keys as string[]));
+    for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 1000 }))
+      if ((keys as string[]).length) await client.unlink(...(keys as string[]));
   } finally {
     client.disconnect();
   }
 }
 
-function report(store: string, ms: number, rows: { model: string; tomb: number; n: number; bytes: number }[], fileBytes?: number): void {
-  console.log(`\n${store}: grace ${policy.graceSeconds} s, ${REFRESHES.toLocaleString('en')} refreshes of ${CHAINS} chains in ${(ms / 1000).toFixed(1)} s (${Math.round(REFRESHES / (ms / 1000))}/s)`);
+function report(
+  store: string,
+  ms: number,
+  rows: { model: string; tomb: number; n: number; bytes: number }[],
+  fileBytes?: number,
+): void {
+  console.log(
+    `\n${store}: grace ${policy.graceSeconds} s, ${REFRESHES.toLocaleString('en')} refreshes of ${CHAINS} chains in ${(ms / 1000).toFixed(1)} s (${Math.round(REFRESHES / (ms / 1000))}/s)`,
+  );
   console.log('| records | count | bytes | bytes per chain |');
   console.log('|---|---:|---:|---:|');
   for (const r of rows) {
-    const name = store === 'sqlite' ? `${r.model}${r.model === 'RefreshToken' ? (r.tomb ? ' tombstones' : ' live') : ''} (payload+id)` : r.model;
-    console.log(`| ${name} | ${r.n.toLocaleString('en')} | ${r.bytes.toLocaleString('en')} | ${Math.round(r.bytes / CHAINS).toLocaleString('en')} |`);
+    const name =
+      store === 'sqlite'
+        ? `${r.model}${r.model === 'RefreshToken' ? (r.tomb ? ' tombstones' : ' live') : ''} (payload+id)`
+        : r.model;
+    console.log(
+      `| ${name} | ${r.n.toLocaleString('en')} | ${r.bytes.toLocaleString('en')} | ${Math.round(r.bytes / CHAINS).toLocaleString('en')} |`,
+    );
   }
-  if (fileBytes !== undefined) console.log(`| SQLite file without access tokens (VACUUM) | | ${fileBytes.toLocaleString('en')} | ${Math.round(fileBytes / CHAINS).toLocaleString('en')} |`);
+  if (fileBytes !== undefined)
+    console.log(
+      `| SQLite file without access tokens (VACUUM) | | ${fileBytes.toLocaleString('en')} | ${Math.round(fileBytes / CHAINS).toLocaleString('en')} |`,
+    );
 }
 
 await sqliteRun();

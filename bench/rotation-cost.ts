@@ -24,7 +24,17 @@ const policy = { graceSeconds: 30, tombstoneSeconds: 7 * 24 * 3600, keepTombston
 const id = () => randomBytes(32).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 const payload = (kind: string, jti: string, grantId: string) =>
-  ({ iat: now(), exp: now() + 3600, jti, kind, clientId: 'demo-member-cli', accountId: 'usr_0123456789abcdef', grantId, scope: 'openid account:read', resource: 'http://127.0.0.1' }) as AdapterPayload;
+  ({
+    iat: now(),
+    exp: now() + 3600,
+    jti,
+    kind,
+    clientId: 'demo-member-cli',
+    accountId: 'usr_0123456789abcdef',
+    grantId,
+    scope: 'openid account:read',
+    resource: 'http://127.0.0.1',
+  }) as AdapterPayload;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rotation-cost-'));
 const store = await openEmbeddedStore(dir);
@@ -54,9 +64,16 @@ for (let i = 0; i < REFRESHES; i++) {
   const access = id();
   const accessBody = payload('AccessToken', access, chain.grantId);
   const t0 = cpu();
-  let result;
+  let result: unknown;
   if (ALONG) {
-    result = (await rt.rotateRefreshToken(chain.jti, next, body, 30 * 24 * 3600, policy, { model: 'AccessToken', id: access, payload: accessBody, expiresIn: 3600 })).result;
+    result = (
+      await rt.rotateRefreshToken(chain.jti, next, body, 30 * 24 * 3600, policy, {
+        model: 'AccessToken',
+        id: access,
+        payload: accessBody,
+        expiresIn: 3600,
+      })
+    ).result;
     rotateUs += cpu() - t0;
   } else {
     result = (await rt.rotateRefreshToken(chain.jti, next, body, 30 * 24 * 3600, policy)).result;

@@ -69,7 +69,9 @@ function spawnNode(args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pip
   const heap = snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : [];
   const argv = [...prof, ...heap, ...args];
   const stdio: ['ignore', number | 'pipe', 'inherit'] = ['ignore', stdout, 'inherit'];
-  return pin ? spawn('taskset', ['-c', '0', process.execPath, ...argv], { env, stdio, cwd: root }) : spawn(process.execPath, argv, { env, stdio, cwd: root });
+  return pin
+    ? spawn('taskset', ['-c', '0', process.execPath, ...argv], { env, stdio, cwd: root })
+    : spawn(process.execPath, argv, { env, stdio, cwd: root });
 }
 
 const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOT;
@@ -84,7 +86,10 @@ async function heapSnapshot(child: ChildProcess): Promise<void> {
   for (let i = 0, size = -1; i < 600; i++) {
     await new Promise((r) => setTimeout(r, 500));
     if (count() === before) continue;
-    const newest = readdirSync(SNAPSHOTS).filter((f) => f.endsWith('.heapsnapshot')).map((f) => statSync(path.join(SNAPSHOTS, f))).sort((a, b) => b.mtimeMs - a.mtimeMs)[0]!;
+    const newest = readdirSync(SNAPSHOTS)
+      .filter((f) => f.endsWith('.heapsnapshot'))
+      .map((f) => statSync(path.join(SNAPSHOTS, f)))
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)[0]!;
     if (newest.size === size && size > 0) return;
     size = newest.size;
   }
@@ -92,7 +97,11 @@ async function heapSnapshot(child: ChildProcess): Promise<void> {
 
 /** The Dockerfile's instructions, continuation lines joined, comments dropped. */
 function dockerfileLines(): string[] {
-  return readFileSync(path.join(root, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  return readFileSync(path.join(root, 'Dockerfile'), 'utf8')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
 }
 
 /**
@@ -102,7 +111,8 @@ function dockerfileLines(): string[] {
 function productionCommand(): string[] {
   const line = dockerfileLines().find((l) => l.startsWith('CMD '));
   const cmd = line ? (JSON.parse(line.slice(4)) as string[]) : [];
-  if (cmd[0] !== 'node' || !cmd.includes('dist/src/main.js')) throw new Error(`Dockerfile CMD is not \`node … dist/src/main.js\`: ${line}`);
+  if (cmd[0] !== 'node' || !cmd.includes('dist/src/main.js'))
+    throw new Error(`Dockerfile CMD is not \`node … dist/src/main.js\`: ${line}`);
   return cmd.slice(1);
 }
 
@@ -155,14 +165,19 @@ async function startCoursegate(): Promise<Coursegate> {
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const entry = PROD ? productionCommand() : ['--import', 'tsx', 'src/main.ts'];
   const setupLog = openSync(path.join(dir, 'setup.log'), 'a');
-  const setup = spawn(process.execPath, entry, { env: coursegateEnv(port, dir, prefix, false), stdio: ['ignore', setupLog, 'inherit'], cwd: root });
+  const setup = spawn(process.execPath, entry, {
+    env: coursegateEnv(port, dir, prefix, false),
+    stdio: ['ignore', setupLog, 'inherit'],
+    cwd: root,
+  });
   closeSync(setupLog);
   const refreshTokens: string[] = [];
   let accessToken = '';
   try {
     await waitReady(origin, setup);
     for (let i = 0; i < POOL; i++) {
-      const tokens = (await redeemCode(origin, origin, await authorizeMember(origin, origin, 'openid account:read'))).body;
+      const tokens = (await redeemCode(origin, origin, await authorizeMember(origin, origin, 'openid account:read')))
+        .body;
       if (!tokens.refresh_token) throw new Error(`no refresh token: ${JSON.stringify(tokens)}`);
       refreshTokens.push(String(tokens.refresh_token));
       accessToken = String(tokens.access_token);
@@ -248,7 +263,8 @@ interface Load {
  * µs per answered request over all turns, p50 the mean of the turns', p99 the highest turn's.
  */
 async function measureInTurns(loads: Load[]): Promise<Row[]> {
-  const run = (l: Load, duration: number) => autocannon({ url: l.proc.origin, connections: CONNECTIONS, duration, requests: [l.request()] });
+  const run = (l: Load, duration: number) =>
+    autocannon({ url: l.proc.origin, connections: CONNECTIONS, duration, requests: [l.request()] });
   const sums = loads.map(() => ({ requests: 0, seconds: 0, cpuMs: 0, p50: 0, p99: 0, non2xx: 0 }));
   for (const l of loads) await run(l, WARMUP);
   const turn = DURATION / TURNS;
@@ -291,7 +307,14 @@ function refreshRequest(pool: string[], clientId: string): () => Req {
     setupRequest: (req) => {
       // An empty pool (failed answers) sends a dummy token: counted as non-2xx, no side effect.
       const token = pool.shift() ?? 'pool-exhausted';
-      return { ...req, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token, client_id: clientId }).toString() };
+      return {
+        ...req,
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: token,
+          client_id: clientId,
+        }).toString(),
+      };
     },
     onResponse: (status, body) => {
       if (status === 200) pool.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
@@ -310,21 +333,36 @@ const introspectRequest = (token: string, clientId: string) => (): Req => ({
   body: new URLSearchParams({ token, client_id: clientId }).toString(),
 });
 
-const bearerGet = (p: string, token: string) => (): Req => ({ method: 'GET', path: p, headers: { authorization: `Bearer ${token}` } });
+const bearerGet = (p: string, token: string) => (): Req => ({
+  method: 'GET',
+  path: p,
+  headers: { authorization: `Bearer ${token}` },
+});
 
 const viewerRequest = (token: string) => (): Req => ({
   method: 'POST',
   path: '/account/graphql',
   headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-  body: JSON.stringify({ query: '{ viewer { id email enrolledCourses(first: 10) { nodes { slug expireDate hasLifetimeAccess } } } }' }),
+  body: JSON.stringify({
+    query: '{ viewer { id email enrolledCourses(first: 10) { nodes { slug expireDate hasLifetimeAccess } } } }',
+  }),
 });
 
 // A stateless MCP tool call (no initialize needed, src/resource/mcp): the member's enrollments.
 const mcpRequest = (token: string) => (): Req => ({
   method: 'POST',
   path: '/mcp',
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: { first: 10 } } }),
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${token}`,
+  },
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'my_enrollments', arguments: { first: 10 } },
+  }),
 });
 
 /** The scenarios of issue #15: coursegate's row, the bare row it is compared with, and the goal. */
@@ -350,12 +388,27 @@ async function main(): Promise<void> {
     const find = bearerGet('/bench/find', bare.accessToken);
     const loads: Record<(typeof SCENARIOS)[number]['key'], () => [Load, Load]> = {
       refresh: () => [
-        { scenario: 'refresh_token grant', target: 'coursegate', proc: cg!, request: refreshRequest(cg!.refreshTokens, MEMBER_CLIENT) },
-        { scenario: 'refresh_token grant', target: 'bare', proc: bare, request: refreshRequest([...bare.refreshTokens], 'bench') },
+        {
+          scenario: 'refresh_token grant',
+          target: 'coursegate',
+          proc: cg!,
+          request: refreshRequest(cg!.refreshTokens, MEMBER_CLIENT),
+        },
+        {
+          scenario: 'refresh_token grant',
+          target: 'bare',
+          proc: bare,
+          request: refreshRequest([...bare.refreshTokens], 'bench'),
+        },
       ],
       introspection: () => [
         { scenario: 'introspection', target: 'coursegate', proc: cg!, request: introspectRequest(t, MEMBER_CLIENT) },
-        { scenario: 'introspection', target: 'bare', proc: bare, request: introspectRequest(bare.accessToken, 'bench') },
+        {
+          scenario: 'introspection',
+          target: 'bare',
+          proc: bare,
+          request: introspectRequest(bare.accessToken, 'bench'),
+        },
       ],
       userinfo: () => [
         { scenario: 'UserInfo', target: 'coursegate', proc: cg!, request: bearerGet('/api/oauth/userinfo', t) },
@@ -381,7 +434,9 @@ async function main(): Promise<void> {
     await heapSnapshot(cg.child);
     // Issue #15's memory goal applies to the production start.
     const goal = PROD ? ` (goal ≤ 200 / ≤ 250 MB: ${cg.rssStart <= 200 && after <= 250 ? 'met' : 'NOT met'})` : '';
-    rss.push(`coursegate ${cg.rssStart} MB after start, ${after} MB after the bench${goal} (${logLines} log lines written to its log file)`);
+    rss.push(
+      `coursegate ${cg.rssStart} MB after start, ${after} MB after the bench${goal} (${logLines} log lines written to its log file)`,
+    );
   } finally {
     await stop(bare.child);
     await cleanup(bare);
@@ -400,7 +455,14 @@ async function main(): Promise<void> {
   });
   const store = REDIS ? 'Redis' : 'SQLite (WAL, synchronous=NORMAL)';
   const lines = [
-    `coursegate bench (${PROD ? `production start: ${Object.entries(productionEnv()).filter(([k]) => k.startsWith('MALLOC_')).map(([k, v]) => `${k}=${v} `).join('')}node ${productionCommand().join(' ')}` : 'npm start: tsx src/main.ts, development mode'}): ${CONNECTIONS} connections, ${DURATION} s measured per server (${TURNS} alternating turns) after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
+    `coursegate bench (${
+      PROD
+        ? `production start: ${Object.entries(productionEnv())
+            .filter(([k]) => k.startsWith('MALLOC_'))
+            .map(([k, v]) => `${k}=${v} `)
+            .join('')}node ${productionCommand().join(' ')}`
+        : 'npm start: tsx src/main.ts, development mode'
+    }): ${CONNECTIONS} connections, ${DURATION} s measured per server (${TURNS} alternating turns) after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
     '',
     '| scenario | coursegate req/s | p50 / p99 ms | CPU µs/req | bare oidc-provider scenario | bare req/s | p50 / p99 ms | CPU µs/req | ratio | CPU ratio | goal (req/s ratio) |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',

@@ -34,7 +34,10 @@ globalThis.Function = Counting;
 
 const file = `/tmp/statement-recompiles-${process.pid}.txt`;
 const dump = () => {
-  const lines = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([source, n]) => `${n}\t${source.replace(/\s+/g, ' ')}`);
+  const lines = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40)
+    .map(([source, n]) => `${n}\t${source.replace(/\s+/g, ' ')}`);
   writeFileSync(file, `${lines.join('\n')}\n`);
 };
 process.on('exit', dump);

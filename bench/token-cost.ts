@@ -46,14 +46,25 @@ async function start(root: string, name: string): Promise<Target> {
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const high = '100000000/1';
   const env: NodeJS.ProcessEnv = {
-    ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: origin, DATA_DIR: dir, DEMO_PASSWORD,
-    RATE_LIMIT_TOKEN: high, RATE_LIMIT_INTROSPECTION: high, RATE_LIMIT_REVOCATION: high,
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    BASE_URL: origin,
+    DATA_DIR: dir,
+    DEMO_PASSWORD,
+    RATE_LIMIT_TOKEN: high,
+    RATE_LIMIT_INTROSPECTION: high,
+    RATE_LIMIT_REVOCATION: high,
     ...(REDIS ? { REDIS_URL: REDIS, REDIS_KEY_PREFIX: prefix } : {}),
   };
   delete env.LOG_LEVEL;
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const log = openSync(path.join(dir, 'coursegate.log'), 'a');
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...prof, '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', log, 'inherit'], cwd: root });
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...prof, '--import', 'tsx', 'src/main.ts'], {
+    env,
+    stdio: ['ignore', log, 'inherit'],
+    cwd: root,
+  });
   closeSync(log);
   await waitReady(origin, child);
   const pool: string[] = [];
@@ -70,14 +81,25 @@ async function start(root: string, name: string): Promise<Target> {
 type Req = NonNullable<autocannon.Options['requests']>[number];
 const scenarios: Record<string, (t: Target) => Req> = {
   refresh: (t) => ({
-    method: 'POST', path: '/api/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    setupRequest: (req) => ({ ...req, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: t.pool.shift() ?? 'pool-exhausted', client_id: MEMBER_CLIENT }).toString() }),
+    method: 'POST',
+    path: '/api/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    setupRequest: (req) => ({
+      ...req,
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: t.pool.shift() ?? 'pool-exhausted',
+        client_id: MEMBER_CLIENT,
+      }).toString(),
+    }),
     onResponse: (status, body) => {
       if (status === 200) t.pool.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
     },
   }),
   introspection: (t) => ({
-    method: 'POST', path: '/api/oauth/introspect', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    path: '/api/oauth/introspect',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token: t.access, client_id: MEMBER_CLIENT }).toString(),
   }),
 };
@@ -88,7 +110,8 @@ try {
   for (const [name, request] of Object.entries(scenarios)) {
     if (!ONLY.has(name)) continue;
     const results = new Map<Target, number[]>(targets.map((t) => [t, []]));
-    const run = (t: Target, duration: number) => autocannon({ url: t.origin, connections: CONNECTIONS, duration, requests: [request(t)] });
+    const run = (t: Target, duration: number) =>
+      autocannon({ url: t.origin, connections: CONNECTIONS, duration, requests: [request(t)] });
     for (const t of targets) await run(t, 2);
     for (let i = 0; i < REPEAT; i++) {
       for (const t of targets) {
@@ -96,11 +119,16 @@ try {
         const r = await run(t, DURATION);
         const us = Math.round(((cpuMs(t.child.pid!) - before) * 1000) / Math.max(1, r.requests.total));
         results.get(t)!.push(us);
-        console.log(`${name}${REDIS ? ' (redis)' : ''} ${t.name}: ${us} µs/req CPU, ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
+        console.log(
+          `${name}${REDIS ? ' (redis)' : ''} ${t.name}: ${us} µs/req CPU, ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`,
+        );
       }
     }
     if (REPEAT > 1) {
-      for (const [t, v] of results) console.log(`${name}${REDIS ? ' (redis)' : ''} ${t.name}: median ${[...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]} µs/req of ${v.join(' ')}`);
+      for (const [t, v] of results)
+        console.log(
+          `${name}${REDIS ? ' (redis)' : ''} ${t.name}: median ${[...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]} µs/req of ${v.join(' ')}`,
+        );
     }
   }
 } finally {

@@ -24,7 +24,9 @@ const option = (name: string) => (args.includes(`--${name}`) ? args[args.indexOf
 const issuer = new URL(process.env.COURSEGATE_URL ?? 'http://localhost:3000');
 const register = flag('register');
 const scope = option('scope') ?? 'openid profile email account:read';
-const cacheFile = process.env.COURSEGATE_TOKEN_CACHE ?? path.join(os.homedir(), '.cache', 'coursegate-examples', `${register ? 'registered' : 'demo-member-cli'}.json`);
+const cacheFile =
+  process.env.COURSEGATE_TOKEN_CACHE ??
+  path.join(os.homedir(), '.cache', 'coursegate-examples', `${register ? 'registered' : 'demo-member-cli'}.json`);
 // Plain http only for a local development server.
 const insecure = issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {};
 
@@ -35,7 +37,9 @@ interface Cache {
   expires_at?: number;
 }
 
-const cache: Cache | undefined = existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as Cache) : undefined;
+const cache: Cache | undefined = existsSync(cacheFile)
+  ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as Cache)
+  : undefined;
 const save = (c: Cache) => {
   mkdirSync(path.dirname(cacheFile), { recursive: true });
   writeFileSync(cacheFile, JSON.stringify(c, null, 2), { mode: 0o600 }); // tokens: owner-only
@@ -70,7 +74,13 @@ async function clientId(): Promise<string> {
   // RFC 7591 registration of a native public client with a loopback redirect (DESIGN D1).
   const registered = await client.dynamicClientRegistration(
     issuer,
-    { client_name: 'coursegate example CLI', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native', scope },
+    {
+      client_name: 'coursegate example CLI',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+      scope,
+    },
     client.None(),
     insecure,
   );
@@ -104,8 +114,18 @@ if (cache?.access_token && cache.expires_at && cache.expires_at > Date.now() / 1
   });
   log(`Open this URL in your browser to sign in:\n${url.href}`);
   const returned = await callback;
-  tokens = await client.authorizationCodeGrant(config, returned, { pkceCodeVerifier: verifier, expectedState: state }, { redirect_uri: redirectUri, ...resource });
+  tokens = await client.authorizationCodeGrant(
+    config,
+    returned,
+    { pkceCodeVerifier: verifier, expectedState: state },
+    { redirect_uri: redirectUri, ...resource },
+  );
 }
-save({ client_id: id, access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? cache?.refresh_token, expires_at: Math.floor(Date.now() / 1000) + (tokens.expiresIn() ?? 0) });
+save({
+  client_id: id,
+  access_token: tokens.access_token,
+  refresh_token: tokens.refresh_token ?? cache?.refresh_token,
+  expires_at: Math.floor(Date.now() / 1000) + (tokens.expiresIn() ?? 0),
+});
 log(`signed in; scope: ${tokens.scope ?? scope}; tokens cached in ${cacheFile}`);
 process.stdout.write(`${tokens.access_token}\n`);

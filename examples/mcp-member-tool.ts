@@ -15,12 +15,15 @@ const token = process.env.ACCESS_TOKEN;
 if (!token) throw new Error('set ACCESS_TOKEN (npx tsx examples/cli-login.ts prints one)');
 const tool = process.env.MCP_TOOL ?? 'my_enrollments';
 
-const transport = new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+const transport = new StreamableHTTPClientTransport(new URL('/mcp', base), {
+  requestInit: { headers: { authorization: `Bearer ${token}` } },
+});
 const mcp = new Client({ name: 'coursegate-example', version: '1.0.0' });
 await mcp.connect(transport);
 const { tools } = await mcp.listTools();
 process.stderr.write(`tools for this token: ${tools.map((t) => t.name).join(', ')}\n`);
 const result = await mcp.callTool({ name: tool, arguments: {} });
-for (const part of result.content as Array<{ type: string; text?: string }>) if (part.type === 'text') process.stdout.write(`${part.text}\n`);
+for (const part of result.content as Array<{ type: string; text?: string }>)
+  if (part.type === 'text') process.stdout.write(`${part.text}\n`);
 await mcp.close();
 if (result.isError) process.exitCode = 1;

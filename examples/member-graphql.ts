@@ -20,15 +20,23 @@ if (!token) throw new Error('set ACCESS_TOKEN (npx tsx examples/cli-login.ts pri
 
 const res = await fetch(`${base}/account/graphql`, {
   method: 'POST',
-  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+  headers: {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/graphql-response+json',
+  },
   body: JSON.stringify({ query: print(ViewerDocument), operationName: 'Viewer' }),
 });
 if (res.status === 401 || res.status === 403) {
   // RFC 6750 §3: the challenge says why (invalid_token → sign in again; insufficient_scope → ask for more).
   throw new Error(`${res.status}: ${res.headers.get('www-authenticate')}`);
 }
-const body = (await res.json()) as { data?: ViewerQuery; errors?: Array<{ message: string; extensions?: { code?: string } }> };
-if (body.errors || !body.data) throw new Error((body.errors ?? []).map((e) => `${e.extensions?.code}: ${e.message}`).join('\n'));
+const body = (await res.json()) as {
+  data?: ViewerQuery;
+  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+};
+if (body.errors || !body.data)
+  throw new Error((body.errors ?? []).map((e) => `${e.extensions?.code}: ${e.message}`).join('\n'));
 // Typed: `viewer.enrolledCourses.nodes[i].slug` is a string, `expireDate` a string or null.
 const { viewer } = body.data;
 process.stdout.write(`${JSON.stringify({ viewer }, null, 2)}\n`);

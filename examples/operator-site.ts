@@ -12,8 +12,11 @@ const token = process.env.ACCESS_TOKEN;
 if (!token) throw new Error('set ACCESS_TOKEN (an operator token with school:read)');
 
 async function get(path: string): Promise<unknown> {
-  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-  if (!res.ok) throw new Error(`GET ${path} → ${res.status}: ${res.headers.get('www-authenticate') ?? (await res.text())}`);
+  const res = await fetch(`${base}${path}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+  });
+  if (!res.ok)
+    throw new Error(`GET ${path} → ${res.status}: ${res.headers.get('www-authenticate') ?? (await res.text())}`);
   return res.json();
 }
 
@@ -22,4 +25,5 @@ process.stdout.write(`site ${site.id}: ${site.name} (MCP connections ${site.mcpC
 // The shape of `GET /api/v1/oauth-applications` (operation listOAuthApplications in /openapi.json).
 type Application = { clientId: string; clientName: string; suspended: boolean };
 const { applications } = (await get('/api/v1/oauth-applications')) as { applications: Application[] };
-for (const app of applications) process.stdout.write(`application ${app.clientId}: ${app.clientName}${app.suspended ? ' (suspended)' : ''}\n`);
+for (const app of applications)
+  process.stdout.write(`application ${app.clientId}: ${app.clientName}${app.suspended ? ' (suspended)' : ''}\n`);

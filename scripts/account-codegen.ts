@@ -12,7 +12,16 @@ import { codegen } from '@graphql-codegen/core';
 import * as typescript from '@graphql-codegen/typescript';
 import * as typescriptOperations from '@graphql-codegen/typescript-operations';
 import * as typedDocumentNode from '@graphql-codegen/typed-document-node';
-import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, parse, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import {
+  buildClientSchema,
+  buildSchema,
+  getIntrospectionQuery,
+  lexicographicSortSchema,
+  parse,
+  printSchema,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from 'graphql';
 
 const EXAMPLES = new URL('../examples/', import.meta.url);
 
@@ -51,8 +60,15 @@ export async function introspectAccountApi(base: string, token: string): Promise
   return buildClientSchema(body.data);
 }
 
-if (process.argv[1] && import.meta.url.endsWith('/scripts/account-codegen.ts') && process.argv[1].endsWith('account-codegen.ts')) {
+if (
+  process.argv[1] &&
+  import.meta.url.endsWith('/scripts/account-codegen.ts') &&
+  process.argv[1].endsWith('account-codegen.ts')
+) {
   const { COURSEGATE_URL: url, ACCESS_TOKEN: token } = process.env;
-  const schema = url && token ? await introspectAccountApi(url, token) : buildSchema(readFileSync(new URL('../docs/account-api.graphql', import.meta.url), 'utf8'));
+  const schema =
+    url && token
+      ? await introspectAccountApi(url, token)
+      : buildSchema(readFileSync(new URL('../docs/account-api.graphql', import.meta.url), 'utf8'));
   writeFileSync(new URL('generated/account-api.ts', EXAMPLES), await generateAccountClient(schema));
 }

@@ -29,11 +29,16 @@ export function chooseNode() {
   const bin = path.join(dir, 'bin', 'node');
   if (existsSync(bin)) return bin;
   const pkg = `node-${process.platform}-${process.arch}@${LTS_MAJOR}`;
-  console.error(`coursegate: Node.js ${process.versions.node} is older than ${MIN_MAJOR}; fetching ${pkg} from the npm registry into .cache/`);
+  console.error(
+    `coursegate: Node.js ${process.versions.node} is older than ${MIN_MAJOR}; fetching ${pkg} from the npm registry into .cache/`,
+  );
   const tmp = path.join(ROOT, '.cache', `tmp-${process.pid}`);
   mkdirSync(tmp, { recursive: true });
   try {
-    const packed = spawnSync('npm', ['pack', pkg, '--silent', '--pack-destination', tmp], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const packed = spawnSync('npm', ['pack', pkg, '--silent', '--pack-destination', tmp], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const file = packed.stdout.trim().split('\n').pop();
     if (packed.status !== 0 || !file) throw new Error(`npm pack ${pkg} failed`);
     const untar = spawnSync('tar', ['xzf', path.join(tmp, file), '-C', tmp], { stdio: 'inherit' });

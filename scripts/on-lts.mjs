@@ -22,4 +22,3 @@ env.PATH = `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PAT
 const child = spawn(command === 'node' ? node : command, args, { cwd: process.cwd(), env, stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-

@@ -8,6 +8,7 @@
  * the current LTS from the npm registry (scripts/lts-node.mjs, shared with `npm start`). Its bin/ goes first on PATH, so every child
  * process the tests spawn (`node`, `process.execPath`, npm scripts) runs on it too.
  *
+ * Without arguments it first runs the gates: `biome ci` (format + lint) and `tsc --noEmit`.
  * Arguments are passed to jest (`npm test -- test/unit/foo.test.ts`). With `CI` set,
  * COURSEGATE_REQUIRE_SERVICES=1 is implied: the storage suites fail instead of skipping when Redis
  * or PostgreSQL cannot be brought up. `COURSEGATE_TEST_NODE=/path/to/node` forces a binary.
@@ -21,7 +22,35 @@ const env = envFor(node);
 if (process.env.CI && !env.COURSEGATE_REQUIRE_SERVICES) env.COURSEGATE_REQUIRE_SERVICES = '1';
 
 const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+
+// The gates (issue #27) before the whole suite (not before a chosen file): formatting and lint
+// (Biome, biome.jsonc), then the type check of src, adapters, tests, benches and examples.
+if (process.argv.length === 2) {
+  for (const [what, args] of [
+    ['biome ci (format + lint)', [path.join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--colors=off']],
+    [
+      'tsc --noEmit (src and tests)',
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.json'), '--noEmit'],
+    ],
+  ]) {
+    console.error(`npm test: ${what}`);
+    const gate = spawnSync(node, args, { cwd: ROOT, env, stdio: 'inherit' });
+    if (gate.status !== 0) {
+      console.error(`npm test: ${what} failed; \`npx biome check --write\` formats and applies the safe fixes`);
+      process.exit(gate.status ?? 1);
+    }
+  }
+}
 console.error(`npm test: jest on Node.js ${version} (${node})`);
-const jest = spawn(node, ['--experimental-vm-modules', path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--runInBand', ...process.argv.slice(2)], { cwd: ROOT, env, stdio: 'inherit' });
+const jest = spawn(
+  node,
+  [
+    '--experimental-vm-modules',
+    path.join(ROOT, 'node_modules/jest/bin/jest.js'),
+    '--runInBand',
+    ...process.argv.slice(2),
+  ],
+  { cwd: ROOT, env, stdio: 'inherit' },
+);
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => jest.kill(sig));
 jest.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

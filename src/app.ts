@@ -122,10 +122,22 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     metrics.observeRequest(ctx, ms / 1000, thrown ?? ctx.status);
     // Issue #28: the client address (TRUST_PROXY decides whether X-Forwarded-For is read), the OAuth
     // client (oidc-provider's, else the bearer token's) and the route-table row; never a token.
-    const clientId = (ctx as { oidc?: { client?: { clientId?: string } } }).oidc?.client?.clientId ?? (ctx.state as { principal?: { clientId?: string } }).principal?.clientId;
+    const clientId =
+      (ctx as { oidc?: { client?: { clientId?: string } } }).oidc?.client?.clientId ??
+      (ctx.state as { principal?: { clientId?: string } }).principal?.clientId;
     logger.info(
       // `trace_id`: the W3C Trace Context trace of an incoming `traceparent` (src/http/trace-context.ts).
-      { req_id: id, trace_id: traceIdOf(ctx.req.headers.traceparent), method: ctx.method, path: loggedPath(ctx.path, ctx.state.route), route: ctx.state.route?.spec.name, status: ctx.status, ms: Math.round(ms * 10) / 10, remote_addr: ctx.ip, client_id: clientId },
+      {
+        req_id: id,
+        trace_id: traceIdOf(ctx.req.headers.traceparent),
+        method: ctx.method,
+        path: loggedPath(ctx.path, ctx.state.route),
+        route: ctx.state.route?.spec.name,
+        status: ctx.status,
+        ms: Math.round(ms * 10) / 10,
+        remote_addr: ctx.ip,
+        client_id: clientId,
+      },
       'request',
     );
     releaseWhenFinished(ctx);
@@ -193,15 +205,23 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
 
   const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
   if (sqlite) purgeExpired(sqlite);
-  const purgeAudit = () => audit.purge().catch((err: unknown) => logger.warn({ event: 'audit_purge_failed', err: { message: (err as Error)?.message } }, 'audit purge failed'));
+  const purgeAudit = () =>
+    audit
+      .purge()
+      .catch((err: unknown) =>
+        logger.warn({ event: 'audit_purge_failed', err: { message: (err as Error)?.message } }, 'audit purge failed'),
+      );
   // Issue #29: the first audit purge runs once the server listens and has served its first
   // requests (a batched, index-bound purge that yields between batches), never during start.
   const firstAuditPurge = setTimeout(() => void purgeAudit(), FIRST_AUDIT_PURGE_DELAY_MS);
   firstAuditPurge.unref();
-  const purgeTimer = setInterval(() => {
-    if (sqlite) purgeExpired(sqlite);
-    void purgeAudit();
-  }, 10 * 60 * 1000);
+  const purgeTimer = setInterval(
+    () => {
+      if (sqlite) purgeExpired(sqlite);
+      void purgeAudit();
+    },
+    10 * 60 * 1000,
+  );
   purgeTimer.unref();
 
   return {

@@ -71,7 +71,9 @@ export interface Services {
   /** The open stores (platform data: `store.db`; OIDC state: `adapter`). */
   store: Stores;
   /** The OIDC-state adapter class: refresh rotation (DESIGN D3) inside the metrics wrapper. */
-  adapter: new (name: string) => Adapter;
+  adapter: new (
+    name: string,
+  ) => Adapter;
   readiness: Readiness;
   /** DESIGN D6: signing keys (the store's ring, or the operator's keys). */
   signing: SigningSetup;
@@ -117,22 +119,44 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
   const { db } = store;
   // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
-  const rotation = { graceSeconds: config.ttl.refreshGrace, tombstoneSeconds: config.ttl.refreshTombstone, keepTombstones: DEFAULT_KEEP_TOMBSTONES };
+  const rotation = {
+    graceSeconds: config.ttl.refreshGrace,
+    tombstoneSeconds: config.ttl.refreshTombstone,
+    keepTombstones: DEFAULT_KEEP_TOMBSTONES,
+  };
   // Issue #26: each access token leaves a tombstone naming its client, so a 401 for a revoked or
   // purged token names that client's default scope (src/oauth/token-tombstones.ts).
-  const adapter = withTokenTombstones(metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind), config.ttl.refreshTombstone);
+  const adapter = withTokenTombstones(
+    metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind),
+    config.ttl.refreshTombstone,
+  );
   const readiness = createReadiness(store.probes, store.localFaults);
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
   const [signing, cookieKeys] = await Promise.all([
-    openSigning(db, config, (err) => logger.warn({ err: { type: (err as Error).name, message: (err as Error).message } }, 'signing keys: refresh failed; keeping the last keys')),
+    openSigning(db, config, (err) =>
+      logger.warn(
+        { err: { type: (err as Error).name, message: (err as Error).message } },
+        'signing keys: refresh failed; keeping the last keys',
+      ),
+    ),
     loadCookieKeys(db, config.cookieKeys),
   ]);
   const siteChoices = new SiteChoices(adapter, config.ttl.refreshToken);
   const registration = registrationSetup(config, logger);
   const suspensions = new Suspensions(db);
-  const provider = createProvider({ config, accounts, siteChoices, adapter, signingKeys: signing.keys, signingActive: signing.signingActive, cookieKeys, suspensions, ...registration.providerDeps });
+  const provider = createProvider({
+    config,
+    accounts,
+    siteChoices,
+    adapter,
+    signingKeys: signing.keys,
+    signingActive: signing.signingActive,
+    cookieKeys,
+    suspensions,
+    ...registration.providerDeps,
+  });
   const audit = new AuditTrail(db, config.auditRetentionDays);
   const grants = new ConnectedGrants(db);
   declareProviderHooks(provider, { logger, metrics, suspensions, audit, siteChoices, grants, registration, adapter });
@@ -152,9 +176,18 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   const invitations = new Invitations(db, async (siteId, inv, token) => {
     const site = await db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
     try {
-      await mailer.sendInvitationLink(inv.email, site?.name ?? siteId, inv.role, `${config.baseUrl}/invitations/${token}`, inv.expiresAt);
+      await mailer.sendInvitationLink(
+        inv.email,
+        site?.name ?? siteId,
+        inv.role,
+        `${config.baseUrl}/invitations/${token}`,
+        inv.expiresAt,
+      );
     } catch (err) {
-      logger.warn({ domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'invitation e-mail not sent');
+      logger.warn(
+        { domain: inv.email.split('@')[1], err: { message: (err as Error).message } },
+        'invitation e-mail not sent',
+      );
     }
   });
   // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
@@ -178,7 +211,14 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     baseUrl: config.baseUrl,
   };
   // The member-data services: one instance each, shared by the Account API and the MCP tools.
-  const account: AccountServices = { accounts, enrollments, orders: new Orders(db), eventRegistrations: new EventRegistrations(db), progress: new Progress(db), profiles: new Profiles(db) };
+  const account: AccountServices = {
+    accounts,
+    enrollments,
+    orders: new Orders(db),
+    eventRegistrations: new EventRegistrations(db),
+    progress: new Progress(db),
+    profiles: new Profiles(db),
+  };
   const tools: ToolServices = {
     accounts,
     enrollments,

@@ -47,58 +47,277 @@ export interface Setting {
 
 /** Every setting, in the order of the operator guide. */
 export const SETTINGS: readonly Setting[] = [
-  { env: 'NODE_ENV', default: '`development`', description: '`development` (unset), `test` or `production`; anything else refuses to start. `production` requires the settings marked ★ and never seeds demo data' },
+  {
+    env: 'NODE_ENV',
+    default: '`development`',
+    description:
+      '`development` (unset), `test` or `production`; anything else refuses to start. `production` requires the settings marked ★ and never seeds demo data',
+  },
   { env: 'PORT', yaml: 'port', default: '`3000`', description: 'listening port' },
-  { env: 'BASE_URL', default: '`http://localhost:$PORT`', description: 'the origin: issuer, protected-resource identifier, token audience. No path, no trailing slash', requiredInProduction: true },
-  { env: 'COOKIE_SECRETS', default: 'generated and kept in the store (dev)', description: 'comma-separated, ≥ 32 characters each; the first signs, all verify (rotation: prepend a new one)', requiredInProduction: true },
-  { env: 'SIGNING_KEY_FILE', default: 'generated and kept in the store (dev)', description: 'file holding a private ES256 JWK, or a JWK Set whose first key signs', requiredInProduction: true },
+  {
+    env: 'BASE_URL',
+    default: '`http://localhost:$PORT`',
+    description: 'the origin: issuer, protected-resource identifier, token audience. No path, no trailing slash',
+    requiredInProduction: true,
+  },
+  {
+    env: 'COOKIE_SECRETS',
+    default: 'generated and kept in the store (dev)',
+    description: 'comma-separated, ≥ 32 characters each; the first signs, all verify (rotation: prepend a new one)',
+    requiredInProduction: true,
+  },
+  {
+    env: 'SIGNING_KEY_FILE',
+    default: 'generated and kept in the store (dev)',
+    description: 'file holding a private ES256 JWK, or a JWK Set whose first key signs',
+    requiredInProduction: true,
+  },
   { env: 'SIGNING_KEY', default: 'unset', description: 'the same JWK (Set) as JSON, instead of `SIGNING_KEY_FILE`' },
-  { env: 'SIGNING_KEYS', default: '—', description: '`store` (production): sign with the stored keys managed by `npm run keys` instead of `SIGNING_KEY(_FILE)`' },
-  { env: 'KEYS_JWKS_MAX_AGE', default: '`600`', description: 'seconds; JWKS `Cache-Control: max-age`, and the wait between `add` and `activate` (stored keys)' },
-  { env: 'KEYS_REFRESH_SECONDS', default: '`10`', description: 'seconds; how often each process re-reads the stored keys' },
-  { env: 'ID_TOKEN_SIGNING', yaml: 'id_token_signing', default: '`active`', description: '`active`: id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued and discovery omits `id_token_signing_alg_values_supported`' },
-  { env: 'ACCOUNT_GRAPHIQL', default: '`1` in development, else `0`', description: '`1`: GraphiQL at `GET /account/graphql` for browsers (never in production); docs/account-api.md' },
-  { env: 'DATA_DIR', yaml: 'data_dir', default: '`./data`', description: 'directory of the embedded store `coursegate.db`; created 0700 with the file 0600; a warning at start when an existing one is readable by others' },
-  { env: 'DOCS_URL', yaml: 'docs_url', default: '`$BASE_URL/docs`', description: "where the developer docs live: advertised as `service_documentation` and `resource_documentation`, and linked from every integrator-facing error description. By default this server publishes the Markdown pages of `docs/` there itself (`GET /docs/mcp.md`, …); point it at your own docs site or the repository's `docs/` folder (same file names and heading anchors) to change that" },
+  {
+    env: 'SIGNING_KEYS',
+    default: '—',
+    description:
+      '`store` (production): sign with the stored keys managed by `npm run keys` instead of `SIGNING_KEY(_FILE)`',
+  },
+  {
+    env: 'KEYS_JWKS_MAX_AGE',
+    default: '`600`',
+    description: 'seconds; JWKS `Cache-Control: max-age`, and the wait between `add` and `activate` (stored keys)',
+  },
+  {
+    env: 'KEYS_REFRESH_SECONDS',
+    default: '`10`',
+    description: 'seconds; how often each process re-reads the stored keys',
+  },
+  {
+    env: 'ID_TOKEN_SIGNING',
+    yaml: 'id_token_signing',
+    default: '`active`',
+    description:
+      '`active`: id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued and discovery omits `id_token_signing_alg_values_supported`',
+  },
+  {
+    env: 'ACCOUNT_GRAPHIQL',
+    default: '`1` in development, else `0`',
+    description: '`1`: GraphiQL at `GET /account/graphql` for browsers (never in production); docs/account-api.md',
+  },
+  {
+    env: 'DATA_DIR',
+    yaml: 'data_dir',
+    default: '`./data`',
+    description:
+      'directory of the embedded store `coursegate.db`; created 0700 with the file 0600; a warning at start when an existing one is readable by others',
+  },
+  {
+    env: 'DOCS_URL',
+    yaml: 'docs_url',
+    default: '`$BASE_URL/docs`',
+    description:
+      "where the developer docs live: advertised as `service_documentation` and `resource_documentation`, and linked from every integrator-facing error description. By default this server publishes the Markdown pages of `docs/` there itself (`GET /docs/mcp.md`, …); point it at your own docs site or the repository's `docs/` folder (same file names and heading anchors) to change that",
+  },
   { env: 'LOG_LEVEL', yaml: 'log_level', default: '`info`', description: 'pino level; `silent` turns logs off' },
-  { env: 'TRUST_PROXY', default: 'off', description: 'number of trusted proxy hops (`1` = one TLS-terminating proxy). Only the client address (that many `X-Forwarded-For` entries from the right) and the scheme (`X-Forwarded-Proto`, with an `http://` `BASE_URL` only: an `https://` one makes every cookie `Secure` whatever the proxy sends) are taken from it; never the host: every URL comes from `BASE_URL`' },
-  { env: 'DEMO_PASSWORD', default: 'random', description: 'password of the demo accounts (development only); on a store seeded earlier they take it at every start' },
+  {
+    env: 'TRUST_PROXY',
+    default: 'off',
+    description:
+      'number of trusted proxy hops (`1` = one TLS-terminating proxy). Only the client address (that many `X-Forwarded-For` entries from the right) and the scheme (`X-Forwarded-Proto`, with an `http://` `BASE_URL` only: an `https://` one makes every cookie `Secure` whatever the proxy sends) are taken from it; never the host: every URL comes from `BASE_URL`',
+  },
+  {
+    env: 'DEMO_PASSWORD',
+    default: 'random',
+    description:
+      'password of the demo accounts (development only); on a store seeded earlier they take it at every start',
+  },
   { env: 'DEMO_SEED_FILE', yaml: 'demo_seed_file', default: '`config/demo-seed.yaml`', description: 'demo data' },
-  { env: 'INTEGRATIONS_FILE', yaml: 'integrations_file', default: '`config/integrations.yaml`', description: 'vendor platforms' },
-  { env: 'SQLITE_SYNCHRONOUS', default: '`NORMAL`', description: '`FULL` makes every commit survive a power loss (≈ 2× slower token endpoint)' },
+  {
+    env: 'INTEGRATIONS_FILE',
+    yaml: 'integrations_file',
+    default: '`config/integrations.yaml`',
+    description: 'vendor platforms',
+  },
+  {
+    env: 'SQLITE_SYNCHRONOUS',
+    default: '`NORMAL`',
+    description: '`FULL` makes every commit survive a power loss (≈ 2× slower token endpoint)',
+  },
   { env: 'CONFIG_FILE', default: '`config/default.yaml`', description: 'another defaults file' },
-  { env: 'REDIS_URL', default: 'unset (embedded)', description: 'OIDC state (codes, tokens, grants, sessions; a cache of the clients, whose record is the platform store) and rate-limit counters on Redis; see [deployment.md](deployment.md)' },
-  { env: 'REDIS_CLUSTER_NODES', default: 'unset', description: 'Redis Cluster seed nodes `host:port,…`; `REDIS_URL` then only gives credentials/TLS' },
-  { env: 'REDIS_SENTINELS', default: 'unset', description: 'Redis Sentinel addresses `host:port,…` (with `REDIS_SENTINEL_NAME`): the client asks them for the current primary and follows failovers; `REDIS_URL` then only gives credentials, TLS and database; see [deployment.md](deployment.md)' },
-  { env: 'REDIS_SENTINEL_NAME', default: 'unset', description: 'the monitored primary\'s name in the sentinels\' configuration (`sentinel monitor <name> …`); required with `REDIS_SENTINELS`' },
-  { env: 'REDIS_SENTINEL_PASSWORD', default: 'unset', description: 'password of the sentinels themselves (`requirepass` in sentinel.conf), when they have one' },
-  { env: 'REDIS_MIN_REPLICAS_ACKED', default: '`1` with `REDIS_SENTINELS`, else `0`', description: 'token and session writes (code redemption, refresh rotation, revocation) are answered only once this many replicas acknowledged them (Redis `WAIT`); a replica that does not answer within 1 s makes the request a 503 + `Retry-After`, never a success a failover can take back. 0–5' },
+  {
+    env: 'REDIS_URL',
+    default: 'unset (embedded)',
+    description:
+      'OIDC state (codes, tokens, grants, sessions; a cache of the clients, whose record is the platform store) and rate-limit counters on Redis; see [deployment.md](deployment.md)',
+  },
+  {
+    env: 'REDIS_CLUSTER_NODES',
+    default: 'unset',
+    description: 'Redis Cluster seed nodes `host:port,…`; `REDIS_URL` then only gives credentials/TLS',
+  },
+  {
+    env: 'REDIS_SENTINELS',
+    default: 'unset',
+    description:
+      'Redis Sentinel addresses `host:port,…` (with `REDIS_SENTINEL_NAME`): the client asks them for the current primary and follows failovers; `REDIS_URL` then only gives credentials, TLS and database; see [deployment.md](deployment.md)',
+  },
+  {
+    env: 'REDIS_SENTINEL_NAME',
+    default: 'unset',
+    description:
+      "the monitored primary's name in the sentinels' configuration (`sentinel monitor <name> …`); required with `REDIS_SENTINELS`",
+  },
+  {
+    env: 'REDIS_SENTINEL_PASSWORD',
+    default: 'unset',
+    description: 'password of the sentinels themselves (`requirepass` in sentinel.conf), when they have one',
+  },
+  {
+    env: 'REDIS_MIN_REPLICAS_ACKED',
+    default: '`1` with `REDIS_SENTINELS`, else `0`',
+    description:
+      'token and session writes (code redemption, refresh rotation, revocation) are answered only once this many replicas acknowledged them (Redis `WAIT`); a replica that does not answer within 1 s makes the request a 503 + `Retry-After`, never a success a failover can take back. 0–5',
+  },
   { env: 'REDIS_KEY_PREFIX', default: '`cg`', description: 'prefix of every Redis key' },
-  { env: 'DATABASE_URL', default: 'unset (embedded)', description: 'platform data and keys on PostgreSQL (`postgres://…`)' },
-  { env: 'RATE_LIMIT_TOKEN', yaml: 'rate_limits.token', default: '`600/60`', description: 'token endpoint, `points/seconds` per client_id + address (IPv6: per /64); the client as a whole gets 10 ×, spent only by requests that proved the client or a grant' },
-  { env: 'RATE_LIMIT_REVOCATION', yaml: 'rate_limits.revocation', default: '`600/60`', description: 'revocation endpoint, as `RATE_LIMIT_TOKEN`' },
-  { env: 'RATE_LIMIT_INTROSPECTION', yaml: 'rate_limits.introspection', default: '`6000/60`', description: 'introspection endpoint, as `RATE_LIMIT_TOKEN`' },
-  { env: 'RATE_LIMIT_LOGIN_FAILURES', yaml: 'rate_limits.login_failures', default: '`5/900`', description: 'failed sign-ins per account + address; a point is reserved before the password check' },
-  { env: 'RATE_LIMIT_REGISTRATION', yaml: 'rate_limits.registration', default: '`60/600`', description: 'dynamic client registrations per address' },
-  { env: 'REFRESH_GRACE_SECONDS', yaml: 'token_ttl.refresh_grace', default: '`30`', description: 'grace window: a refresh token rotated at most this long ago is answered with the same successor as its first rotation (lost responses, retries after a 503, parallel refreshes; never a second chain); `0` turns it off; 0–300' },
-  { env: 'CIMD_ALLOWED_HOSTS', yaml: 'cimd.allowed_hosts', default: 'none', description: 'Client ID Metadata Documents: hosts that may serve them; see [operator-integrations.md](operator-integrations.md)' },
-  { env: 'CIMD_REVIEWED', yaml: 'cimd.reviewed', default: 'none', description: 'document URLs an operator reviewed: their clients may request write scopes too' },
-  { env: 'CIMD_OPEN', yaml: 'cimd.open', default: 'off', description: 'open registration: any public HTTPS host may serve a document' },
-  { env: 'CIMD_NEGATIVE_CACHE_SECONDS', yaml: 'cimd.negative_cache_seconds', default: '`30`', description: 'a document that failed to load (status, timeout, size, refused address) is not fetched again for this long; the error names the cause (0 = off)' },
+  {
+    env: 'DATABASE_URL',
+    default: 'unset (embedded)',
+    description: 'platform data and keys on PostgreSQL (`postgres://…`)',
+  },
+  {
+    env: 'RATE_LIMIT_TOKEN',
+    yaml: 'rate_limits.token',
+    default: '`600/60`',
+    description:
+      'token endpoint, `points/seconds` per client_id + address (IPv6: per /64); the client as a whole gets 10 ×, spent only by requests that proved the client or a grant',
+  },
+  {
+    env: 'RATE_LIMIT_REVOCATION',
+    yaml: 'rate_limits.revocation',
+    default: '`600/60`',
+    description: 'revocation endpoint, as `RATE_LIMIT_TOKEN`',
+  },
+  {
+    env: 'RATE_LIMIT_INTROSPECTION',
+    yaml: 'rate_limits.introspection',
+    default: '`6000/60`',
+    description: 'introspection endpoint, as `RATE_LIMIT_TOKEN`',
+  },
+  {
+    env: 'RATE_LIMIT_LOGIN_FAILURES',
+    yaml: 'rate_limits.login_failures',
+    default: '`5/900`',
+    description: 'failed sign-ins per account + address; a point is reserved before the password check',
+  },
+  {
+    env: 'RATE_LIMIT_REGISTRATION',
+    yaml: 'rate_limits.registration',
+    default: '`60/600`',
+    description: 'dynamic client registrations per address',
+  },
+  {
+    env: 'REFRESH_GRACE_SECONDS',
+    yaml: 'token_ttl.refresh_grace',
+    default: '`30`',
+    description:
+      'grace window: a refresh token rotated at most this long ago is answered with the same successor as its first rotation (lost responses, retries after a 503, parallel refreshes; never a second chain); `0` turns it off; 0–300',
+  },
+  {
+    env: 'CIMD_ALLOWED_HOSTS',
+    yaml: 'cimd.allowed_hosts',
+    default: 'none',
+    description:
+      'Client ID Metadata Documents: hosts that may serve them; see [operator-integrations.md](operator-integrations.md)',
+  },
+  {
+    env: 'CIMD_REVIEWED',
+    yaml: 'cimd.reviewed',
+    default: 'none',
+    description: 'document URLs an operator reviewed: their clients may request write scopes too',
+  },
+  {
+    env: 'CIMD_OPEN',
+    yaml: 'cimd.open',
+    default: 'off',
+    description: 'open registration: any public HTTPS host may serve a document',
+  },
+  {
+    env: 'CIMD_NEGATIVE_CACHE_SECONDS',
+    yaml: 'cimd.negative_cache_seconds',
+    default: '`30`',
+    description:
+      'a document that failed to load (status, timeout, size, refused address) is not fetched again for this long; the error names the cause (0 = off)',
+  },
   { env: 'AUDIT_RETENTION_DAYS', default: '`90`', description: 'days the audit trail keeps its events (1–3650)' },
-  { env: 'UPLOAD_MAX_BYTES', default: '`5242880` (5 MiB)', description: 'largest file `POST /api/v1/files` accepts (`storage:write`, 413 above); 1024 to 67108864 (64 MiB, the route\'s body limit). Files are kept in the platform store; see "File storage"' },
-  { env: 'SMTP_URL', default: 'unset', description: '`smtp://user:pass@host:587` or `smtps://…:465`: one-time links (first password, invitations, address links) are e-mailed through it; unset, every message is written to `DATA_DIR/outbox/` instead' },
-  { env: 'SMTP_FROM', default: '`coursegate <no-reply@…>` (host of `BASE_URL`)', description: 'sender of those e-mails' },
-  { env: 'CIMD_ALLOW_LOOPBACK', default: 'off', description: 'test only (refused in production): fetch documents from loopback addresses' },
-  { env: 'CIMD_TEST_CA_FILE', default: 'unset', description: 'test only (refused in production): PEM of an extra CA trusted by the document fetcher' },
-  { env: 'METRICS_PORT', default: 'unset', description: 'serve `/metrics` on its own listener on this port only (bind it to a private network)' },
-  { env: 'METRICS_TOKEN', default: 'unset', description: 'serve `/metrics` on the main port to `Authorization: Bearer <token>` only (≥ 32 characters). With neither setting `/metrics` is open in development/test and not served in production' },
-  { env: 'HOST', default: 'all interfaces', description: 'address the main port binds to (`0.0.0.0`, `::`, `127.0.0.1`, …)' },
-  { env: 'METRICS_HOST', default: 'all interfaces', description: 'address the `METRICS_PORT` listener binds to (a private network address)' },
-  { env: 'DATABASE_POOL_MAX', default: '`10`', description: 'PostgreSQL connections per process (1–200); the database\'s `max_connections` must cover every process\'s pool plus the migration job' },
-  { env: 'MIGRATE_ON_START', default: '`true`', description: '`false`: the process does not migrate the platform store at start (run `npm run migrate` first) and refuses to start while the schema is behind, naming the command; see [deployment.md](deployment.md)' },
-  { env: 'SHUTDOWN_DELAY_SECONDS', default: '`0`', description: 'on SIGTERM `/readyz` answers 503 at once and the process keeps serving this long (so load balancers and Kubernetes endpoints notice) before it stops accepting connections; 0–300' },
-  { env: 'SHUTDOWN_GRACE_SECONDS', default: '`10`', description: 'after it stops accepting, requests in flight get this long to finish before their connections are closed; 1–600' },
+  {
+    env: 'UPLOAD_MAX_BYTES',
+    default: '`5242880` (5 MiB)',
+    description:
+      'largest file `POST /api/v1/files` accepts (`storage:write`, 413 above); 1024 to 67108864 (64 MiB, the route\'s body limit). Files are kept in the platform store; see "File storage"',
+  },
+  {
+    env: 'SMTP_URL',
+    default: 'unset',
+    description:
+      '`smtp://user:pass@host:587` or `smtps://…:465`: one-time links (first password, invitations, address links) are e-mailed through it; unset, every message is written to `DATA_DIR/outbox/` instead',
+  },
+  {
+    env: 'SMTP_FROM',
+    default: '`coursegate <no-reply@…>` (host of `BASE_URL`)',
+    description: 'sender of those e-mails',
+  },
+  {
+    env: 'CIMD_ALLOW_LOOPBACK',
+    default: 'off',
+    description: 'test only (refused in production): fetch documents from loopback addresses',
+  },
+  {
+    env: 'CIMD_TEST_CA_FILE',
+    default: 'unset',
+    description: 'test only (refused in production): PEM of an extra CA trusted by the document fetcher',
+  },
+  {
+    env: 'METRICS_PORT',
+    default: 'unset',
+    description: 'serve `/metrics` on its own listener on this port only (bind it to a private network)',
+  },
+  {
+    env: 'METRICS_TOKEN',
+    default: 'unset',
+    description:
+      'serve `/metrics` on the main port to `Authorization: Bearer <token>` only (≥ 32 characters). With neither setting `/metrics` is open in development/test and not served in production',
+  },
+  {
+    env: 'HOST',
+    default: 'all interfaces',
+    description: 'address the main port binds to (`0.0.0.0`, `::`, `127.0.0.1`, …)',
+  },
+  {
+    env: 'METRICS_HOST',
+    default: 'all interfaces',
+    description: 'address the `METRICS_PORT` listener binds to (a private network address)',
+  },
+  {
+    env: 'DATABASE_POOL_MAX',
+    default: '`10`',
+    description:
+      "PostgreSQL connections per process (1–200); the database's `max_connections` must cover every process's pool plus the migration job",
+  },
+  {
+    env: 'MIGRATE_ON_START',
+    default: '`true`',
+    description:
+      '`false`: the process does not migrate the platform store at start (run `npm run migrate` first) and refuses to start while the schema is behind, naming the command; see [deployment.md](deployment.md)',
+  },
+  {
+    env: 'SHUTDOWN_DELAY_SECONDS',
+    default: '`0`',
+    description:
+      'on SIGTERM `/readyz` answers 503 at once and the process keeps serving this long (so load balancers and Kubernetes endpoints notice) before it stops accepting connections; 0–300',
+  },
+  {
+    env: 'SHUTDOWN_GRACE_SECONDS',
+    default: '`10`',
+    description:
+      'after it stops accepting, requests in flight get this long to finish before their connections are closed; 1–600',
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -120,10 +339,19 @@ const wholeNumber = (min: number, max: number, message: (raw: string) => string)
 
 /** Digits only, `min`–`max`. */
 const digits = (min: number, max: number, message: string) =>
-  z.string().transform((raw, ctx) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : refuse(ctx, message)));
+  z
+    .string()
+    .transform((raw, ctx) =>
+      /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : refuse(ctx, message),
+    );
 
 /** A comma-separated list; empty items dropped. */
-const commaList = z.string().transform((raw) => raw.split(',').map((s) => s.trim()).filter(Boolean));
+const commaList = z.string().transform((raw) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 /** A flag: `1` (or `true` where `alsoTrue`) is on, anything else off. */
 const flag = (alsoTrue = false) => z.string().transform((raw) => raw === '1' || (alsoTrue && raw === 'true'));
@@ -131,7 +359,9 @@ const flag = (alsoTrue = false) => z.string().transform((raw) => raw === '1' || 
 /** `points/seconds` (DESIGN D7), e.g. `600/60`. */
 const pointsPerSeconds = z.string().transform((raw, ctx) => {
   const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
-  return m && Number(m[1]) >= 1 && Number(m[2]) >= 1 ? { points: Number(m[1]), duration: Number(m[2]) } : refuse(ctx, 'expected points/seconds, e.g. 600/60');
+  return m && Number(m[1]) >= 1 && Number(m[2]) >= 1
+    ? { points: Number(m[1]), duration: Number(m[2]) }
+    : refuse(ctx, 'expected points/seconds, e.g. 600/60');
 });
 
 const port = wholeNumber(0, 65535, (raw) => `not a port number: ${raw}`);
@@ -145,7 +375,8 @@ const origin = z.string().transform((raw, ctx) => {
     return refuse(ctx, `not an absolute URL: ${raw}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse(ctx, 'must be http(s)');
-  if (url.pathname !== '/' || url.search || url.hash) return refuse(ctx, 'must be an origin (no path, query or fragment)');
+  if (url.pathname !== '/' || url.search || url.hash)
+    return refuse(ctx, 'must be an origin (no path, query or fragment)');
   return url.origin;
 });
 
@@ -161,14 +392,22 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
  * refused value gets. Variables whose text is used as it is are plain strings. Keyed like `SETTINGS`.
  */
 export const ENV_VALUES = {
-  NODE_ENV: z.string().transform((raw, ctx) =>
-    (MODES as readonly string[]).includes(raw)
-      ? (raw as (typeof MODES)[number])
-      : refuse(ctx, `unknown value ${JSON.stringify(raw.slice(0, 40))}; accepted: ${MODES.join(', ')} (unset = development)`),
-  ),
+  NODE_ENV: z
+    .string()
+    .transform((raw, ctx) =>
+      (MODES as readonly string[]).includes(raw)
+        ? (raw as (typeof MODES)[number])
+        : refuse(
+            ctx,
+            `unknown value ${JSON.stringify(raw.slice(0, 40))}; accepted: ${MODES.join(', ')} (unset = development)`,
+          ),
+    ),
   PORT: port,
   BASE_URL: origin,
-  COOKIE_SECRETS: commaList.refine((keys) => keys.length > 0 && keys.every((k) => k.length >= 32), 'comma-separated list of secrets, each at least 32 characters'),
+  COOKIE_SECRETS: commaList.refine(
+    (keys) => keys.length > 0 && keys.every((k) => k.length >= 32),
+    'comma-separated list of secrets, each at least 32 characters',
+  ),
   SIGNING_KEY_FILE: z.string(),
   SIGNING_KEY: z.string(),
   SIGNING_KEYS: z.string(),
@@ -186,7 +425,9 @@ export const ENV_VALUES = {
     const raw = text.trim().toLowerCase();
     if (raw === '' || raw === '0' || raw === 'false') return 0;
     if (raw === 'true') return 1;
-    return /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 10 ? Number(raw) : refuse(ctx, 'number of trusted proxy hops (1–10), or 0 / unset for none');
+    return /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 10
+      ? Number(raw)
+      : refuse(ctx, 'number of trusted proxy hops (1–10), or 0 / unset for none');
   }),
   DEMO_PASSWORD: z.string(),
   DEMO_SEED_FILE: z.string(),
@@ -194,9 +435,17 @@ export const ENV_VALUES = {
   SQLITE_SYNCHRONOUS: z.string().transform((raw) => (raw === 'FULL' ? ('FULL' as const) : ('NORMAL' as const))),
   CONFIG_FILE: z.string(),
   REDIS_URL: z.string(),
-  REDIS_CLUSTER_NODES: commaList.refine((nodes) => nodes.every((n) => /^[^:\s]+:\d+$/.test(n)), 'comma-separated host:port list'),
-  REDIS_SENTINELS: commaList.refine((nodes) => nodes.length > 0 && nodes.every((n) => /^[^:\s]+:\d+$/.test(n)), 'comma-separated host:port list'),
-  REDIS_SENTINEL_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'the master name of `sentinel monitor` (letters, digits, _ . -)'),
+  REDIS_CLUSTER_NODES: commaList.refine(
+    (nodes) => nodes.every((n) => /^[^:\s]+:\d+$/.test(n)),
+    'comma-separated host:port list',
+  ),
+  REDIS_SENTINELS: commaList.refine(
+    (nodes) => nodes.length > 0 && nodes.every((n) => /^[^:\s]+:\d+$/.test(n)),
+    'comma-separated host:port list',
+  ),
+  REDIS_SENTINEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,128}$/, 'the master name of `sentinel monitor` (letters, digits, _ . -)'),
   REDIS_SENTINEL_PASSWORD: z.string(),
   REDIS_MIN_REPLICAS_ACKED: wholeNumber(0, 5, () => 'a whole number of replicas from 0 to 5'),
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits, _ . : - only (no braces)'),
@@ -212,7 +461,11 @@ export const ENV_VALUES = {
   CIMD_OPEN: flag(true),
   CIMD_NEGATIVE_CACHE_SECONDS: digits(0, 3600, 'whole seconds, 0–3600'),
   AUDIT_RETENTION_DAYS: wholeNumber(1, 3650, () => 'whole days between 1 and 3650'),
-  UPLOAD_MAX_BYTES: wholeNumber(1024, UPLOAD_CEILING_BYTES, () => `whole bytes between 1024 and ${UPLOAD_CEILING_BYTES}`),
+  UPLOAD_MAX_BYTES: wholeNumber(
+    1024,
+    UPLOAD_CEILING_BYTES,
+    () => `whole bytes between 1024 and ${UPLOAD_CEILING_BYTES}`,
+  ),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'expected smtp://[user:pass@]host[:port] or smtps://…'),
   SMTP_FROM: z.string(),
   CIMD_ALLOW_LOOPBACK: flag(),
@@ -222,7 +475,11 @@ export const ENV_VALUES = {
   HOST: z.string().regex(/^[0-9A-Za-z.:-]{1,253}$/, 'an IP address or host name to bind to'),
   METRICS_HOST: z.string().regex(/^[0-9A-Za-z.:-]{1,253}$/, 'an IP address or host name to bind to'),
   DATABASE_POOL_MAX: wholeNumber(1, 200, () => 'whole number of connections from 1 to 200'),
-  MIGRATE_ON_START: z.string().transform((raw, ctx) => (['true', '1'].includes(raw) ? true : ['false', '0'].includes(raw) ? false : refuse(ctx, '`true` or `false`'))),
+  MIGRATE_ON_START: z
+    .string()
+    .transform((raw, ctx) =>
+      ['true', '1'].includes(raw) ? true : ['false', '0'].includes(raw) ? false : refuse(ctx, '`true` or `false`'),
+    ),
   SHUTDOWN_DELAY_SECONDS: wholeNumber(0, 300, () => 'whole seconds from 0 to 300'),
   SHUTDOWN_GRACE_SECONDS: wholeNumber(1, 600, () => 'whole seconds from 1 to 600'),
 } satisfies Record<string, z.ZodType<unknown, string>>;
@@ -239,7 +496,9 @@ const described = (name: string) => SETTINGS.find((s) => s.env === name)?.descri
  * Parse `withoutBlanks(env)`: an empty variable counts as unset. Other variables pass unread.
  */
 export const ENV_SCHEMA = z.object(
-  Object.fromEntries(Object.entries(ENV_VALUES).map(([name, value]) => [name, value.optional().describe(described(name))])) as EnvShape,
+  Object.fromEntries(
+    Object.entries(ENV_VALUES).map(([name, value]) => [name, value.optional().describe(described(name))]),
+  ) as EnvShape,
 );
 
 /** The typed environment: each catalogued variable's value, undefined when unset. */
@@ -247,14 +506,17 @@ export type EnvValues = z.output<typeof ENV_SCHEMA>;
 
 /** The environment without its empty variables (`FOO=` means unset, for every setting). */
 export function withoutBlanks(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // config/default.yaml
 // ---------------------------------------------------------------------------------------------
 
-const seconds = (description: string, fallback: number) => z.number().int().positive().default(fallback).describe(`${description}; seconds`);
+const seconds = (description: string, fallback: number) =>
+  z.number().int().positive().default(fallback).describe(`${description}; seconds`);
 
 /** A DESIGN D7 limit in the file: at most `points` requests per `duration` seconds per key. */
 const rateLimit = (description: string, points: number, duration: number) =>
@@ -273,20 +535,54 @@ const rateLimit = (description: string, points: number, duration: number) =>
 export const DEFAULTS_FILE_SCHEMA = z
   .object({
     port: z.number().int().min(0).max(65535).default(3000).describe('listening port (0 = any free port)'),
-    data_dir: z.string().min(1).default('./data').describe('directory of the embedded store `coursegate.db`, relative to the working directory'),
-    docs_url: z.string().url().optional().describe('where the developer docs live (every `error_uri` points into them); unset = `$BASE_URL/docs`, the pages of `docs/` served by this server'),
-    log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level; `silent` turns logs off'),
+    data_dir: z
+      .string()
+      .min(1)
+      .default('./data')
+      .describe('directory of the embedded store `coursegate.db`, relative to the working directory'),
+    docs_url: z
+      .string()
+      .url()
+      .optional()
+      .describe(
+        'where the developer docs live (every `error_uri` points into them); unset = `$BASE_URL/docs`, the pages of `docs/` served by this server',
+      ),
+    log_level: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info')
+      .describe('pino level; `silent` turns logs off'),
     id_token_signing: z
       .enum(['active', 'published'])
       .default('active')
       .describe('`active`: ES256 id_tokens are signed; `published`: the key is in the JWKS but no id_token is issued'),
-    integrations_file: z.string().min(1).default('config/integrations.yaml').describe('the vendor platforms file (its keys: docs/operator-integrations.md)'),
-    demo_seed_file: z.string().min(1).default('config/demo-seed.yaml').describe('demo data, loaded into an empty store in development only'),
+    integrations_file: z
+      .string()
+      .min(1)
+      .default('config/integrations.yaml')
+      .describe('the vendor platforms file (its keys: docs/operator-integrations.md)'),
+    demo_seed_file: z
+      .string()
+      .min(1)
+      .default('config/demo-seed.yaml')
+      .describe('demo data, loaded into an empty store in development only'),
     cimd: z
       .object({
-        allowed_hosts: z.array(z.string().min(1)).default([]).describe('hosts (`host` or `host:port`) whose Client ID Metadata Documents may be fetched'),
-        reviewed: z.array(z.string().url()).default([]).describe('document URLs an operator reviewed: client kind `cimd_reviewed`, which may request write scopes too'),
-        open: z.boolean().default(false).describe('open registration: any public HTTPS host may serve a document (unreviewed: identity and read scopes only)'),
+        allowed_hosts: z
+          .array(z.string().min(1))
+          .default([])
+          .describe('hosts (`host` or `host:port`) whose Client ID Metadata Documents may be fetched'),
+        reviewed: z
+          .array(z.string().url())
+          .default([])
+          .describe(
+            'document URLs an operator reviewed: client kind `cimd_reviewed`, which may request write scopes too',
+          ),
+        open: z
+          .boolean()
+          .default(false)
+          .describe(
+            'open registration: any public HTTPS host may serve a document (unreviewed: identity and read scopes only)',
+          ),
         negative_cache_seconds: z
           .number()
           .int()
@@ -311,7 +607,9 @@ export const DEFAULTS_FILE_SCHEMA = z
           .min(0)
           .max(300)
           .default(30)
-          .describe('grace window after a rotation: the rotated token is answered with the same successor again; seconds, 0 = off'),
+          .describe(
+            'grace window after a rotation: the rotated token is answered with the same successor again; seconds, 0 = off',
+          ),
         refresh_tombstone: seconds('how long a rotated refresh token is remembered for reuse detection', 7 * 24 * 3600),
       })
       .prefault({})
@@ -342,7 +640,11 @@ export const DEFAULTS_FILE_SCHEMA = z
 const callbackUri = z
   .string()
   .url()
-  .refine((u) => (u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?\//.test(u)) && !u.includes('#'), 'must be an https URI, or an http loopback URI, without fragment');
+  .refine(
+    (u) =>
+      (u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?\//.test(u)) && !u.includes('#'),
+    'must be an https URI, or an http loopback URI, without fragment',
+  );
 
 /** One vendor platform (SPEC §5.4 "Vendor platform", DESIGN D1 rows 3–4, D2 `vendor`). */
 export const INTEGRATION_SCHEMA = z
@@ -350,31 +652,56 @@ export const INTEGRATION_SCHEMA = z
     name: z.string().min(1).max(200).describe('the exact `client_name` the platform sends at registration'),
     client_id: z
       .string()
-      .regex(/^[A-Za-z0-9._~-]{3,128}$/, 'letters, digits and . _ ~ - only (a URL would clash with Client ID Metadata Documents)')
+      .regex(
+        /^[A-Za-z0-9._~-]{3,128}$/,
+        'letters, digits and . _ ~ - only (a URL would clash with Client ID Metadata Documents)',
+      )
       .describe('the fixed `client_id` returned to it on every registration (letters, digits, `. _ ~ -`; 3–128)'),
     redirect_uris: z
       .array(callbackUri)
       .min(1)
-      .refine((uris) => uris.some((u) => u.startsWith('https://')), 'needs at least one https callback (the host D1 matches on)')
-      .describe('its hosted callbacks (https, no fragment), plus any loopback callbacks its desktop app sends with them (http://127.0.0.1:<port>/…); registration and authorization accept only these'),
+      .refine(
+        (uris) => uris.some((u) => u.startsWith('https://')),
+        'needs at least one https callback (the host D1 matches on)',
+      )
+      .describe(
+        'its hosted callbacks (https, no fragment), plus any loopback callbacks its desktop app sends with them (http://127.0.0.1:<port>/…); registration and authorization accept only these',
+      ),
     // DESIGN D2: identity scopes are implied; operator scopes only, never account:* (SPEC §2.5 rule 1).
     scopes: z
       .array(z.string().refine((s) => OPERATOR_SCOPES.has(s), 'not an operator scope (account:* is never allowed)'))
-      .describe('operator scopes it may request (`openid profile email` are implied; never `account:*`, which only member clients get)'),
+      .describe(
+        'operator scopes it may request (`openid profile email` are implied; never `account:*`, which only member clients get)',
+      ),
     client_secret_env: z
       .string()
       .regex(/^[A-Z_][A-Z0-9_]*$/)
       .optional()
-      .describe('name of the environment variable holding its secret (≥ 32 characters): a confidential client (`client_secret_post`). Never a secret in the file'),
-    example: z.boolean().optional().describe('`true`: loaded in development and test only, ignored when `NODE_ENV=production`'),
-    enabled: z.boolean().optional().describe('`false`: switched off, not loaded (its registrations are refused as for an unknown host); default `true`'),
+      .describe(
+        'name of the environment variable holding its secret (≥ 32 characters): a confidential client (`client_secret_post`). Never a secret in the file',
+      ),
+    example: z
+      .boolean()
+      .optional()
+      .describe('`true`: loaded in development and test only, ignored when `NODE_ENV=production`'),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe(
+        '`false`: switched off, not loaded (its registrations are refused as for an unknown host); default `true`',
+      ),
   })
   .strict()
   .describe('one vendor platform');
 
 /** `config/integrations.yaml` (or the file `INTEGRATIONS_FILE` names); a missing file means no vendor platforms. */
 export const INTEGRATIONS_FILE_SCHEMA = z
-  .object({ integrations: z.array(INTEGRATION_SCHEMA).default([]).describe('the vendor platforms, each a static client of kind `vendor`') })
+  .object({
+    integrations: z
+      .array(INTEGRATION_SCHEMA)
+      .default([])
+      .describe('the vendor platforms, each a static client of kind `vendor`'),
+  })
   .strict()
   .describe('config/integrations.yaml: vendor platforms');
 
@@ -399,7 +726,12 @@ export function builtInDefaults(): Record<string, unknown> {
 
 /** The value at a dotted `config/default.yaml` key of `defaults` (undefined: none). */
 function valueAt(defaults: Record<string, unknown>, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), defaults);
+  return key
+    .split('.')
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      defaults,
+    );
 }
 
 /**
@@ -426,7 +758,10 @@ export function shownDefault(setting: Setting, defaults: Record<string, unknown>
  * Settings whose hand-written `default` disagrees with the schema's (empty: none). A changed zod
  * default or `config/default.yaml` shows up here, not as two defaults in the guide.
  */
-export function defaultDrift(settings: readonly Setting[] = SETTINGS, defaults: Record<string, unknown> = builtInDefaults()): string[] {
+export function defaultDrift(
+  settings: readonly Setting[] = SETTINGS,
+  defaults: Record<string, unknown> = builtInDefaults(),
+): string[] {
   return settings
     .filter((s) => shownDefault(s, defaults) !== s.default)
     .map((s) => `${s.env}: SETTINGS says ${s.default}, the schema ${shownDefault(s, defaults)}`);
@@ -489,7 +824,16 @@ export function fileKeys(file: ConfigFile): FileKey[] {
   return out;
 }
 
-const code = (v: unknown) => v === '' ? 'empty' : `\`${typeof v === 'string' ? v : JSON.stringify(v).replace(/"([a-z_]+)":/g, '$1: ').replace(/,/g, ', ')}\``;
+const code = (v: unknown) =>
+  v === ''
+    ? 'empty'
+    : `\`${
+        typeof v === 'string'
+          ? v
+          : JSON.stringify(v)
+              .replace(/"([a-z_]+)":/g, '$1: ')
+              .replace(/,/g, ', ')
+      }\``;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /** Plain words for a schema node's type and bounds. */
@@ -503,7 +847,13 @@ function typeOf(node: JsonNode): string {
       return min !== undefined ? `integer ≥ ${min}` : 'integer';
     }
     case 'string':
-      return node.format === 'uri' ? 'URL' : node.format === 'date-time' ? 'ISO 8601 date-time' : node.format === 'email' ? 'e-mail address' : 'string';
+      return node.format === 'uri'
+        ? 'URL'
+        : node.format === 'date-time'
+          ? 'ISO 8601 date-time'
+          : node.format === 'email'
+            ? 'e-mail address'
+            : 'string';
     case 'boolean':
       return 'boolean';
     case 'array':
@@ -519,7 +869,11 @@ function typeOf(node: JsonNode): string {
 export function fileTable(file: ConfigFile): string {
   const envOf = new Map(SETTINGS.filter((s) => s.yaml).map((s) => [s.yaml!, s.env]));
   const rows = fileKeys(file).map(({ path, node, required }) => {
-    const fallback = required ? 'required' : node.default === undefined || (node.type === 'object' && JSON.stringify(node.default) === '{}') ? '' : code(node.default);
+    const fallback = required
+      ? 'required'
+      : node.default === undefined || (node.type === 'object' && JSON.stringify(node.default) === '{}')
+        ? ''
+        : code(node.default);
     const env = envOf.get(path);
     return `| \`${path}\` | ${typeOf(node)} | ${fallback} | ${env ? `\`${env}\`` : ''} | ${node.description ?? ''} |`;
   });
@@ -537,7 +891,10 @@ export const FILES: Readonly<Record<ConfigFile, { schema: z.ZodType; jsonSchema:
 };
 
 /** Markers around the generated environment table in docs/operator-guide.md. */
-export const TABLE_MARKERS = ['<!-- settings-table:begin (generated from src/config-settings.ts) -->', '<!-- settings-table:end -->'] as const;
+export const TABLE_MARKERS = [
+  '<!-- settings-table:begin (generated from src/config-settings.ts) -->',
+  '<!-- settings-table:end -->',
+] as const;
 
 /** A generated table: the doc it lives in, the markers around it, and its text. */
 export interface GeneratedTable {
@@ -552,7 +909,10 @@ export const GENERATED_TABLES: readonly GeneratedTable[] = [
   { doc: 'docs/operator-guide.md', markers: TABLE_MARKERS, render: () => settingsTable() },
   ...(Object.keys(FILES) as ConfigFile[]).map((file) => ({
     doc: file === 'config/integrations.yaml' ? 'docs/operator-integrations.md' : 'docs/operator-guide.md',
-    markers: [`<!-- settings-table:begin ${file} (generated from src/config-settings.ts) -->`, '<!-- settings-table:end -->'] as const,
+    markers: [
+      `<!-- settings-table:begin ${file} (generated from src/config-settings.ts) -->`,
+      '<!-- settings-table:end -->',
+    ] as const,
     render: () => fileTable(file),
   })),
 ];

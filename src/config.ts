@@ -89,7 +89,15 @@ export interface Config {
    * Lifetimes in seconds; `refreshGrace` is DESIGN D3's grace window after a rotation,
    * `refreshTombstone` how long a rotated refresh token is remembered (reuse detection).
    */
-  ttl: { accessToken: number; refreshToken: number; authorizationCode: number; idToken: number; session: number; refreshGrace: number; refreshTombstone: number };
+  ttl: {
+    accessToken: number;
+    refreshToken: number;
+    authorizationCode: number;
+    idToken: number;
+    session: number;
+    refreshGrace: number;
+    refreshTombstone: number;
+  };
   /**
    * Trusted proxy hops (`TRUST_PROXY`): 0 = none. Only the client address (`X-Forwarded-For`, that
    * many entries from the right) and the scheme (`X-Forwarded-Proto`) are taken from a proxy;
@@ -157,7 +165,8 @@ function readCimd(settings: EnvValues, file: DefaultsFile['cimd'], mode: Config[
     throw new ConfigError('CIMD_ALLOW_LOOPBACK / CIMD_TEST_CA_FILE: test-only switches, refused in production');
   }
   const reviewed = settings.CIMD_REVIEWED ?? file.reviewed;
-  for (const url of reviewed) if (!url.startsWith('https://')) throw new ConfigError(`CIMD_REVIEWED / cimd.reviewed: not an https URL: ${url}`);
+  for (const url of reviewed)
+    if (!url.startsWith('https://')) throw new ConfigError(`CIMD_REVIEWED / cimd.reviewed: not an https URL: ${url}`);
   return {
     allowedHosts: (settings.CIMD_ALLOWED_HOSTS ?? file.allowed_hosts).map((h) => h.toLowerCase()),
     reviewed,
@@ -182,7 +191,8 @@ function readSigningKeys(settings: EnvValues): Array<Record<string, unknown>> | 
   let source = 'SIGNING_KEY';
   if (settings.SIGNING_KEY_FILE) {
     source = 'SIGNING_KEY_FILE';
-    if (!existsSync(settings.SIGNING_KEY_FILE)) throw new ConfigError(`SIGNING_KEY_FILE: no file at ${settings.SIGNING_KEY_FILE}`);
+    if (!existsSync(settings.SIGNING_KEY_FILE))
+      throw new ConfigError(`SIGNING_KEY_FILE: no file at ${settings.SIGNING_KEY_FILE}`);
     raw = readFileSync(settings.SIGNING_KEY_FILE, 'utf8');
   } else if (settings.SIGNING_KEY) {
     raw = settings.SIGNING_KEY;
@@ -193,14 +203,20 @@ function readSigningKeys(settings: EnvValues): Array<Record<string, unknown>> | 
     parsed = JSON.parse(raw);
   } catch {
     // `npm run keys:generate > file` writes npm's banner ("> coursegate@… keys:generate") first.
-    const banner = /^\s*> /.test(raw) ? '; it starts with npm\'s "> …" banner lines: make it with `npm run keys:generate -- --out <file>` (or `npm run --silent keys:generate > <file>`)' : '';
+    const banner = /^\s*> /.test(raw)
+      ? '; it starts with npm\'s "> …" banner lines: make it with `npm run keys:generate -- --out <file>` (or `npm run --silent keys:generate > <file>`)'
+      : '';
     throw new ConfigError(`${source}: not JSON (expected a private EC P-256 JWK or a JWK Set of them)${banner}`);
   }
-  const list = parsed && typeof parsed === 'object' && Array.isArray((parsed as { keys?: unknown }).keys) ? (parsed as { keys: unknown[] }).keys : [parsed];
+  const list =
+    parsed && typeof parsed === 'object' && Array.isArray((parsed as { keys?: unknown }).keys)
+      ? (parsed as { keys: unknown[] }).keys
+      : [parsed];
   if (list.length === 0) throw new ConfigError(`${source}: the JWK Set has no keys`);
   return list.map((key, i) => {
     const result = jwkSchema.safeParse(key);
-    if (!result.success) throw new ConfigError(`${source}: key ${i}: expected a private EC P-256 JWK with kty, crv, x, y and d`);
+    if (!result.success)
+      throw new ConfigError(`${source}: key ${i}: expected a private EC P-256 JWK with kty, crv, x, y and d`);
     return result.data;
   });
 }
@@ -261,19 +277,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       problems.push(`${name}: ${issue.message}`);
     }
   }
-  if (raw['NODE_ENV'] === 'production') {
+  if (raw.NODE_ENV === 'production') {
     // DESIGN §3: production refuses to start without real keys and secrets. Presence is read from
     // the raw variables, so a missing setting is named next to an invalid one.
-    if (raw['BASE_URL'] === undefined) problems.push('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
-    if (raw['COOKIE_SECRETS'] === undefined) {
-      problems.push("COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`)");
+    if (raw.BASE_URL === undefined)
+      problems.push('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
+    if (raw.COOKIE_SECRETS === undefined) {
+      problems.push(
+        "COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`)",
+      );
     }
-    if (raw['SIGNING_KEY'] === undefined && raw['SIGNING_KEY_FILE'] === undefined && raw['SIGNING_KEYS'] !== 'store') {
-      problems.push('SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate -- --out signing-key.json` makes one), or SIGNING_KEYS=store with keys managed by `npm run keys`');
+    if (raw.SIGNING_KEY === undefined && raw.SIGNING_KEY_FILE === undefined && raw.SIGNING_KEYS !== 'store') {
+      problems.push(
+        'SIGNING_KEY_FILE: required in production (a private ES256 JWK; `npm run keys:generate -- --out signing-key.json` makes one), or SIGNING_KEYS=store with keys managed by `npm run keys`',
+      );
     }
   }
   if (problems.length === 1) throw new ConfigError(problems[0]!);
-  if (problems.length > 1 || !checked.success) throw new ConfigError(`${problems.length} settings to fix:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 1 || !checked.success)
+    throw new ConfigError(`${problems.length} settings to fix:\n  ${problems.join('\n  ')}`);
   const settings = checked.data;
   const mode = settings.NODE_ENV ?? 'development';
   const file = readDefaultsFile(settings.CONFIG_FILE ?? path.join(root, 'config', 'default.yaml'));
@@ -325,17 +347,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
 function storageSettings(
   settings: EnvValues,
   file: DefaultsFile,
-): Pick<Config, 'databaseUrl' | 'redisClusterNodes' | 'redisKeyPrefix' | 'rateLimits' | 'redisSentinel' | 'redisMinReplicasAcked' | 'databasePoolMax' | 'migrateOnStart' | 'host' | 'metricsHost' | 'shutdown'> {
+): Pick<
+  Config,
+  | 'databaseUrl'
+  | 'redisClusterNodes'
+  | 'redisKeyPrefix'
+  | 'rateLimits'
+  | 'redisSentinel'
+  | 'redisMinReplicasAcked'
+  | 'databasePoolMax'
+  | 'migrateOnStart'
+  | 'host'
+  | 'metricsHost'
+  | 'shutdown'
+> {
   const nodes = settings.REDIS_CLUSTER_NODES;
   const sentinels = settings.REDIS_SENTINELS;
   // Issue #28 / DESIGN D12: one way to reach Redis at a time.
-  if (sentinels?.length && nodes?.length) throw new ConfigError('REDIS_SENTINELS: not together with REDIS_CLUSTER_NODES (a Cluster fails over by itself)');
-  if (sentinels?.length && !settings.REDIS_SENTINEL_NAME) throw new ConfigError('REDIS_SENTINEL_NAME: required with REDIS_SENTINELS (the name of `sentinel monitor <name> …`)');
-  if (settings.REDIS_SENTINEL_NAME && !sentinels?.length) throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_NAME (the sentinels\' host:port list)');
-  const redisSentinel = sentinels?.length ? { sentinels, name: settings.REDIS_SENTINEL_NAME!, password: settings.REDIS_SENTINEL_PASSWORD } : undefined;
+  if (sentinels?.length && nodes?.length)
+    throw new ConfigError('REDIS_SENTINELS: not together with REDIS_CLUSTER_NODES (a Cluster fails over by itself)');
+  if (sentinels?.length && !settings.REDIS_SENTINEL_NAME)
+    throw new ConfigError(
+      'REDIS_SENTINEL_NAME: required with REDIS_SENTINELS (the name of `sentinel monitor <name> …`)',
+    );
+  if (settings.REDIS_SENTINEL_NAME && !sentinels?.length)
+    throw new ConfigError("REDIS_SENTINELS: required with REDIS_SENTINEL_NAME (the sentinels' host:port list)");
+  const redisSentinel = sentinels?.length
+    ? { sentinels, name: settings.REDIS_SENTINEL_NAME!, password: settings.REDIS_SENTINEL_PASSWORD }
+    : undefined;
   const redisMinReplicasAcked = settings.REDIS_MIN_REPLICAS_ACKED ?? (redisSentinel ? 1 : 0);
-  if (redisMinReplicasAcked > 0 && nodes?.length) throw new ConfigError('REDIS_MIN_REPLICAS_ACKED: not supported with REDIS_CLUSTER_NODES (set 0)');
-  if (redisMinReplicasAcked > 0 && !redisSentinel && !settings.REDIS_URL) throw new ConfigError('REDIS_MIN_REPLICAS_ACKED: needs REDIS_URL or REDIS_SENTINELS');
+  if (redisMinReplicasAcked > 0 && nodes?.length)
+    throw new ConfigError('REDIS_MIN_REPLICAS_ACKED: not supported with REDIS_CLUSTER_NODES (set 0)');
+  if (redisMinReplicasAcked > 0 && !redisSentinel && !settings.REDIS_URL)
+    throw new ConfigError('REDIS_MIN_REPLICAS_ACKED: needs REDIS_URL or REDIS_SENTINELS');
   const f = file.rate_limits;
   const rateLimits: RateLimits = {
     token: settings.RATE_LIMIT_TOKEN ?? f.token,
@@ -355,6 +399,9 @@ function storageSettings(
     migrateOnStart: settings.MIGRATE_ON_START ?? true,
     host: settings.HOST,
     metricsHost: settings.METRICS_HOST,
-    shutdown: { delaySeconds: settings.SHUTDOWN_DELAY_SECONDS ?? 0, graceSeconds: settings.SHUTDOWN_GRACE_SECONDS ?? 10 },
+    shutdown: {
+      delaySeconds: settings.SHUTDOWN_DELAY_SECONDS ?? 0,
+      graceSeconds: settings.SHUTDOWN_GRACE_SECONDS ?? 10,
+    },
   };
 }

@@ -7,7 +7,7 @@ import { startServer } from './server.js';
 import { FirstRun } from './platform/first-run.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {
@@ -27,7 +27,11 @@ async function main(): Promise<void> {
     `  protected resource: ${config.baseUrl}/.well-known/oauth-protected-resource`,
   ];
   if (config.mode !== 'production') {
-    const password = running.generatedPassword ?? (config.demoPassword ? '(DEMO_PASSWORD)' : '(printed at first start; restart with DEMO_PASSWORD=<new password> to set it)');
+    const password =
+      running.generatedPassword ??
+      (config.demoPassword
+        ? '(DEMO_PASSWORD)'
+        : '(printed at first start; restart with DEMO_PASSWORD=<new password> to set it)');
     lines.push(
       '  demo accounts:      owner@demo.test (owner of "Demo Academy", admin of "Second School")',
       '                      student@demo.test (student of "Demo Academy")',
@@ -57,7 +61,8 @@ async function main(): Promise<void> {
     const { delaySeconds, graceSeconds } = drain;
     const said = `coursegate: ${signal} received, draining requests (not ready now; serving on for ${delaySeconds} s, then at most ${graceSeconds} s for requests in flight)`;
     // Issue #28: in production every stdout line is JSON (one log stream for the collector).
-    if (production) announce?.info({ event: 'shutdown', signal, delay_seconds: delaySeconds, grace_seconds: graceSeconds }, said);
+    if (production)
+      announce?.info({ event: 'shutdown', signal, delay_seconds: delaySeconds, grace_seconds: graceSeconds }, said);
     else process.stdout.write(`${said}\n`);
     running.stop(graceSeconds * 1000, delaySeconds * 1000).then(
       () => process.exit(0),
@@ -67,7 +72,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   // Handlers first: a SIGTERM that arrives right after the banner must drain, not kill.
-  if (production) announce?.info({ event: 'started', port: running.port, oidc_store: running.store.oidcKind, platform_store: running.store.platformKind }, lines.filter(Boolean).map((l) => l.trim()).join('; '));
+  if (production)
+    announce?.info(
+      {
+        event: 'started',
+        port: running.port,
+        oidc_store: running.store.oidcKind,
+        platform_store: running.store.platformKind,
+      },
+      lines
+        .filter(Boolean)
+        .map((l) => l.trim())
+        .join('; '),
+    );
   else process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 

@@ -47,7 +47,14 @@ export const LOG_FLUSH_MS = 200;
  */
 export function createLogger(config: Config): Logger {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_MS });
-  return pino({ level: config.logLevel, base: { service: 'coursegate' }, redact: ['req.headers.authorization', 'req.headers.cookie'] }, destination);
+  return pino(
+    {
+      level: config.logLevel,
+      base: { service: 'coursegate' },
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    destination,
+  );
 }
 
 /**
@@ -70,7 +77,12 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     const clients = new built.adapter('Client');
     for (const c of seed.member_clients) {
       if (result.seeded || !(await clients.find(c.client_id))) {
-        await built.memberClients.create(c.site, { clientId: c.client_id, clientName: c.client_name, redirectUris: c.redirect_uris, scope: c.scope });
+        await built.memberClients.create(c.site, {
+          clientId: c.client_id,
+          clientName: c.client_name,
+          redirectUris: c.redirect_uris,
+          scope: c.scope,
+        });
       }
     }
   }
@@ -82,7 +94,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const metricsListener = config.metrics.port !== undefined ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token, config.metricsHost) : undefined;
+  const metricsListener =
+    config.metrics.port !== undefined
+      ? await metricsServer(built.metrics, config.metrics.port, config.metrics.token, config.metricsHost)
+      : undefined;
   let closing = false;
   // Once the listener closes, every response ends its connection (no keep-alive into a closed
   // port): those of requests still arriving, and those in flight whose headers are not sent yet.
@@ -109,7 +124,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       // finish (up to graceMs), then stores close.
       built.readiness.draining = true;
       if (delayMs > 0) {
-        logger.info({ event: 'shutdown_delay', delay_ms: delayMs }, 'not ready; serving on until load balancers notice');
+        logger.info(
+          { event: 'shutdown_delay', delay_ms: delayMs },
+          'not ready; serving on until load balancers notice',
+        );
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
       endKeepAlive();

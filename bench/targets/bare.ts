@@ -19,7 +19,9 @@ import { ROUTES } from '../../src/oauth/provider.js';
 const port = Number(process.env.PORT);
 const base = `http://127.0.0.1:${port}`;
 const adapter = process.env.BENCH_REDIS_URL
-  ? redisAdapterFactory(connectRedis({ url: process.env.BENCH_REDIS_URL }), { prefix: process.env.BENCH_PREFIX ?? 'bench-bare' })
+  ? redisAdapterFactory(connectRedis({ url: process.env.BENCH_REDIS_URL }), {
+      prefix: process.env.BENCH_PREFIX ?? 'bench-bare',
+    })
   : sqliteAdapterFactory((await openEmbeddedStore(process.env.DATA_DIR!)).sqlite);
 
 // The client lives in the store, as coursegate's member clients do (a static client would skip a
@@ -45,7 +47,15 @@ const configuration: Configuration = {
   expiresWithSession: async () => false,
   pkce: { required: () => true },
   features: { devInteractions: { enabled: false }, introspection: { enabled: true }, revocation: { enabled: true } },
-  ttl: { AccessToken: 3600, RefreshToken: 30 * 24 * 3600, Grant: 30 * 24 * 3600, AuthorizationCode: 60, IdToken: 600, Session: 3600, Interaction: 3600 },
+  ttl: {
+    AccessToken: 3600,
+    RefreshToken: 30 * 24 * 3600,
+    Grant: 30 * 24 * 3600,
+    AuthorizationCode: 60,
+    IdToken: 600,
+    Session: 3600,
+    Interaction: 3600,
+  },
 };
 const provider = new Provider(base, configuration);
 const client = await provider.Client.find('bench');
@@ -75,5 +85,7 @@ provider.use(async (ctx, next) => {
 const minted = await Promise.all(Array.from({ length: Number(process.env.BENCH_TOKENS ?? 40) }, mint));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => process.exit(0));
 provider.listen(port, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port, refreshTokens: minted.map((m) => m.refreshToken), accessToken: minted[0]!.accessToken })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ port, refreshTokens: minted.map((m) => m.refreshToken), accessToken: minted[0]!.accessToken })}\n`,
+  );
 });

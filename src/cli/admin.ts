@@ -41,7 +41,14 @@ const { positionals, values } = (() => {
   try {
     return parseArgs({
       allowPositionals: true,
-      options: { id: { type: 'string' }, name: { type: 'string' }, 'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'existing-account': { type: 'boolean' }, email: { type: 'string' } },
+      options: {
+        id: { type: 'string' },
+        name: { type: 'string' },
+        'owner-email': { type: 'string' },
+        'owner-name': { type: 'string' },
+        'existing-account': { type: 'boolean' },
+        email: { type: 'string' },
+      },
     });
   } catch (err) {
     return fail(`${(err as Error).message}\n${USAGE}`, 2);
@@ -50,7 +57,7 @@ const { positionals, values } = (() => {
 const command = positionals.join(' ');
 if (!['site create', 'sites list', 'owner reset-link'].includes(command)) fail(USAGE.trimEnd(), 2);
 
-let config;
+let config: ReturnType<typeof loadConfig>;
 try {
   config = loadConfig();
 } catch (err) {
@@ -63,32 +70,51 @@ const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl,
 /** Shows the link to the operator (always) and mails it (SMTP, or a file in the outbox). */
 async function printLink(email: string, siteName: string, link: { token: string; expiresAt: string }): Promise<void> {
   const url = setPasswordUrl(config!.baseUrl, link.token);
-  process.stdout.write(`One-time link for ${email} to set a password (valid until ${link.expiresAt}, works once):\n  ${url}\n`);
+  process.stdout.write(
+    `One-time link for ${email} to set a password (valid until ${link.expiresAt}, works once):\n  ${url}\n`,
+  );
   try {
     const sent = await mailer.sendSetPasswordLink(email, siteName, url, link.expiresAt);
-    process.stdout.write(sent.delivery === 'smtp' ? `Also e-mailed to ${email}.\n` : `Also written as an e-mail to ${email} in ${sent.file} (no SMTP_URL set).\n`);
+    process.stdout.write(
+      sent.delivery === 'smtp'
+        ? `Also e-mailed to ${email}.\n`
+        : `Also written as an e-mail to ${email} in ${sent.file} (no SMTP_URL set).\n`,
+    );
   } catch (err) {
     process.stdout.write(`Could not e-mail it (${(err as Error).message}); hand the link over yourself.\n`);
   }
 }
 try {
   if (command === 'site create') {
-    if (!values.id || !values.name || !values['owner-email']) fail(`site create needs --id, --name and --owner-email\n${USAGE}`, 2);
+    if (!values.id || !values.name || !values['owner-email'])
+      fail(`site create needs --id, --name and --owner-email\n${USAGE}`, 2);
     const owner = values['owner-email'].trim().toLowerCase();
-    const created = await firstRun.createSite({ id: values.id, name: values.name, ownerEmail: owner, ownerName: values['owner-name'], existingAccount: values['existing-account'] === true });
+    const created = await firstRun.createSite({
+      id: values.id,
+      name: values.name,
+      ownerEmail: owner,
+      ownerName: values['owner-name'],
+      existingAccount: values['existing-account'] === true,
+    });
     if (created.adopted) {
       process.stdout.write(
         `Created site "${values.name}" (org_id ${values.id}). Adopted the existing account ${owner} as its owner (--existing-account): it keeps its password.\n` +
           `If you are not sure who holds that account, take the role away and send a reset link: npm run admin -- owner reset-link --email ${owner}\n`,
       );
     } else {
-      process.stdout.write(`Created site "${values.name}" (org_id ${values.id}) with a new account ${owner} as its owner.\n`);
+      process.stdout.write(
+        `Created site "${values.name}" (org_id ${values.id}) with a new account ${owner} as its owner.\n`,
+      );
       await printLink(owner, values.name, created.link!);
     }
   } else if (command === 'sites list') {
     const sites = await firstRun.listSites();
-    if (sites.length === 0) process.stdout.write('No site yet. Create one: npm run admin -- site create --id <id> --name <name> --owner-email <email>\n');
-    for (const s of sites) process.stdout.write(`${s.id}\t${s.name}\towners: ${s.owners.join(', ') || '-'}\tmembers: ${s.members}\n`);
+    if (sites.length === 0)
+      process.stdout.write(
+        'No site yet. Create one: npm run admin -- site create --id <id> --name <name> --owner-email <email>\n',
+      );
+    for (const s of sites)
+      process.stdout.write(`${s.id}\t${s.name}\towners: ${s.owners.join(', ') || '-'}\tmembers: ${s.members}\n`);
   } else {
     if (!values.email) fail(`owner reset-link needs --email\n${USAGE}`, 2);
     await printLink(values.email.toLowerCase(), new URL(config.baseUrl).host, await firstRun.resetLink(values.email));

@@ -20,7 +20,15 @@ import { loadConfig } from '../config.js';
 import { openEmbeddedStore } from '../store/database.js';
 import { openPostgresStore } from '../store/postgres.js';
 import { generateSigningKey } from '../oauth/keys.js';
-import { activatableAt, isPublished, KeyRotationError, SigningKeyStore, unpublishedAt, type KeySchedule, type StoredKey } from '../oauth/key-rotation.js';
+import {
+  activatableAt,
+  isPublished,
+  KeyRotationError,
+  SigningKeyStore,
+  unpublishedAt,
+  type KeySchedule,
+  type StoredKey,
+} from '../oauth/key-rotation.js';
 
 const USAGE = 'usage: keys list | add | activate <kid> | retire <kid> [--no-active] | generate [--out <file>]\n';
 const [command, kid, ...flags] = process.argv.slice(2);
@@ -47,23 +55,33 @@ if (command === 'generate') {
     writeFileSync(out, json, { mode: 0o600, flag: 'wx' });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    process.stderr.write(`keys: refused: ${code === 'EEXIST' ? `${out} exists already (a signing key is never overwritten; move it away first)` : `cannot write ${out} (${code})`}\n`);
+    process.stderr.write(
+      `keys: refused: ${code === 'EEXIST' ? `${out} exists already (a signing key is never overwritten; move it away first)` : `cannot write ${out} (${code})`}\n`,
+    );
     process.exit(1);
   }
   process.stderr.write(`keys: wrote a new private ES256 JWK to ${out} (mode 0600); set SIGNING_KEY_FILE=${out}\n`);
   process.exit(0);
 }
-if (!command || !['list', 'add', 'activate', 'retire'].includes(command) || ((command === 'activate' || command === 'retire') && !kid)) {
+if (
+  !command ||
+  !['list', 'add', 'activate', 'retire'].includes(command) ||
+  ((command === 'activate' || command === 'retire') && !kid)
+) {
   process.stderr.write(USAGE);
   process.exit(2);
 }
 
 const config = loadConfig();
 if (config.signingKeys) {
-  process.stderr.write('keys: SIGNING_KEY / SIGNING_KEY_FILE is set, so this server signs with those keys and not the stored ones; rotate them as docs/operator-guide.md "Signing keys" describes\n');
+  process.stderr.write(
+    'keys: SIGNING_KEY / SIGNING_KEY_FILE is set, so this server signs with those keys and not the stored ones; rotate them as docs/operator-guide.md "Signing keys" describes\n',
+  );
   process.exit(1);
 }
-const store = config.databaseUrl ? await openPostgresStore(config.databaseUrl, 1) : await openEmbeddedStore(config.dataDir);
+const store = config.databaseUrl
+  ? await openPostgresStore(config.databaseUrl, 1)
+  : await openEmbeddedStore(config.dataDir);
 const schedule: KeySchedule = { ...config.keys, idTokenTtl: config.ttl.idToken };
 const keys = new SigningKeyStore(store.db, schedule, undefined, Boolean(config.databaseUrl));
 const iso = (t: number) => new Date(t * 1000).toISOString();
@@ -91,7 +109,9 @@ try {
     process.stdout.write(`added ${k.kid} (published; may be activated from ${iso(activatableAt(k, schedule))})\n`);
   } else if (command === 'activate') {
     const { retired } = await keys.activate(kid!);
-    process.stdout.write(`activated ${kid}${retired ? `; retired ${retired} (in JWKS for another ${schedule.refreshSeconds + schedule.idTokenTtl} s)` : ''}\n`);
+    process.stdout.write(
+      `activated ${kid}${retired ? `; retired ${retired} (in JWKS for another ${schedule.refreshSeconds + schedule.idTokenTtl} s)` : ''}\n`,
+    );
   } else {
     await keys.retire(kid!, flags.includes('--no-active'));
     process.stdout.write(`retired ${kid}\n`);

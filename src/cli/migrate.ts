@@ -22,7 +22,10 @@ try {
   } else {
     // The embedded store migrates when it opens: first ask what is pending (SchemaBehindError names it).
     const pending = await openEmbeddedStore(config.dataDir, undefined, undefined, config.sqliteSynchronous, false).then(
-      async (store) => (await store.close(), []),
+      async (store) => {
+        await store.close();
+        return [];
+      },
       (err: unknown) => {
         if (err instanceof SchemaBehindError) return err.pending;
         throw err;
@@ -33,10 +36,13 @@ try {
     applied = pending;
   }
   for (const name of applied) process.stdout.write(`migrate: applied ${name}\n`);
-  process.stdout.write(`migrate: the platform store (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}) is up to date (${applied.length} applied)\n`);
+  process.stdout.write(
+    `migrate: the platform store (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}) is up to date (${applied.length} applied)\n`,
+  );
   process.exit(0);
 } catch (err) {
-  const message = err instanceof ConfigError ? `configuration error: ${err.message}` : (err as Error)?.message ?? String(err);
+  const message =
+    err instanceof ConfigError ? `configuration error: ${err.message}` : ((err as Error)?.message ?? String(err));
   process.stderr.write(`migrate: ${message}\n`);
   process.exit(1);
 }

@@ -37,7 +37,11 @@ export interface MemberClientService {
   /** @throws PlatformError not_found */
   get(siteId: string, clientId: string): Promise<OAuthApplication>;
   /** @throws PlatformError not_found */
-  update(siteId: string, clientId: string, change: { clientName?: string; redirectUris?: string[]; scope?: string }): Promise<OAuthApplication>;
+  update(
+    siteId: string,
+    clientId: string,
+    change: { clientName?: string; redirectUris?: string[]; scope?: string },
+  ): Promise<OAuthApplication>;
   /** A new secret for a confidential client, shown once. @throws PlatformError not_found / conflict */
   rotateSecret(siteId: string, clientId: string): Promise<{ application: OAuthApplication; clientSecret: string }>;
   /** @returns the application and, for a confidential client, its `clientSecret` (shown once) */
@@ -62,7 +66,10 @@ export interface ConnectionService {
   /** Every live grant at a site (optionally of one client). */
   ofSite(siteId: string, clientId?: string): Promise<Connection[]>;
   /** One page of the live grants at a site, newest first, optionally of one client and/or user (issue #29). */
-  pageOfSite(siteId: string, options: { limit: number; cursor?: string; clientId?: string; userId?: string }): Promise<{ items: Connection[]; nextCursor: string | null }>;
+  pageOfSite(
+    siteId: string,
+    options: { limit: number; cursor?: string; clientId?: string; userId?: string },
+  ): Promise<{ items: Connection[]; nextCursor: string | null }>;
   /** Every live grant of a user. */
   ofUser(userId: string): Promise<Connection[]>;
   /**
@@ -70,5 +77,9 @@ export interface ConnectionService {
    * access token, refresh token and code of each grant dies at once.
    * @returns how many grants were revoked (0 when none matched: the caller answers 404)
    */
-  revoke(scope: { siteId: string } | { userId: string }, which: { grantId?: string; clientId?: string }, by: { userId: string; siteIdForAudit?: string }): Promise<number>;
+  revoke(
+    scope: { siteId: string } | { userId: string },
+    which: { grantId?: string; clientId?: string },
+    by: { userId: string; siteIdForAudit?: string },
+  ): Promise<number>;
 }

@@ -27,7 +27,12 @@ export const CLAIMS_BY_SCOPE: Readonly<Record<string, readonly string[]>> = {
  * Loads the claims of a user at a site, filtered by granted scope (space-delimited).
  * @returns undefined when the user no longer exists or holds no role at the site
  */
-export async function loadClaims(accounts: Accounts, userId: string, siteId: string, scope: string): Promise<MemberClaims | undefined> {
+export async function loadClaims(
+  accounts: Accounts,
+  userId: string,
+  siteId: string,
+  scope: string,
+): Promise<MemberClaims | undefined> {
   const [user, roles] = await Promise.all([accounts.findUser(userId), accounts.rolesAt(userId, siteId)]);
   if (!user || roles.length === 0) return undefined;
   return claimsOf(user, siteId, roles, scope);
@@ -38,7 +43,12 @@ export async function loadClaims(accounts: Accounts, userId: string, siteId: str
  * where they hold `roles`, filtered by granted scope (space-delimited, or parsed already):
  * `sub`, `org_id`, `roles`; `email`, `email_verified` with `email`; `name` with `profile`.
  */
-export function claimsOf(user: User, siteId: string, roles: readonly string[], scope: string | ReadonlySet<string>): MemberClaims {
+export function claimsOf(
+  user: User,
+  siteId: string,
+  roles: readonly string[],
+  scope: string | ReadonlySet<string>,
+): MemberClaims {
   const scopes = typeof scope === 'string' ? parseScope(scope) : scope;
   const claims: MemberClaims = { sub: user.id, org_id: siteId, roles: [...roles] };
   if (scopes.has('email')) {

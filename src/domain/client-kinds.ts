@@ -60,7 +60,8 @@ export const CLIENT_KINDS: Readonly<Record<ClientKind, KindRule>> = {
   cimd: {
     label: 'Application described by its website (not reviewed)',
     allows: (s) => IDENTITY_SCOPES.has(s) || (OPERATOR_SCOPES.has(s) && isReadScope(s)),
-    beyond: 'a client_id metadata document that the server operator has not reviewed may request identity and read scopes only: ask the operator to review it',
+    beyond:
+      'a client_id metadata document that the server operator has not reviewed may request identity and read scopes only: ask the operator to review it',
   },
   cimd_reviewed: {
     label: 'Application described by its website (reviewed)',
@@ -70,7 +71,8 @@ export const CLIENT_KINDS: Readonly<Record<ClientKind, KindRule>> = {
   member: {
     label: 'Site application',
     allows: (s) => IDENTITY_SCOPES.has(s) || MEMBER_SCOPES.has(s),
-    beyond: "a member client may request identity scopes and the account scopes its operator picked; operator scopes need a loopback client signed in by the site's owner or admin",
+    beyond:
+      "a member client may request identity scopes and the account scopes its operator picked; operator scopes need a loopback client signed in by the site's owner or admin",
   },
 };
 
@@ -143,7 +145,10 @@ export function requestableScopes(metadata: Record<string, unknown>): string[] {
  * kind's ceiling, or, for member and vendor clients, not picked for it (`requestableScopes`).
  * @param client the client's kind, or its metadata (which also applies the picked list)
  */
-export function scopesAboveCeiling(client: ClientKind | Record<string, unknown>, requested: Iterable<string>): string[] {
+export function scopesAboveCeiling(
+  client: ClientKind | Record<string, unknown>,
+  requested: Iterable<string>,
+): string[] {
   const allowed = new Set(typeof client === 'string' ? ceilingOf(client) : requestableScopes(client));
   return [...requested].filter((s) => !allowed.has(s));
 }
@@ -155,12 +160,22 @@ export function scopesAboveCeiling(client: ClientKind | Record<string, unknown>,
  * topic differs).
  * @param may the scopes the client may request (`requestableScopes`); omitted: the kind's ceiling
  */
-export function ceilingRefusal(kind: ClientKind, above: readonly string[], may: readonly string[] = ceilingOf(kind)): { description: string; memberData: boolean } {
+export function ceilingRefusal(
+  kind: ClientKind,
+  above: readonly string[],
+  may: readonly string[] = ceilingOf(kind),
+): { description: string; memberData: boolean } {
   const memberData = kind !== 'member' && above.some((s) => MEMBER_SCOPES.has(s));
   const operatorFromMember = kind === 'member' && above.some((s) => OPERATOR_SCOPES.has(s));
   const why = memberData ? MEMBER_DATA_REFUSAL : CLIENT_KINDS[kind].beyond;
-  const picked = PICKED.has(kind) && !operatorFromMember && above.every((s) => CLIENT_KINDS[kind].allows(s)) ? ' (the server operator picked them for this client)' : '';
-  return { description: `scope ${above.join(' ')} is not allowed for this client: ${why}. This client may ask for: ${may.join(' ')}${picked}`, memberData };
+  const picked =
+    PICKED.has(kind) && !operatorFromMember && above.every((s) => CLIENT_KINDS[kind].allows(s))
+      ? ' (the server operator picked them for this client)'
+      : '';
+  return {
+    description: `scope ${above.join(' ')} is not allowed for this client: ${why}. This client may ask for: ${may.join(' ')}${picked}`,
+    memberData,
+  };
 }
 
 /**

@@ -63,7 +63,12 @@ export function currentRequest(): KoaContextWithOIDC | undefined {
 }
 
 /** The adapter calls of one refresh_token grant, in order, that the rotation wrapper relies on. */
-export const REFRESH_GRANT_CALLS = ['RefreshToken.find', 'RefreshToken.consume', 'RefreshToken.upsert', 'AccessToken.upsert'] as const;
+export const REFRESH_GRANT_CALLS = [
+  'RefreshToken.find',
+  'RefreshToken.consume',
+  'RefreshToken.upsert',
+  'AccessToken.upsert',
+] as const;
 
 /** The error_description oidc-provider gives a Client ID Metadata Document it could not fetch. */
 export const CIMD_FETCH_FAILED = 'client_id metadata document fetch failed';
@@ -75,8 +80,13 @@ type IssueThis = { ctx?: KoaContextWithOIDC };
  * is never signed and `issue` resolves undefined (oidc-provider then leaves it out of the JSON).
  * @param withhold the rule (SPEC §2.2, DESIGN D6: src/oauth/id-token-policy.ts)
  */
-export function patchIdTokenIssue(provider: Provider, withhold: (ctx: KoaContextWithOIDC | undefined) => boolean): void {
-  const IdToken = provider.IdToken as unknown as { prototype: { issue(this: IssueThis, ...args: unknown[]): Promise<string | undefined> } };
+export function patchIdTokenIssue(
+  provider: Provider,
+  withhold: (ctx: KoaContextWithOIDC | undefined) => boolean,
+): void {
+  const IdToken = provider.IdToken as unknown as {
+    prototype: { issue(this: IssueThis, ...args: unknown[]): Promise<string | undefined> };
+  };
   const issue = IdToken.prototype.issue;
   IdToken.prototype.issue = async function withheld(this: IssueThis, ...args: unknown[]) {
     if (withhold(this.ctx)) return undefined;
@@ -94,7 +104,10 @@ export interface FoundToken {
  * token found and the route of the request, and answers it or undefined (not found).
  * @param keep e.g. SPEC §5.4: tokens of a suspended client are not found (src/oauth/suspension.ts)
  */
-export function wrapTokenFinders(provider: Provider, keep: <T extends FoundToken>(token: T, route: string | undefined) => Promise<T | undefined>): void {
+export function wrapTokenFinders(
+  provider: Provider,
+  keep: <T extends FoundToken>(token: T, route: string | undefined) => Promise<T | undefined>,
+): void {
   type Finder = { find(value: string, options?: unknown): Promise<FoundToken | undefined> };
   for (const model of [provider.AccessToken, provider.RefreshToken] as unknown as Finder[]) {
     const find = model.find.bind(model);

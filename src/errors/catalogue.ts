@@ -27,31 +27,57 @@ export interface CodeEntry {
  * `last_owner`) take the status of their domain code (`DOMAIN_STATUS`).
  */
 export const CODES = {
-  invalid_request: { status: 400, expose: true, means: 'the request is malformed or a value breaks a rule (also 413, 415 for the body)' },
-  invalid_token: { status: 401, expose: true, means: 'the access token is missing, unknown, expired, revoked or for another origin' },
+  invalid_request: {
+    status: 400,
+    expose: true,
+    means: 'the request is malformed or a value breaks a rule (also 413, 415 for the body)',
+  },
+  invalid_token: {
+    status: 401,
+    expose: true,
+    means: 'the access token is missing, unknown, expired, revoked or for another origin',
+  },
   insufficient_scope: { status: 403, expose: true, means: 'the access token lacks a scope the operation needs' },
   access_denied: { status: 403, expose: true, means: 'the person may not do this (e.g. no operator role at the site)' },
-  not_found: { status: 404, expose: true, means: 'nothing at this path, or not at the caller\'s site' },
+  not_found: { status: 404, expose: true, means: "nothing at this path, or not at the caller's site" },
   method_not_allowed: { status: 405, expose: true, means: 'the path exists but not with this method' },
   conflict: { status: 409, expose: true, means: 'the change clashes with the current state' },
   precondition_failed: { status: 412, expose: true, means: 'If-Match does not match the current ETag' },
   unsupported_media_type: { status: 415, expose: true, means: 'the body is not of an accepted media type' },
   too_many_requests: { status: 429, expose: true, means: 'a rate limit is spent (Retry-After says when to retry)' },
-  server_error: { status: 500, expose: false, means: 'a fault on our side; the answer names the request id, never a stack' },
-  temporarily_unavailable: { status: 503, expose: true, means: 'a backing store is unreachable (Retry-After says when to retry)' },
+  server_error: {
+    status: 500,
+    expose: false,
+    means: 'a fault on our side; the answer names the request id, never a stack',
+  },
+  temporarily_unavailable: {
+    status: 503,
+    expose: true,
+    means: 'a backing store is unreachable (Retry-After says when to retry)',
+  },
 } as const satisfies Record<string, CodeEntry>;
 
 /** A code of the catalogue. */
 export type ErrorCode = keyof typeof CODES;
 
 /** HTTP status of each domain code (`PlatformError.code`). */
-export const DOMAIN_STATUS: Record<PlatformErrorCode, number> = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409 };
+export const DOMAIN_STATUS: Record<PlatformErrorCode, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+};
 
 /**
  * The wire code of a domain code when the refusal has no finer reason. `invalid` is answered as
  * `invalid_request` on every surface (one code for every 400, schema or domain rule).
  */
-const DOMAIN_WIRE: Record<PlatformErrorCode, ErrorCode> = { invalid: 'invalid_request', forbidden: 'access_denied', not_found: 'not_found', conflict: 'conflict' };
+const DOMAIN_WIRE: Record<PlatformErrorCode, ErrorCode> = {
+  invalid: 'invalid_request',
+  forbidden: 'access_denied',
+  not_found: 'not_found',
+  conflict: 'conflict',
+};
 
 /** Finer reasons whose status is not their domain code's. */
 const REASON_STATUS: Record<string, number> = { unsupported_media_type: 415, precondition_failed: 412 };
@@ -93,7 +119,10 @@ export class HttpError extends Error {
  */
 export class InvalidRequest extends HttpError {
   override name = 'InvalidRequest';
-  constructor(description: string, options: { status?: 400 | 403 | 404 | 413 | 415; issues?: FieldIssue[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    description: string,
+    options: { status?: 400 | 403 | 404 | 413 | 415; issues?: FieldIssue[]; headers?: Record<string, string> } = {},
+  ) {
     super(options.status ?? 400, 'invalid_request', description, options.headers);
     if (options.issues) this.issues = options.issues;
   }
@@ -218,7 +247,11 @@ export class TemporarilyUnavailable extends HttpError {
  */
 export function fromDomain(err: PlatformError): HttpError {
   const finer = err.reason !== err.code;
-  const out = new HttpError((finer && REASON_STATUS[err.reason]) || DOMAIN_STATUS[err.code], finer ? err.reason : DOMAIN_WIRE[err.code], err.message);
+  const out = new HttpError(
+    (finer && REASON_STATUS[err.reason]) || DOMAIN_STATUS[err.code],
+    finer ? err.reason : DOMAIN_WIRE[err.code],
+    err.message,
+  );
   if (err.field !== undefined) out.issues = [{ in: 'body', pointer: `/${err.field}`, detail: err.message }];
   return out;
 }
@@ -237,7 +270,12 @@ export function classify(err: unknown): HttpError | undefined {
   if (isStoreOutage(err)) return new TemporarilyUnavailable();
   const e = err as { status?: number; expose?: boolean; message?: string } | undefined;
   if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    const description = e.status === 413 ? 'request body too large (limit 64 KiB)' : e.expose && e.message ? e.message : 'malformed request body';
+    const description =
+      e.status === 413
+        ? 'request body too large (limit 64 KiB)'
+        : e.expose && e.message
+          ? e.message
+          : 'malformed request body';
     return new HttpError(e.status, 'invalid_request', description);
   }
   return undefined;

@@ -5,7 +5,12 @@
  */
 
 // ReplicaAckTimeoutError: too few Redis replicas acknowledged a write in time (adapters/replica-acks.ts, issue #28).
-const OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError', 'ConnectionTimeoutError', 'ReplicaAckTimeoutError']);
+const OUTAGE_NAMES = new Set([
+  'MaxRetriesPerRequestError',
+  'ClusterAllFailedError',
+  'ConnectionTimeoutError',
+  'ReplicaAckTimeoutError',
+]);
 const OUTAGE_MESSAGE =
   /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Stream isn't writeable|Command timed out|Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|the database system is (starting up|shutting down|in recovery mode)|terminating connection/i;
 /**
@@ -20,12 +25,31 @@ const REDIS_NOT_NOW = /^(READONLY|LOADING|MASTERDOWN|NOREPLICAS)\b|All sentinels
  * (connection exception), 57P01–57P03 (admin shutdown, crash shutdown, cannot connect now) and
  * 57014 (statement timeout: the store did not answer in time).
  */
-const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006']);
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 
 /** True when `err` (or its `cause`) says a store could not be reached (ioredis / pg connection errors). */
 export function isStoreOutage(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 3) return false;
   const e = err as { name?: string; message?: string; code?: string; cause?: unknown; originalError?: unknown };
-  if (OUTAGE_NAMES.has(e.name ?? '') || OUTAGE_MESSAGE.test(e.message ?? '') || REDIS_NOT_NOW.test(e.message ?? '') || OUTAGE_CODES.has(String(e.code ?? ''))) return true;
+  if (
+    OUTAGE_NAMES.has(e.name ?? '') ||
+    OUTAGE_MESSAGE.test(e.message ?? '') ||
+    REDIS_NOT_NOW.test(e.message ?? '') ||
+    OUTAGE_CODES.has(String(e.code ?? ''))
+  )
+    return true;
   return isStoreOutage(e.cause, depth + 1) || isStoreOutage(e.originalError, depth + 1);
 }

@@ -52,7 +52,10 @@ export function surfaceOf(ctx: Context): Surface {
 export function renderError(ctx: Context, err: unknown, env: RenderEnv, surface: Surface = surfaceOf(ctx)): void {
   let known = classify(err);
   if (!known) {
-    env.logger?.error({ req_id: ctx.state.requestId, surface, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled error');
+    env.logger?.error(
+      { req_id: ctx.state.requestId, surface, err: { type: (err as Error)?.name, message: (err as Error)?.message } },
+      'unhandled error',
+    );
     known = new ServerError();
   }
   // A streamed answer that already started cannot change its status: leave the socket to Koa.

@@ -21,7 +21,14 @@ export function bodyLimit(): Koa.Middleware {
     const declared = ctx.get('content-length');
     // Rendered by the route's surface (src/app.ts renderError): JSON, or the HTML error page.
     if (Number(declared || 0) > limit) throw bodyTooLarge(limit);
-    if (policy?.reader === 'buffer' && !declared && ctx.get('transfer-encoding') && ctx.method !== 'GET' && ctx.method !== 'HEAD') await readText(ctx);
+    if (
+      policy?.reader === 'buffer' &&
+      !declared &&
+      ctx.get('transfer-encoding') &&
+      ctx.method !== 'GET' &&
+      ctx.method !== 'HEAD'
+    )
+      await readText(ctx);
     return next();
   };
 }

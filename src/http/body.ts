@@ -34,7 +34,10 @@ export const bodyLimitOf = (ctx: Context): number => ctx.state.route?.spec.body?
 
 /** The 413 of a body over `limit` bytes (DESIGN D7). */
 export const bodyTooLarge = (limit: number): HttpError =>
-  new InvalidRequest(`request body too large (limit ${Math.round(limit / 1024)} KiB)`, { status: 413, headers: { Connection: 'close' } });
+  new InvalidRequest(`request body too large (limit ${Math.round(limit / 1024)} KiB)`, {
+    status: 413,
+    headers: { Connection: 'close' },
+  });
 
 /** A 400 for a body that cannot be read or parsed. */
 const malformed = (description: string): HttpError => new InvalidRequest(description);

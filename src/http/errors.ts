@@ -10,8 +10,7 @@ export { HttpError } from '../errors/catalogue.js';
 export { sendOAuthError } from '../errors/surfaces/oauth.js';
 
 /** Quotes a value for an auth-param (RFC 9110 §11.2 quoted-string). */
-const quote = (value: string): string =>
-  `"${value.replace(/[^\x20-\x7e]/g, '?').replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+const quote = (value: string): string => `"${value.replace(/[^\x20-\x7e]/g, '?').replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 /**
  * Builds a `WWW-Authenticate` value (RFC 6750 §3, RFC 9728 §5.1).

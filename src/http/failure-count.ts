@@ -54,6 +54,9 @@ export function offerFailureCount(limiter: FailureLimiter): Middleware {
  */
 export function failureCountOf(ctx: Context): FailureCount {
   const pair = ctx.state.failureCount;
-  if (!pair) throw new Error(`route ${ctx.state.route?.spec.name ?? ctx.path} declares no failure-counted limit (route table: rateLimit.on 'failure')`);
+  if (!pair)
+    throw new Error(
+      `route ${ctx.state.route?.spec.name ?? ctx.path} declares no failure-counted limit (route table: rateLimit.on 'failure')`,
+    );
   return pair;
 }

@@ -7,4 +7,5 @@
 export const SET_PASSWORD_PATH = '/set-password';
 
 /** The link handed to a person: `BASE_URL/set-password?token=…`. */
-export const setPasswordUrl = (baseUrl: string, token: string): string => `${baseUrl}${SET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
+export const setPasswordUrl = (baseUrl: string, token: string): string =>
+  `${baseUrl}${SET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;

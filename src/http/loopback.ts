@@ -21,5 +21,13 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function isLoopbackRedirectUri(uri: string): boolean {
   const url = URL.parse(uri);
-  return !!url && url.protocol === 'http:' && isLoopbackHost(url.hostname) && !url.hash && !uri.includes('#') && !url.username && !url.password;
+  return (
+    !!url &&
+    url.protocol === 'http:' &&
+    isLoopbackHost(url.hostname) &&
+    !url.hash &&
+    !uri.includes('#') &&
+    !url.username &&
+    !url.password
+  );
 }

@@ -49,7 +49,8 @@ export function fixedOrigin(app: Koa, baseUrl: string): (ctx: Koa.Context) => vo
     },
   });
   // Koa's `secure` getter reads `protocol`; `ctx.cookies` is built with `secure: ctx.secure`.
-  if (base.protocol === 'https:') Object.defineProperty(app.request, 'protocol', { get: () => 'https', configurable: true });
+  if (base.protocol === 'https:')
+    Object.defineProperty(app.request, 'protocol', { get: () => 'https', configurable: true });
   return function pinOrigin(ctx) {
     const headers = ctx.req.headers;
     if (headers['x-forwarded-host'] !== undefined) delete headers['x-forwarded-host'];

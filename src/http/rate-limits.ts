@@ -136,13 +136,18 @@ function provedClientOrGrant(ctx: Context, limit: LimitName): boolean {
   if (!client) return false;
   const error = (ctx.body as { error?: unknown } | null | undefined)?.error;
   if (limit === 'token' && ctx.status >= 200 && ctx.status < 300 && error === undefined) return true;
-  return !!client.clientAuthMethod && client.clientAuthMethod !== 'none' && ctx.status !== 401 && error !== 'invalid_client';
+  return (
+    !!client.clientAuthMethod && client.clientAuthMethod !== 'none' && ctx.status !== 401 && error !== 'invalid_client'
+  );
 }
 
 /** Builds the limiters and the middleware of DESIGN D7. */
 export function rateLimiting(deps: RateLimitDeps): RateLimiting {
   const names = Object.keys(deps.limits) as LimitName[];
-  const limiters = Object.fromEntries(names.map((name) => [name, limiter(name, deps.limits[name], deps)])) as Record<LimitName, RateLimiterAbstract>;
+  const limiters = Object.fromEntries(names.map((name) => [name, limiter(name, deps.limits[name], deps)])) as Record<
+    LimitName,
+    RateLimiterAbstract
+  >;
   const ceilings = Object.fromEntries(
     names.map((name) => {
       const { points, duration } = deps.limits[name];
@@ -174,13 +179,25 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       await consume(name, limiters[name], `ip:${address}`, `too many ${what} from this address; retry later`);
       return next();
     }
-    const form = ctx.is('application/x-www-form-urlencoded') ? new URLSearchParams(await readText(ctx)) : new URLSearchParams();
+    const form = ctx.is('application/x-www-form-urlencoded')
+      ? new URLSearchParams(await readText(ctx))
+      : new URLSearchParams();
     const clientId = clientIdOf(ctx.get('authorization') || undefined, form)?.slice(0, 512);
     if (!clientId) {
-      await consume(name, limiters[name], `anonymous-ip:${address}`, `too many ${name} requests from this address; retry later`);
+      await consume(
+        name,
+        limiters[name],
+        `anonymous-ip:${address}`,
+        `too many ${name} requests from this address; retry later`,
+      );
       return next();
     }
-    await consume(name, limiters[name], `client:${clientId}|${address}`, `too many ${name} requests for this client from this address; retry later`);
+    await consume(
+      name,
+      limiters[name],
+      `client:${clientId}|${address}`,
+      `too many ${name} requests for this client from this address; retry later`,
+    );
     if (!policy.clientCeiling) return next();
     // Reserved now (parallel requests cannot pass the ceiling), kept only for a proven client or grant.
     const ceilingKey = `client:${clientId}`;
@@ -204,7 +221,11 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const minutes = Math.max(1, Math.ceil(rejection.msBeforeNext / 60_000));
-        throw tooMany('loginFailures', rejection, `Too many failed sign-in attempts for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+        throw tooMany(
+          'loginFailures',
+          rejection,
+          `Too many failed sign-in attempts for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        );
       }
     },
     async releaseLogin(ctx, email) {

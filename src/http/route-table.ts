@@ -160,78 +160,314 @@ const GET_POST = ['GET', 'HEAD', 'POST'] as const;
 /** Every route of the origin. Order matters only among patterns (first match wins). */
 export const ROUTE_TABLE: readonly RouteSpec[] = [
   // oidc-provider (lib/helpers/initialize_app.js), DESIGN §1
-  { name: 'discovery', path: '/.well-known/openid-configuration', methods: GET, owner: 'provider', surface: 'oauth', auth: none },
-  { name: 'discovery', path: '/.well-known/oauth-authorization-server', methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+  {
+    name: 'discovery',
+    path: '/.well-known/openid-configuration',
+    methods: GET,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+  },
+  {
+    name: 'discovery',
+    path: '/.well-known/oauth-authorization-server',
+    methods: GET,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+  },
   { name: 'jwks', path: PROVIDER_ROUTES.jwks, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
   // GET only (SPEC §4.2 "GET (browser redirect)"): oidc-provider serves POST here and at end_session
   // only with `enableHttpPostMethods`, which requires SameSite=None session cookies; ours stay Lax.
-  { name: 'authorization', path: PROVIDER_ROUTES.authorization, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
-  { name: 'resume', path: `${PROVIDER_ROUTES.authorization}/:uid`, methods: GET, owner: 'provider', surface: 'oauth', auth: none, loggedParams: ['uid'] },
   {
-    name: 'token', path: PROVIDER_ROUTES.token, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
+    name: 'authorization',
+    path: PROVIDER_ROUTES.authorization,
+    methods: GET,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+  },
+  {
+    name: 'resume',
+    path: `${PROVIDER_ROUTES.authorization}/:uid`,
+    methods: GET,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+    loggedParams: ['uid'],
+  },
+  {
+    name: 'token',
+    path: PROVIDER_ROUTES.token,
+    methods: POST,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: client,
+    body: buffered,
     rateLimit: { limit: 'token', key: 'client+ip', methods: POST, clientCeiling: true },
   },
   {
-    name: 'revocation', path: PROVIDER_ROUTES.revocation, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
+    name: 'revocation',
+    path: PROVIDER_ROUTES.revocation,
+    methods: POST,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: client,
+    body: buffered,
     rateLimit: { limit: 'revocation', key: 'client+ip', methods: POST, clientCeiling: true },
   },
   {
-    name: 'introspection', path: PROVIDER_ROUTES.introspection, methods: POST, owner: 'provider', surface: 'oauth', auth: client, body: buffered,
+    name: 'introspection',
+    path: PROVIDER_ROUTES.introspection,
+    methods: POST,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: client,
+    body: buffered,
     rateLimit: { limit: 'introspection', key: 'client+ip', methods: POST, clientCeiling: true },
   },
   {
     // DESIGN D1: src/oauth/registration-policy.ts reads the JSON body and decides the row.
-    name: 'registration', path: PROVIDER_ROUTES.registration, methods: POST, owner: 'provider', surface: 'oauth', auth: none, body: handled,
+    name: 'registration',
+    path: PROVIDER_ROUTES.registration,
+    methods: POST,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+    body: handled,
     rateLimit: { limit: 'registration', key: 'ip', methods: POST },
   },
-  { name: 'client', path: `${PROVIDER_ROUTES.registration}/:clientId`, methods: GET, owner: 'provider', surface: 'oauth', auth: client, loggedParams: ['clientId'] },
-  { name: 'end_session', path: PROVIDER_ROUTES.end_session, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
-  { name: 'end_session_confirm', path: `${PROVIDER_ROUTES.end_session}/confirm`, methods: POST, owner: 'provider', surface: 'oauth', auth: none, body: buffered },
-  { name: 'end_session_success', path: `${PROVIDER_ROUTES.end_session}/success`, methods: GET, owner: 'provider', surface: 'oauth', auth: none },
+  {
+    name: 'client',
+    path: `${PROVIDER_ROUTES.registration}/:clientId`,
+    methods: GET,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: client,
+    loggedParams: ['clientId'],
+  },
+  {
+    name: 'end_session',
+    path: PROVIDER_ROUTES.end_session,
+    methods: GET,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+  },
+  {
+    name: 'end_session_confirm',
+    path: `${PROVIDER_ROUTES.end_session}/confirm`,
+    methods: POST,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+    body: buffered,
+  },
+  {
+    name: 'end_session_success',
+    path: `${PROVIDER_ROUTES.end_session}/success`,
+    methods: GET,
+    owner: 'provider',
+    surface: 'oauth',
+    auth: none,
+  },
 
   // Ours, served by @koa/router (same matching rules).
-  { name: 'userinfo', path: PROVIDER_ROUTES.userinfo, methods: GET_POST, owner: 'app', surface: 'oauth', auth: { kind: 'bearer', challengeScope: 'openid' }, body: buffered },
-  { name: 'account_graphql', path: '/account/graphql', methods: GET_POST, owner: 'app', surface: 'graphql', auth: { kind: 'bearer', scopes: ['account:read'] }, body: buffered },
-  // The schema as SDL (docs/account-api.graphql), public: the contract clients build against.
-  { name: 'account_graphql_schema', path: '/account/graphql/schema.graphql', methods: GET, owner: 'app', surface: 'graphql', auth: none },
-  { name: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], owner: 'app', surface: 'jsonrpc', auth: { kind: 'bearer', anonymous: true }, body: { ...handled, ownTooLarge: true } },
-  // Issue #10: uploads (multipart/form-data, read by busboy under UPLOAD_MAX_BYTES) and their URLs.
-  { name: 'admin_api_files', path: '/api/v1/files', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: { limit: UPLOAD_CEILING_BYTES, reader: 'handler' } },
-  { name: 'file', path: '/files/:id', methods: GET, owner: 'app', surface: 'oauth', auth: none, loggedParams: ['id'] },
-  { name: 'admin_api', path: '/api/v1/*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], owner: 'app', surface: 'problem', auth: { kind: 'bearer' }, body: handled },
-  { name: 'interaction', path: '/interaction/:uid', methods: GET, owner: 'app', surface: 'html', auth: interaction, loggedParams: ['uid'] },
   {
-    name: 'login', path: '/interaction/:uid/login', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'],
+    name: 'userinfo',
+    path: PROVIDER_ROUTES.userinfo,
+    methods: GET_POST,
+    owner: 'app',
+    surface: 'oauth',
+    auth: { kind: 'bearer', challengeScope: 'openid' },
+    body: buffered,
+  },
+  {
+    name: 'account_graphql',
+    path: '/account/graphql',
+    methods: GET_POST,
+    owner: 'app',
+    surface: 'graphql',
+    auth: { kind: 'bearer', scopes: ['account:read'] },
+    body: buffered,
+  },
+  // The schema as SDL (docs/account-api.graphql), public: the contract clients build against.
+  {
+    name: 'account_graphql_schema',
+    path: '/account/graphql/schema.graphql',
+    methods: GET,
+    owner: 'app',
+    surface: 'graphql',
+    auth: none,
+  },
+  {
+    name: 'mcp',
+    path: '/mcp',
+    methods: ['GET', 'POST', 'DELETE'],
+    owner: 'app',
+    surface: 'jsonrpc',
+    auth: { kind: 'bearer', anonymous: true },
+    body: { ...handled, ownTooLarge: true },
+  },
+  // Issue #10: uploads (multipart/form-data, read by busboy under UPLOAD_MAX_BYTES) and their URLs.
+  {
+    name: 'admin_api_files',
+    path: '/api/v1/files',
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    owner: 'app',
+    surface: 'problem',
+    auth: { kind: 'bearer' },
+    body: { limit: UPLOAD_CEILING_BYTES, reader: 'handler' },
+  },
+  { name: 'file', path: '/files/:id', methods: GET, owner: 'app', surface: 'oauth', auth: none, loggedParams: ['id'] },
+  {
+    name: 'admin_api',
+    path: '/api/v1/*',
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    owner: 'app',
+    surface: 'problem',
+    auth: { kind: 'bearer' },
+    body: handled,
+  },
+  {
+    name: 'interaction',
+    path: '/interaction/:uid',
+    methods: GET,
+    owner: 'app',
+    surface: 'html',
+    auth: interaction,
+    loggedParams: ['uid'],
+  },
+  {
+    name: 'login',
+    path: '/interaction/:uid/login',
+    methods: POST,
+    owner: 'app',
+    surface: 'html',
+    auth: interaction,
+    body: handled,
+    loggedParams: ['uid'],
     rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
   },
-  { name: 'site_choice', path: '/interaction/:uid/site', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'] },
-  { name: 'consent', path: '/interaction/:uid/consent', methods: POST, owner: 'app', surface: 'html', auth: interaction, body: handled, loggedParams: ['uid'] },
+  {
+    name: 'site_choice',
+    path: '/interaction/:uid/site',
+    methods: POST,
+    owner: 'app',
+    surface: 'html',
+    auth: interaction,
+    body: handled,
+    loggedParams: ['uid'],
+  },
+  {
+    name: 'consent',
+    path: '/interaction/:uid/consent',
+    methods: POST,
+    owner: 'app',
+    surface: 'html',
+    auth: interaction,
+    body: handled,
+    loggedParams: ['uid'],
+  },
   // DESIGN D5: the one-time invitation link (src/interaction/invitations.ts); the password check reserves a login-failure point.
   {
-    name: 'invitation', path: '/invitations/:token', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm,
+    name: 'invitation',
+    path: '/invitations/:token',
+    methods: GET_POST,
+    owner: 'app',
+    surface: 'html',
+    auth: none,
+    body: smallForm,
     rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
   },
   // People's pages (issue 11, DESIGN D11): home, sign-in, connected apps, one-time links, /admin.
   { name: 'home', path: '/', methods: GET, owner: 'app', surface: 'html', auth: none },
   {
-    name: 'signin', path: '/signin', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: handled,
+    name: 'signin',
+    path: '/signin',
+    methods: GET_POST,
+    owner: 'app',
+    surface: 'html',
+    auth: none,
+    body: handled,
     rateLimit: { limit: 'loginFailures', key: 'account+ip', methods: POST, on: 'failure' },
   },
   // GET: the sign-out page the error and consent pages link to (issue 30); POST ends the session.
   { name: 'signout', path: '/signout', methods: GET_POST, owner: 'app', surface: 'html', auth: session, body: handled },
-  { name: 'set_password', path: '/set-password', methods: GET_POST, owner: 'app', surface: 'html', auth: none, body: smallForm },
-  { name: 'account_connections', path: '/account/connections', methods: GET, owner: 'app', surface: 'html', auth: session },
+  {
+    name: 'set_password',
+    path: '/set-password',
+    methods: GET_POST,
+    owner: 'app',
+    surface: 'html',
+    auth: none,
+    body: smallForm,
+  },
+  {
+    name: 'account_connections',
+    path: '/account/connections',
+    methods: GET,
+    owner: 'app',
+    surface: 'html',
+    auth: session,
+  },
   // GET: the confirmation page (issue 30); POST revokes.
-  { name: 'account_connections_revoke', path: '/account/connections/revoke', methods: GET_POST, owner: 'app', surface: 'html', auth: session, body: handled },
+  {
+    name: 'account_connections_revoke',
+    path: '/account/connections/revoke',
+    methods: GET_POST,
+    owner: 'app',
+    surface: 'html',
+    auth: session,
+    body: handled,
+  },
   { name: 'admin', path: '/admin', methods: GET, owner: 'app', surface: 'html', auth: session },
-  { name: 'admin_pages', path: '/admin/*', methods: GET_POST, owner: 'app', surface: 'html', auth: session, body: handled },
+  {
+    name: 'admin_pages',
+    path: '/admin/*',
+    methods: GET_POST,
+    owner: 'app',
+    surface: 'html',
+    auth: session,
+    body: handled,
+  },
   // One resource, BASE_URL: no path-suffixed metadata documents (RFC 9728 §3.3; docs/mcp.md).
-  { name: 'protected_resource_metadata', path: '/.well-known/oauth-protected-resource', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  {
+    name: 'protected_resource_metadata',
+    path: '/.well-known/oauth-protected-resource',
+    methods: GET,
+    owner: 'app',
+    surface: 'oauth',
+    auth: none,
+  },
   // The developer docs error descriptions link to (DOCS_URL default, src/http/docs-links.ts).
   { name: 'docs', path: '/docs', methods: GET, owner: 'app', surface: 'html', auth: none },
-  { name: 'docs_page', path: '/docs/:page', methods: GET, owner: 'app', surface: 'html', auth: none, loggedParams: ['page'] },
-  { name: 'docs_image', path: '/docs/img/:file', methods: GET, owner: 'app', surface: 'html', auth: none, loggedParams: ['file'] },
-  { name: 'scope_map', path: '/.well-known/coursegate-scope-map.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
+  {
+    name: 'docs_page',
+    path: '/docs/:page',
+    methods: GET,
+    owner: 'app',
+    surface: 'html',
+    auth: none,
+    loggedParams: ['page'],
+  },
+  {
+    name: 'docs_image',
+    path: '/docs/img/:file',
+    methods: GET,
+    owner: 'app',
+    surface: 'html',
+    auth: none,
+    loggedParams: ['file'],
+  },
+  {
+    name: 'scope_map',
+    path: '/.well-known/coursegate-scope-map.json',
+    methods: GET,
+    owner: 'app',
+    surface: 'oauth',
+    auth: none,
+  },
   { name: 'openapi', path: '/openapi.json', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   { name: 'stylesheet', path: '/assets/coursegate.css', methods: GET, owner: 'app', surface: 'oauth', auth: none },
   // Issue 30 item 9: browsers ask for it on every first visit; a small SVG icon, not a 404.
@@ -258,7 +494,13 @@ export class RouteTable {
   constructor(readonly specs: readonly RouteSpec[] = ROUTE_TABLE) {
     for (const spec of specs) {
       if (spec.path.includes('/:') || spec.path.endsWith('/*')) {
-        this.patterns.push({ spec, segments: spec.path.split('/').slice(1).map((s) => (s.startsWith(':') ? s : s.toUpperCase())) });
+        this.patterns.push({
+          spec,
+          segments: spec.path
+            .split('/')
+            .slice(1)
+            .map((s) => (s.startsWith(':') ? s : s.toUpperCase())),
+        });
       } else if (!this.exact.has(canonicalPath(spec.path))) {
         this.exact.set(canonicalPath(spec.path), spec);
       }
@@ -300,7 +542,9 @@ export class RouteTable {
  * directly; this form is for apps built in tests): puts the route on `ctx.state.route` (undefined
  * when no row matches; the request then ends in a 404).
  */
-export function resolveRoute(table: RouteTable = new RouteTable()): (ctx: { path: string; state: { route?: ResolvedRoute } }, next: () => Promise<unknown>) => Promise<unknown> {
+export function resolveRoute(
+  table: RouteTable = new RouteTable(),
+): (ctx: { path: string; state: { route?: ResolvedRoute } }, next: () => Promise<unknown>) => Promise<unknown> {
   return (ctx, next) => {
     ctx.state.route = table.resolve(ctx.path);
     return next();
@@ -320,11 +564,17 @@ const LONG_SEGMENT = 20;
  * @param route the row `path` resolved to (undefined: none)
  */
 export function loggedPath(path: string, route: ResolvedRoute | undefined): string {
-  if (!route) return path.split('/').map((s) => (s.length >= LONG_SEGMENT ? ':redacted' : s)).join('/');
+  if (!route)
+    return path
+      .split('/')
+      .map((s) => (s.length >= LONG_SEGMENT ? ':redacted' : s))
+      .join('/');
   const names = Object.keys(route.params);
   if (names.length === 0) return path;
   const shown = route.spec.loggedParams ?? [];
   const segments = route.spec.path.split('/');
   const given = path.split('/');
-  return segments.map((s, i) => (s.startsWith(':') ? (shown.includes(s.slice(1)) ? given[i] ?? s : s) : given[i] ?? s)).join('/');
+  return segments
+    .map((s, i) => (s.startsWith(':') ? (shown.includes(s.slice(1)) ? (given[i] ?? s) : s) : (given[i] ?? s)))
+    .join('/');
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Router from '@koa/router';
-import escape from 'escape-html';
+import escapeHtml from 'escape-html';
 import { Marked } from 'marked';
 import { gfmHeadingId } from 'marked-gfm-heading-id';
 import { layout } from './templates.js';
@@ -72,16 +72,32 @@ export function renderDocsPage(page: string, markdown: string): string {
         const inner = this.parser.parseInline(tokens);
         const external = /^[a-z]+:|^#|^\//i.test(href);
         const file = /^(?:\.\/)?([^/#?]+)(#.*)?$/.exec(href)?.[1];
-        const served = external ? href : file === 'account-api.graphql' ? '/account/graphql/schema.graphql' : file && DOCS_PAGES.has(file) ? href : undefined;
-        return served === undefined ? inner : `<a href="${escape(served)}">${inner}</a>`;
+        const served = external
+          ? href
+          : file === 'account-api.graphql'
+            ? '/account/graphql/schema.graphql'
+            : file && DOCS_PAGES.has(file)
+              ? href
+              : undefined;
+        return served === undefined ? inner : `<a href="${escapeHtml(served)}">${inner}</a>`;
       },
     },
   });
   // Code blocks and tables scroll sideways inside the page on a phone: keyboard users reach them (tabindex, WCAG 2.1.1).
-  const body = md.parse(withoutInternal(markdown), { async: false }).replaceAll('<pre>', '<pre tabindex="0">').replaceAll('<table>', '<table tabindex="0">');
-  const nav = [...DOCS_PAGES].map(([file, title]) => (file === page ? `<strong>${escape(title)}</strong>` : `<a href="/docs/${file}">${escape(title)}</a>`)).join(' · ');
+  const body = md
+    .parse(withoutInternal(markdown), { async: false })
+    .replaceAll('<pre>', '<pre tabindex="0">')
+    .replaceAll('<table>', '<table tabindex="0">');
+  const nav = [...DOCS_PAGES]
+    .map(([file, title]) =>
+      file === page ? `<strong>${escapeHtml(title)}</strong>` : `<a href="/docs/${file}">${escapeHtml(title)}</a>`,
+    )
+    .join(' · ');
   const title = DOCS_PAGES.get(page) ?? 'Documentation';
-  return docsLayout(title, `<nav class="docs-nav" aria-label="Documentation">${nav}</nav>\n<article class="docs">${body}</article>`);
+  return docsLayout(
+    title,
+    `<nav class="docs-nav" aria-label="Documentation">${nav}</nav>\n<article class="docs">${body}</article>`,
+  );
 }
 
 /** The page around the docs: the shared layout's head, a wide card. */
@@ -91,8 +107,13 @@ function docsLayout(title: string, body: string): string {
 
 /** `/docs`: the list of published pages. */
 function indexPage(): string {
-  const items = [...DOCS_PAGES].map(([file, title]) => `<li><a href="/docs/${file}">${escape(title)}</a></li>`).join('\n');
-  return docsLayout('Documentation', `<h1>Documentation</h1>\n<p class="lead">For developers of client applications and for operators of this server.</p>\n<ul>\n${items}\n</ul>`);
+  const items = [...DOCS_PAGES]
+    .map(([file, title]) => `<li><a href="/docs/${file}">${escapeHtml(title)}</a></li>`)
+    .join('\n');
+  return docsLayout(
+    'Documentation',
+    `<h1>Documentation</h1>\n<p class="lead">For developers of client applications and for operators of this server.</p>\n<ul>\n${items}\n</ul>`,
+  );
 }
 
 /**

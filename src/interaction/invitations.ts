@@ -23,7 +23,7 @@
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
 import { failureCountOf } from '../http/failure-count.js';
-import escape from 'escape-html';
+import escapeHtml from 'escape-html';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { Accounts } from '../platform/accounts.js';
@@ -51,7 +51,7 @@ export interface InvitationPageDeps {
   // 'failure'`), taken with `failureCountOf(ctx)` (src/http/failure-count.ts).
 }
 
-const e = (value: unknown): string => escape(String(value ?? ''));
+const e = (value: unknown): string => escapeHtml(String(value ?? ''));
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 interface PageView {
@@ -106,7 +106,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
       return { token, ...(await deps.invitations.preview(token)) };
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
-      const sentence = err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
+      const sentence = `${err.message.charAt(0).toUpperCase() + err.message.slice(1)}.`;
       throw err.code === 'not_found' ? new NotFound(sentence, err.reason) : new Gone(sentence, err.reason);
     }
   }
@@ -114,7 +114,12 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
   router.get('/invitations/:token', async (ctx) => {
     const inv = await pending(ctx);
     ctx.type = 'html';
-    ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`) });
+    ctx.body = invitationPage({
+      siteName: inv.siteName,
+      role: inv.role,
+      email: inv.email,
+      csrf: deps.csrf.issue(`invitation:${inv.id}`),
+    });
   });
 
   router.post('/invitations/:token', form, async (ctx) => {
@@ -123,10 +128,18 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
     const show = (status: number, text: { error?: string; status?: string }) => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = invitationPage({ siteName: inv.siteName, role: inv.role, email: inv.email, csrf: deps.csrf.issue(`invitation:${inv.id}`), ...text });
+      ctx.body = invitationPage({
+        siteName: inv.siteName,
+        role: inv.role,
+        email: inv.email,
+        csrf: deps.csrf.issue(`invitation:${inv.id}`),
+        ...text,
+      });
     };
     if (!deps.csrf.verify(`invitation:${inv.id}`, body.csrf)) {
-      throw new InvalidRequest('The form has expired or did not come from this page. Go back and try again.', { status: 403 });
+      throw new InvalidRequest('The form has expired or did not come from this page. Go back and try again.', {
+        status: 403,
+      });
     }
     const decision = body.decision === 'link' ? 'link' : 'accept';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
@@ -145,18 +158,37 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
     const sendLink = async (): Promise<boolean> => {
       const link = await deps.addressLinks.issue(inv.email, 'join', inv.id);
       try {
-        await deps.mailer.sendAddressLink(inv.email, { purpose: 'join', siteName: inv.siteName, role: inv.role, link: setPasswordUrl(deps.baseUrl, link.token), expiresAt: link.expiresAt });
+        await deps.mailer.sendAddressLink(inv.email, {
+          purpose: 'join',
+          siteName: inv.siteName,
+          role: inv.role,
+          link: setPasswordUrl(deps.baseUrl, link.token),
+          expiresAt: link.expiresAt,
+        });
         return true;
       } catch (err) {
-        deps.logger.warn({ event: 'address_link_not_sent', invitation: inv.id, domain: inv.email.split('@')[1], err: { message: (err as Error).message } }, 'address link e-mail not sent');
+        deps.logger.warn(
+          {
+            event: 'address_link_not_sent',
+            invitation: inv.id,
+            domain: inv.email.split('@')[1],
+            err: { message: (err as Error).message },
+          },
+          'address link e-mail not sent',
+        );
         return false;
       }
     };
     const notSent = 'We could not send the e-mail just now. Try again in a few minutes.';
 
     if (decision === 'link') {
-      deps.logger.info({ event: 'invitation_link_requested', invitation: inv.id }, 'invitation: address link requested');
-      return (await sendLink()) ? show(200, { status: sentTo(inv.email, inv.siteName) }) : show(503, { error: notSent });
+      deps.logger.info(
+        { event: 'invitation_link_requested', invitation: inv.id },
+        'invitation: address link requested',
+      );
+      return (await sendLink())
+        ? show(200, { status: sentTo(inv.email, inv.siteName) })
+        : show(503, { error: notSent });
     }
     // Constant cost: without an account, the password is checked against a dummy Argon2id hash.
     const user = await deps.accounts.authenticate(inv.email, password);
@@ -165,19 +197,27 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
       // it; the reserved point stays spent.
       deps.logger.info({ event: 'invitation_login_failed', invitation: inv.id }, 'invitation sign-in failed');
       return (await sendLink())
-        ? show(401, { error: `Wrong password, or no account yet for ${inv.email}. ${sentTo(inv.email, inv.siteName)} Or enter your password again.` })
+        ? show(401, {
+            error: `Wrong password, or no account yet for ${inv.email}. ${sentTo(inv.email, inv.siteName)} Or enter your password again.`,
+          })
         : show(401, { error: `Wrong password, or no account yet for ${inv.email}. ${notSent}` });
     }
     await failureCountOf(ctx).release(inv.email);
     try {
       const accepted = await deps.invitations.accept(inv.token, user);
-      deps.logger.info({ event: 'invitation_accepted', invitation: inv.id, sub: user.id, site: accepted.siteId }, 'invitation accepted');
+      deps.logger.info(
+        { event: 'invitation_accepted', invitation: inv.id, sub: user.id, site: accepted.siteId },
+        'invitation accepted',
+      );
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
       return show(err.code === 'forbidden' ? 403 : 409, { error: err.message });
     }
     ctx.type = 'html';
-    ctx.body = layout('Welcome', `<h1>Welcome to ${e(inv.siteName)}</h1><p class="lead" role="status">You now have the role <strong>${e(inv.role)}</strong> there. Sign in to its apps with <strong>${e(inv.email)}</strong>.</p>`);
+    ctx.body = layout(
+      'Welcome',
+      `<h1>Welcome to ${e(inv.siteName)}</h1><p class="lead" role="status">You now have the role <strong>${e(inv.role)}</strong> there. Sign in to its apps with <strong>${e(inv.email)}</strong>.</p>`,
+    );
   });
   return router;
 }

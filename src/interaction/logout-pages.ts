@@ -3,7 +3,7 @@
  * oidc-provider's defaults carry inline styles and name the request's `Host` (issue #13
  * findings 3 and 9). Plain forms, no script: they work under the CSP of every page.
  */
-import escape from 'escape-html';
+import escapeHtml from 'escape-html';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { layout } from './templates.js';
 
@@ -13,7 +13,7 @@ import { layout } from './templates.js';
  * @param origin the configured origin (BASE_URL), named on the page instead of the Host header
  */
 export function logoutPage(origin: string) {
-  const host = escape(new URL(origin).host);
+  const host = escapeHtml(new URL(origin).host);
   return async (ctx: KoaContextWithOIDC, form: string): Promise<void> => {
     ctx.type = 'html';
     ctx.body = layout(

@@ -69,7 +69,6 @@ function eligibleSites(memberships: SiteMembership[], clientOrg: string | undefi
   return clientOrg ? memberships.filter((m) => m.site.id === clientOrg) : memberships;
 }
 
-
 /** Builds the router of the interaction pages. */
 export function interactionRouter(deps: InteractionDeps): Router {
   const { provider, accounts, csrf, logger } = deps;
@@ -90,7 +89,9 @@ export function interactionRouter(deps: InteractionDeps): Router {
     } catch {
       // SessionNotFound: no cookie, or the interaction expired / was finished.
     }
-    throw new InvalidRequest('This sign-in session has expired or was opened in another browser. Start again from the application.');
+    throw new InvalidRequest(
+      'This sign-in session has expired or was opened in another browser. Start again from the application.',
+    );
   }
 
   async function clientOf(d: Details) {
@@ -105,7 +106,9 @@ export function interactionRouter(deps: InteractionDeps): Router {
   /** @throws InvalidRequest 403 when the form's CSRF field is not this interaction's */
   function checkCsrf(ctx: Context, uid: string): void {
     if (!csrf.verify(uid, formBody(ctx).csrf)) {
-      throw new InvalidRequest('The form has expired or did not come from this page. Go back and try again.', { status: 403 });
+      throw new InvalidRequest('The form has expired or did not come from this page. Go back and try again.', {
+        status: 403,
+      });
     }
   }
 
@@ -142,14 +145,16 @@ export function interactionRouter(deps: InteractionDeps): Router {
     return rows.length ? new Set(rows.flatMap((g) => [...parseScope(g.scope)])) : undefined;
   }
 
-  const requestedScopes = (d: Details): string[] => [...parseScope(String(d.params.scope ?? ''))].filter((s) => s in SCOPES);
+  const requestedScopes = (d: Details): string[] =>
+    [...parseScope(String(d.params.scope ?? ''))].filter((s) => s in SCOPES);
 
   /** DESIGN D2: operator scopes need an operator role at the chosen site. */
   const operatorRoleMissing = (d: Details, site: SiteMembership): boolean =>
     requestedScopes(d).some((s) => OPERATOR_SCOPES.has(s)) && !isOperator(site.roles);
 
   async function showConsent(ctx: Context, d: Details, site: SiteMembership): Promise<void> {
-    if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
+    if (operatorRoleMissing(d, site))
+      return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
     const { name, kind } = await clientOf(d);
     const user = await accounts.findUser(String(d.session?.accountId));
     const before = await earlierScopes(String(d.session?.accountId), String(d.params.client_id));
@@ -163,7 +168,11 @@ export function interactionRouter(deps: InteractionDeps): Router {
       clientDetail: kind === 'cimd' || kind === 'cimd_reviewed' ? new URL(String(d.params.client_id)).host : undefined,
       siteName: site.site.name,
       userEmail: user?.email ?? '',
-      scopes: requestedScopes(d).map((scope) => ({ scope, description: SCOPES[scope]!, isNew: before ? !before.has(scope) : false })),
+      scopes: requestedScopes(d).map((scope) => ({
+        scope,
+        description: SCOPES[scope]!,
+        isNew: before ? !before.has(scope) : false,
+      })),
       unverified: kind === 'loopback' || kind === 'cimd',
       switchAccountUrl: switchAccountUrl(d),
     });
@@ -203,7 +212,13 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const showLogin = (error: string, status: number) => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = loginPage({ action: `/interaction/${d.uid}/login`, csrf: csrf.issue(d.uid), clientName: name, email, error });
+      ctx.body = loginPage({
+        action: `/interaction/${d.uid}/login`,
+        csrf: csrf.issue(d.uid),
+        clientName: name,
+        email,
+        error,
+      });
     };
     if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
     try {
@@ -222,7 +237,10 @@ export function interactionRouter(deps: InteractionDeps): Router {
     await failureCountOf(ctx).release(email);
     const sites = eligibleSites(await accounts.membershipsOf(user.id), org);
     if (sites.length === 0) {
-      return deny(ctx, org ? 'this application belongs to a site where the user has no role' : 'the user has no role at any site');
+      return deny(
+        ctx,
+        org ? 'this application belongs to a site where the user has no role' : 'the user has no role at any site',
+      );
     }
     logger.info({ event: 'login', uid: d.uid, sub: user.id }, 'login succeeded');
     await deps.startWebSession?.(ctx, user.id);
@@ -247,7 +265,8 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (body.decision !== 'approve') throw new InvalidRequest('Choose Allow or Deny.');
     const site = (await sitesFor(d)).find((m) => m.site.id === body.org_id);
     if (!site) throw new InvalidRequest('The chosen site is not available to this application.');
-    if (operatorRoleMissing(d, site)) return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
+    if (operatorRoleMissing(d, site))
+      return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
 
     // A new grant per consent: it records one site, and earlier grants keep theirs.
     const accountId = String(d.session!.accountId);
@@ -262,9 +281,24 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (resourceScopes.length > 0) grant.addResourceScope(resource, resourceScopes.join(' '));
     const grantId = await grant.save();
     await deps.siteChoices.record(grantId, site.site.id);
-    await deps.grants?.record({ grantId, siteId: site.site.id, clientId, userId: accountId, scope: requested.join(' ') });
-    logger.info({ event: 'consent', uid: d.uid, client_id: clientId, sub: accountId, org_id: site.site.id }, 'consent given');
-    await deps.audit?.record({ kind: 'consent', siteId: site.site.id, clientId, userId: accountId, detail: `scope=${requested.join(' ')}` });
+    await deps.grants?.record({
+      grantId,
+      siteId: site.site.id,
+      clientId,
+      userId: accountId,
+      scope: requested.join(' '),
+    });
+    logger.info(
+      { event: 'consent', uid: d.uid, client_id: clientId, sub: accountId, org_id: site.site.id },
+      'consent given',
+    );
+    await deps.audit?.record({
+      kind: 'consent',
+      siteId: site.site.id,
+      clientId,
+      userId: accountId,
+      detail: `scope=${requested.join(' ')}`,
+    });
     await finish(ctx, { consent: { grantId } }, true);
   });
 

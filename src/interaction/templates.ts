@@ -5,10 +5,10 @@
  * Field names are the test-automation contract of DESIGN.md §3: `email`, `password`, `org_id`,
  * `decision` (`approve` / `deny`).
  */
-import escape from 'escape-html';
+import escapeHtml from 'escape-html';
 import type { Context } from 'koa';
 
-const e = (value: unknown): string => escape(String(value ?? ''));
+const e = (value: unknown): string => escapeHtml(String(value ?? ''));
 
 /** Wraps a page body in the shared layout. */
 export function layout(title: string, body: string): string {
@@ -113,7 +113,12 @@ function notYou(email: string | undefined, url: string | undefined): string {
 
 /** The consent page: client, kind, site and each scope in plain words; buttons `decision` = approve | deny. */
 export function consentPage(v: ConsentView): string {
-  const items = v.scopes.map((s) => `<li><span>${e(s.description)}</span>${s.isNew ? ' <span class="new">new</span>' : ''} <code>${e(s.scope)}</code></li>`).join('\n');
+  const items = v.scopes
+    .map(
+      (s) =>
+        `<li><span>${e(s.description)}</span>${s.isNew ? ' <span class="new">new</span>' : ''} <code>${e(s.scope)}</code></li>`,
+    )
+    .join('\n');
   const anyNew = v.scopes.some((s) => s.isNew);
   const unverified = v.unverified
     ? ` <span class="unverified">unverified</span></p>
@@ -146,7 +151,8 @@ export function errorTitle(status: number, error: string, description = ''): str
   if (status === 429) return 'Too many attempts';
   if (status === 401) return 'Please sign in again';
   if (status === 403 || error === 'access_denied') return 'You cannot do this here';
-  if (error === 'invalid_client' || error === 'unauthorized_client' || error === 'invalid_redirect_uri') return 'This application cannot sign you in';
+  if (error === 'invalid_client' || error === 'unauthorized_client' || error === 'invalid_redirect_uri')
+    return 'This application cannot sign you in';
   if (status === 503) return 'Briefly unavailable';
   if (status >= 500) return 'Something went wrong on our side';
   return 'This request could not be completed';

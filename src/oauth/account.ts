@@ -23,7 +23,10 @@ const KEPT_SITE_CHOICES = 10_000;
 export class SiteChoices {
   private readonly adapter: Adapter;
   private readonly kept = new Map<string, string>();
-  constructor(AdapterClass: new (name: string) => Adapter, private readonly ttlSeconds: number) {
+  constructor(
+    AdapterClass: new (name: string) => Adapter,
+    private readonly ttlSeconds: number,
+  ) {
     this.adapter = new AdapterClass('SiteChoice');
   }
 

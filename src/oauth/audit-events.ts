@@ -7,7 +7,7 @@
  * grant; never a token or code. Recording happens after the response is decided and never fails
  * a request: a store error is logged.
  */
-import Provider from 'oidc-provider';
+import type Provider from 'oidc-provider';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { AuditInput, AuditTrail } from '../platform/audit.js';
@@ -16,14 +16,24 @@ import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, kindOf } from '../domain/cli
 import { clientMetadata } from '../domain/client-metadata.js';
 import { currentRequest, ROUTE, routeOf } from '../engine/oidc-provider.js';
 
-type Entities = Record<string, { accountId?: string; grantId?: string; scope?: string; extra?: Record<string, unknown> } | undefined>;
+type Entities = Record<
+  string,
+  { accountId?: string; grantId?: string; scope?: string; extra?: Record<string, unknown> } | undefined
+>;
 
 /** Installs the listeners. */
-export function installAuditEvents(provider: Provider, audit: AuditTrail, siteChoices: SiteChoices, logger: Logger): void {
+export function installAuditEvents(
+  provider: Provider,
+  audit: AuditTrail,
+  siteChoices: SiteChoices,
+  logger: Logger,
+): void {
   const save = (input: Promise<AuditInput | undefined>) =>
     input
       .then((event) => (event ? audit.record(event) : undefined))
-      .catch((err: unknown) => logger.error({ event: 'audit_failed', err: { message: (err as Error)?.message } }, 'audit event not recorded'));
+      .catch((err: unknown) =>
+        logger.error({ event: 'audit_failed', err: { message: (err as Error)?.message } }, 'audit event not recorded'),
+      );
 
   const entities = (ctx: KoaContextWithOIDC): Entities => (ctx.oidc?.entities ?? {}) as unknown as Entities;
   /**
@@ -34,13 +44,21 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
    */
   const siteOf = async (client: Client | undefined, grantId?: string): Promise<string | null> => {
     const metadata = client ? clientMetadata(client) : undefined;
-    if (metadata && kindOf(metadata) === 'member' && typeof metadata[CLIENT_ORG_PROPERTY] === 'string') return metadata[CLIENT_ORG_PROPERTY] as string;
+    if (metadata && kindOf(metadata) === 'member' && typeof metadata[CLIENT_ORG_PROPERTY] === 'string')
+      return metadata[CLIENT_ORG_PROPERTY] as string;
     return (await siteChoices.siteOf(grantId)) ?? null;
   };
   /** A token's site: its `org_id` claim when it carries one (member tokens), else as {@link siteOf}. */
-  const tokenSite = async (org: unknown, client: Client | undefined, grantId?: string): Promise<string | null> => (typeof org === 'string' ? org : siteOf(client, grantId));
-  const grantIdOf = (e: Entities) => e.AccessToken?.grantId ?? e.RefreshToken?.grantId ?? e.AuthorizationCode?.grantId ?? e.Grant?.grantId;
-  const userOf = (e: Entities) => e.AccessToken?.accountId ?? e.RefreshToken?.accountId ?? e.AuthorizationCode?.accountId ?? e.Account?.accountId ?? null;
+  const tokenSite = async (org: unknown, client: Client | undefined, grantId?: string): Promise<string | null> =>
+    typeof org === 'string' ? org : siteOf(client, grantId);
+  const grantIdOf = (e: Entities) =>
+    e.AccessToken?.grantId ?? e.RefreshToken?.grantId ?? e.AuthorizationCode?.grantId ?? e.Grant?.grantId;
+  const userOf = (e: Entities) =>
+    e.AccessToken?.accountId ??
+    e.RefreshToken?.accountId ??
+    e.AuthorizationCode?.accountId ??
+    e.Account?.accountId ??
+    null;
 
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
     const e = entities(ctx);
@@ -61,7 +79,12 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
     const e = entities(ctx);
     const client = ctx.oidc?.client;
     const grantId = grantIdOf(e);
-    const fixed = { kind: 'refused', clientId: client?.clientId ?? null, userId: userOf(e), detail: `${where}: ${err.error ?? 'error'}: ${err.error_description ?? ''}` } as const;
+    const fixed = {
+      kind: 'refused',
+      clientId: client?.clientId ?? null,
+      userId: userOf(e),
+      detail: `${where}: ${err.error ?? 'error'}: ${err.error_description ?? ''}`,
+    } as const;
     save(
       (async () => {
         const siteId = await siteOf(client, grantId);
@@ -79,7 +102,10 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
       kind: 'revocation',
       clientId: client?.clientId ?? null,
       userId: userOf(entities(ctx)),
-      detail: routeOf(ctx) === ROUTE.revocation ? 'grant revoked by the client (RFC 7009)' : 'grant revoked: a used refresh token was presented again',
+      detail:
+        routeOf(ctx) === ROUTE.revocation
+          ? 'grant revoked by the client (RFC 7009)'
+          : 'grant revoked: a used refresh token was presented again',
     } as const;
     save((async () => ({ ...fixed, siteId: await siteOf(client, grantId) }) satisfies AuditInput)());
   });
@@ -88,24 +114,34 @@ export function installAuditEvents(provider: Provider, audit: AuditTrail, siteCh
   // default `revokeGrantPolicy`, keeps the grant, so no `grant.revoked` fires; the revocation is
   // still one (DESIGN D10). Only the revocation endpoint destroys access tokens this way; the
   // request is read from the provider's async context while the event fires.
-  provider.on('access_token.destroyed', (token: { clientId?: string; accountId?: string; grantId?: string; extra?: Record<string, unknown> }) => {
-    const ctx = currentRequest();
-    if (!ctx || routeOf(ctx) !== ROUTE.revocation) return;
-    const client = ctx.oidc.client;
-    const org = token.extra?.org_id;
-    const fixed = { kind: 'revocation', clientId: token.clientId ?? client?.clientId ?? null, userId: token.accountId ?? null, detail: 'access token revoked by the client (RFC 7009)' } as const;
-    const grantId = token.grantId;
-    save((async () => ({ ...fixed, siteId: await tokenSite(org, client, grantId) }) satisfies AuditInput)());
-  });
+  provider.on(
+    'access_token.destroyed',
+    (token: { clientId?: string; accountId?: string; grantId?: string; extra?: Record<string, unknown> }) => {
+      const ctx = currentRequest();
+      if (!ctx || routeOf(ctx) !== ROUTE.revocation) return;
+      const client = ctx.oidc.client;
+      const org = token.extra?.org_id;
+      const fixed = {
+        kind: 'revocation',
+        clientId: token.clientId ?? client?.clientId ?? null,
+        userId: token.accountId ?? null,
+        detail: 'access token revoked by the client (RFC 7009)',
+      } as const;
+      const grantId = token.grantId;
+      save((async () => ({ ...fixed, siteId: await tokenSite(org, client, grantId) }) satisfies AuditInput)());
+    },
+  );
 
-  provider.on('registration_create.success', (ctx: KoaContextWithOIDC, client: { clientId: string; metadata(): Record<string, unknown> }) =>
-    save(
-      Promise.resolve({
-        kind: 'registration',
-        siteId: null,
-        clientId: client.clientId,
-        detail: `dynamic registration (RFC 7591), kind ${String(clientMetadata(client)[CLIENT_KIND_PROPERTY] ?? 'unknown')}`,
-      } satisfies AuditInput),
-    ),
+  provider.on(
+    'registration_create.success',
+    (_ctx: KoaContextWithOIDC, client: { clientId: string; metadata(): Record<string, unknown> }) =>
+      save(
+        Promise.resolve({
+          kind: 'registration',
+          siteId: null,
+          clientId: client.clientId,
+          detail: `dynamic registration (RFC 7591), kind ${String(clientMetadata(client)[CLIENT_KIND_PROPERTY] ?? 'unknown')}`,
+        } satisfies AuditInput),
+      ),
   );
 }

@@ -49,7 +49,11 @@ export function classifyCimdClient(config: CimdConfig, metadata: ClientMetadata)
 }
 
 function hostAllowed(config: CimdConfig, url: URL): boolean {
-  return config.open || config.allowedHosts.includes(url.host.toLowerCase()) || config.allowedHosts.includes(url.hostname.toLowerCase());
+  return (
+    config.open ||
+    config.allowedHosts.includes(url.host.toLowerCase()) ||
+    config.allowedHosts.includes(url.hostname.toLowerCase())
+  );
 }
 
 /**
@@ -67,16 +71,28 @@ export function cimdFeature(config: CimdConfig, logger: Logger, failures: CimdFa
     async allowFetch(_ctx, clientId) {
       const url = new URL(clientId);
       if (!hostAllowed(config, url)) {
-        logger.info({ event: 'cimd_refused', reason: 'host_not_allowed', host: url.host }, 'client metadata document refused');
+        logger.info(
+          { event: 'cimd_refused', reason: 'host_not_allowed', host: url.host },
+          'client metadata document refused',
+        );
         throw new errors.InvalidClient(
-          withDocs(`client_id metadata documents from ${url.host} are not accepted here: ask the server's operator to allow the host, or register a loopback client`, docsUrl, 'cimd'),
+          withDocs(
+            `client_id metadata documents from ${url.host} are not accepted here: ask the server's operator to allow the host, or register a loopback client`,
+            docsUrl,
+            'cimd',
+          ),
         );
       }
       const failed = failures.get(clientId);
       if (failed) {
-        logger.info({ event: 'cimd_refused', reason: 'recent_failure', host: url.host }, 'client metadata document refused');
+        logger.info(
+          { event: 'cimd_refused', reason: 'recent_failure', host: url.host },
+          'client metadata document refused',
+        );
         const retry = Math.max(1, Math.ceil((failed.until - Date.now()) / 1000));
-        throw new errors.InvalidClient(`client_id metadata document fetch failed: ${failed.cause} (not fetched again for ${retry} s)`);
+        throw new errors.InvalidClient(
+          `client_id metadata document fetch failed: ${failed.cause} (not fetched again for ${retry} s)`,
+        );
       }
       try {
         await assertPublicHost(url.hostname, ssrf);
@@ -97,12 +113,21 @@ export function cimdFeature(config: CimdConfig, logger: Logger, failures: CimdFa
         const uris = (metadata[field] ?? []) as string[];
         const foreign = uris.filter((u) => {
           const url = URL.parse(u);
-          return !url || !((url.protocol === 'https:' && url.host.toLowerCase() === docHost) || isLoopbackRedirectUri(u));
+          return (
+            !url || !((url.protocol === 'https:' && url.host.toLowerCase() === docHost) || isLoopbackRedirectUri(u))
+          );
         });
         if (foreign.length > 0) {
-          logger.info({ event: 'cimd_refused', reason: `foreign_${field}`, client_id: client.clientId }, 'client metadata document refused');
+          logger.info(
+            { event: 'cimd_refused', reason: `foreign_${field}`, client_id: client.clientId },
+            'client metadata document refused',
+          );
           throw new errors.InvalidClient(
-            withDocs(`every entry of ${field} of a client_id metadata document must be https on its own host ${docHost} or a loopback URI; not: ${foreign.join(' ')}`, docsUrl, 'cimd'),
+            withDocs(
+              `every entry of ${field} of a client_id metadata document must be https on its own host ${docHost} or a loopback URI; not: ${foreign.join(' ')}`,
+              docsUrl,
+              'cimd',
+            ),
           );
         }
       }
@@ -155,7 +180,11 @@ export const CIMD_BODY_LIMIT = 5 * 1024;
  * Appends the recorded cause to oidc-provider's generic "client_id metadata document fetch failed"
  * description, in an error response body (JSON) or page. Mutates `out`.
  */
-export function explainCimdFailure(failures: CimdFailures, clientId: unknown, out: { error?: unknown; error_description?: unknown }): void {
+export function explainCimdFailure(
+  failures: CimdFailures,
+  clientId: unknown,
+  out: { error?: unknown; error_description?: unknown },
+): void {
   if (!isCimdClientId(clientId) || out.error !== 'invalid_client') return;
   if (out.error_description !== CIMD_FETCH_FAILED) return;
   const failure = failures.get(clientId);
@@ -171,14 +200,30 @@ function guardedGet(ca: string | undefined, ssrf: { allowLoopback: boolean }): F
   return (url, options) =>
     new Promise<Response>((resolve, reject) => {
       const headers: Record<string, string> = {};
-      new Headers(options?.headers as HeadersInit | undefined).forEach((v, k) => (headers[k] = v));
-      const req = httpsRequest(String(url), { method: 'GET', headers, ca, agent: false, lookup: guardedLookup(ssrf) as never, signal: options?.signal ?? undefined }, (res) => {
-        const out = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
-        const status = res.statusCode ?? 502;
-        const body = [204, 304].includes(status) ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
-        resolve(new Response(body, { status, headers: out }));
+      new Headers(options?.headers as HeadersInit | undefined).forEach((v, k) => {
+        headers[k] = v;
       });
+      const req = httpsRequest(
+        String(url),
+        {
+          method: 'GET',
+          headers,
+          ca,
+          agent: false,
+          lookup: guardedLookup(ssrf) as never,
+          signal: options?.signal ?? undefined,
+        },
+        (res) => {
+          const out = new Headers();
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+          const status = res.statusCode ?? 502;
+          const body = [204, 304].includes(status)
+            ? null
+            : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+          resolve(new Response(body, { status, headers: out }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -213,7 +258,8 @@ export function documentFetch(config: CimdConfig, failures: CimdFailures): Fetch
       const response = await get(target, options);
       const declared = Number(response.headers.get('content-length') ?? 0);
       if (response.status !== 200) failures.record(target.href, `HTTP status ${response.status}`);
-      else if (declared > CIMD_BODY_LIMIT) failures.record(target.href, `document larger than ${CIMD_BODY_LIMIT} bytes`);
+      else if (declared > CIMD_BODY_LIMIT)
+        failures.record(target.href, `document larger than ${CIMD_BODY_LIMIT} bytes`);
       else failures.clear(target.href);
       return response;
     } catch (err) {

@@ -42,7 +42,10 @@ export function memberClientMetadata(input: MemberClientInput): Record<string, u
 }
 
 /** Stores (creates or replaces) a member client through the provider's adapter. */
-export async function saveMemberClient(AdapterClass: new (name: string) => Adapter, input: MemberClientInput): Promise<void> {
+export async function saveMemberClient(
+  AdapterClass: new (name: string) => Adapter,
+  input: MemberClientInput,
+): Promise<void> {
   const metadata = memberClientMetadata(input);
   await new AdapterClass('Client').upsert(input.client_id, metadata as never);
 }

@@ -14,7 +14,6 @@ import { clientMetadata } from '../domain/client-metadata.js';
 import type { Connection, ConnectionService } from '../domain/applications.js';
 import { MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from '../platform/paging.js';
 
-
 type GrantModel = { revokeByGrantId(grantId: string): Promise<void> };
 
 /** Lists and revokes connected apps. */
@@ -37,10 +36,19 @@ export class Connections implements ConnectionService {
       }
       if (!clients.has(row.clientId)) {
         const client = await this.provider.Client.find(row.clientId).catch(() => undefined);
-        clients.set(row.clientId, client ? { name: client.clientName ?? client.clientId, kind: CLIENT_KINDS[kindOf(clientMetadata(client))].label } : undefined);
+        clients.set(
+          row.clientId,
+          client
+            ? { name: client.clientName ?? client.clientId, kind: CLIENT_KINDS[kindOf(clientMetadata(client))].label }
+            : undefined,
+        );
       }
       const c = clients.get(row.clientId);
-      out.push({ ...row, clientName: c?.name ?? `${row.clientId} (deleted)`, kindLabel: c?.kind ?? 'Deleted application' });
+      out.push({
+        ...row,
+        clientName: c?.name ?? `${row.clientId} (deleted)`,
+        kindLabel: c?.kind ?? 'Deleted application',
+      });
     }
     await this.grants.forget(gone);
     return out;
@@ -57,7 +65,10 @@ export class Connections implements ConnectionService {
    * than `limit` grants while `nextCursor` still leads on).
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
-  async pageOfSite(siteId: string, options: KeysetRequest & { clientId?: string; userId?: string }): Promise<KeysetPage<Connection>> {
+  async pageOfSite(
+    siteId: string,
+    options: KeysetRequest & { clientId?: string; userId?: string },
+  ): Promise<KeysetPage<Connection>> {
     const page = await this.grants.pageOfSite(siteId, options);
     return { items: await this.describe(page.items), nextCursor: page.nextCursor };
   }
@@ -82,7 +93,11 @@ export class Connections implements ConnectionService {
   /** Destroys a grant and every token and code of it. */
   private async revokeGrant(grantId: string): Promise<void> {
     const p = this.provider as unknown as Record<'AccessToken' | 'RefreshToken' | 'AuthorizationCode', GrantModel>;
-    await Promise.all([p.AccessToken.revokeByGrantId(grantId), p.RefreshToken.revokeByGrantId(grantId), p.AuthorizationCode.revokeByGrantId(grantId)]);
+    await Promise.all([
+      p.AccessToken.revokeByGrantId(grantId),
+      p.RefreshToken.revokeByGrantId(grantId),
+      p.AuthorizationCode.revokeByGrantId(grantId),
+    ]);
     const grant = await this.provider.Grant.find(grantId);
     await grant?.destroy();
     await this.grants.forget([grantId]);
@@ -98,7 +113,13 @@ export class Connections implements ConnectionService {
     const rows = await this.grants.allOfUser(userId);
     for (const g of rows) {
       await this.revokeGrant(g.grantId);
-      await this.audit?.record({ kind: 'revocation', siteId: g.siteId, clientId: g.clientId, userId, detail: `grant revoked: ${reason}` });
+      await this.audit?.record({
+        kind: 'revocation',
+        siteId: g.siteId,
+        clientId: g.clientId,
+        userId,
+        detail: `grant revoked: ${reason}`,
+      });
     }
     return rows.length;
   }
@@ -107,8 +128,15 @@ export class Connections implements ConnectionService {
    * Revokes grants matching `which` among those of `scope` (a site's, or a user's own).
    * @returns how many grants were revoked (0 when none matched: the caller answers 404)
    */
-  async revoke(scope: { siteId: string } | { userId: string }, which: { grantId?: string; clientId?: string }, by: { userId: string; siteIdForAudit?: string }): Promise<number> {
-    const rows = 'siteId' in scope ? await this.allOfSite(scope.siteId, which.clientId) : (await this.grants.ofUser(scope.userId)).filter((g) => !which.clientId || g.clientId === which.clientId);
+  async revoke(
+    scope: { siteId: string } | { userId: string },
+    which: { grantId?: string; clientId?: string },
+    by: { userId: string; siteIdForAudit?: string },
+  ): Promise<number> {
+    const rows =
+      'siteId' in scope
+        ? await this.allOfSite(scope.siteId, which.clientId)
+        : (await this.grants.ofUser(scope.userId)).filter((g) => !which.clientId || g.clientId === which.clientId);
     const targets = which.grantId ? rows.filter((g) => g.grantId === which.grantId) : which.clientId ? rows : [];
     for (const g of targets) {
       await this.revokeGrant(g.grantId);
@@ -117,7 +145,10 @@ export class Connections implements ConnectionService {
         siteId: g.siteId,
         clientId: g.clientId,
         userId: g.userId,
-        detail: 'siteId' in scope ? `grant revoked by an operator (${by.userId})` : 'grant revoked by the member (connected apps)',
+        detail:
+          'siteId' in scope
+            ? `grant revoked by an operator (${by.userId})`
+            : 'grant revoked by the member (connected apps)',
       });
     }
     return targets.length;

@@ -25,7 +25,8 @@ export function defaultScopeMiddleware(provider: Provider): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.state.route?.spec.name !== 'authorization') return next();
     const { scope, client_id: clientId } = ctx.query;
-    if ((typeof scope === 'string' && scope.trim() !== '') || Array.isArray(scope) || typeof clientId !== 'string') return next();
+    if ((typeof scope === 'string' && scope.trim() !== '') || Array.isArray(scope) || typeof clientId !== 'string')
+      return next();
     let metadata: Readonly<Record<string, unknown>> | undefined;
     try {
       const client = await provider.Client.find(clientId);

@@ -69,7 +69,9 @@ export function loadIntegrations(file: string, env: NodeJS.ProcessEnv, mode: Con
     if (entry.client_secret_env) {
       clientSecret = env[entry.client_secret_env];
       if (!clientSecret || clientSecret.length < 32) {
-        throw new ConfigError(`${file}: integration "${entry.name}": environment variable ${entry.client_secret_env} must hold a secret of at least 32 characters`);
+        throw new ConfigError(
+          `${file}: integration "${entry.name}": environment variable ${entry.client_secret_env} must hold a secret of at least 32 characters`,
+        );
       }
     }
     result.push({
@@ -79,7 +81,9 @@ export function loadIntegrations(file: string, env: NodeJS.ProcessEnv, mode: Con
       scopes: entry.scopes,
       clientSecret,
       // D1 rows 3–4 match on the https hosts only (a loopback callback names no vendor).
-      hosts: new Set(entry.redirect_uris.filter((u) => u.startsWith('https://')).map((u) => new URL(u).host.toLowerCase())),
+      hosts: new Set(
+        entry.redirect_uris.filter((u) => u.startsWith('https://')).map((u) => new URL(u).host.toLowerCase()),
+      ),
     });
   }
   return result;

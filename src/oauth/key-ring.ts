@@ -44,7 +44,8 @@ export class KeyRing {
   /** Re-reads the keys. Keeps the previous ones when the store does not answer. */
   async refresh(): Promise<void> {
     const keys = await this.store.list();
-    for (const k of keys) if (!this.objects.has(k.kid)) this.objects.set(k.kid, createPrivateKey({ key: k.jwk, format: 'jwk' }));
+    for (const k of keys)
+      if (!this.objects.has(k.kid)) this.objects.set(k.kid, createPrivateKey({ key: k.jwk, format: 'jwk' }));
     this.keys = keys;
   }
 
@@ -119,7 +120,9 @@ export class RingSigningKey extends ExternalSigningKey {
 
   /** ES256 over `data` (the JWS signing input) with the key its protected header names. */
   override async sign(data: Buffer): Promise<Buffer> {
-    const header = JSON.parse(Buffer.from(data.subarray(0, data.indexOf(0x2e)).toString(), 'base64url').toString('utf8')) as { kid?: string };
+    const header = JSON.parse(
+      Buffer.from(data.subarray(0, data.indexOf(0x2e)).toString(), 'base64url').toString('utf8'),
+    ) as { kid?: string };
     if (!header.kid) throw new Error('JWS header without kid');
     return cryptoSign('sha256', data, { key: this.ring.privateKey(header.kid), dsaEncoding: 'ieee-p1363' });
   }
@@ -140,7 +143,11 @@ export interface SigningSetup {
  * the JWK Set procedure of docs/operator-guide.md). Otherwise: the store's keys through a
  * `KeyRing` (a first active key is generated in an empty store, as before).
  */
-export async function openSigning(db: Kysely<PlatformDatabase>, config: Pick<Config, 'signingKeys' | 'idTokenSigning' | 'keys' | 'ttl' | 'mode'>, onError: (err: unknown) => void): Promise<SigningSetup> {
+export async function openSigning(
+  db: Kysely<PlatformDatabase>,
+  config: Pick<Config, 'signingKeys' | 'idTokenSigning' | 'keys' | 'ttl' | 'mode'>,
+  onError: (err: unknown) => void,
+): Promise<SigningSetup> {
   const keys = await loadSigningKeys(db, config.signingKeys, config.mode === 'production');
   const configuredActive = config.idTokenSigning === 'active';
   if (config.signingKeys) return { keys, signingActive: () => configuredActive };
@@ -148,7 +155,9 @@ export async function openSigning(db: Kysely<PlatformDatabase>, config: Pick<Con
   const ring = new KeyRing(new SigningKeyStore(db, schedule), schedule);
   await ring.refresh();
   if (keys.length === 0) {
-    throw new Error('SIGNING_KEYS=store: the store holds no signing key; run `npm run keys -- add`, then `npm run keys -- activate <kid>`');
+    throw new Error(
+      'SIGNING_KEYS=store: the store holds no signing key; run `npm run keys -- add`, then `npm run keys -- activate <kid>`',
+    );
   }
   ring.start(onError);
   return { keys: [ring.signer], ring, signingActive: () => configuredActive && ring.active() !== undefined };

@@ -73,7 +73,8 @@ export function decideActivate(keys: StoredKey[], kid: string, now: number, s: K
   const key = keys.find((k) => k.kid === kid);
   if (!key) throw new KeyRotationError(`no key ${kid}`);
   if (key.state === 'active') throw new KeyRotationError(`${kid} is already active`);
-  if (key.state === 'retired') throw new KeyRotationError(`${kid} is retired; add a new key instead (a retired key never signs again)`);
+  if (key.state === 'retired')
+    throw new KeyRotationError(`${kid} is retired; add a new key instead (a retired key never signs again)`);
   const at = activatableAt(key, s);
   // The very first key may sign at once: no client holds an id_token or a JWKS of ours yet.
   const first = keys.every((k) => k.activatedAt === undefined);
@@ -96,7 +97,9 @@ export function decideRetire(keys: StoredKey[], kid: string, allowNoActive = fal
   if (!key) throw new KeyRotationError(`no key ${kid}`);
   if (key.state === 'retired') throw new KeyRotationError(`${kid} is already retired`);
   if (key.state === 'active' && !allowNoActive) {
-    throw new KeyRotationError(`${kid} is the active key: activate its successor instead (that retires it), or pass --no-active to stop issuing id_tokens`);
+    throw new KeyRotationError(
+      `${kid} is the active key: activate its successor instead (that retires it), or pass --no-active to stop issuing id_tokens`,
+    );
   }
 }
 
@@ -135,7 +138,12 @@ export class SigningKeyStore {
 
   /** Every stored key, oldest first. */
   async list(): Promise<StoredKey[]> {
-    const rows = (await this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute()) as Row[];
+    const rows = (await this.db
+      .selectFrom('signing_keys')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('kid')
+      .execute()) as Row[];
     return rows.map(toKey);
   }
 
@@ -143,18 +151,37 @@ export class SigningKeyStore {
   async add(): Promise<StoredKey> {
     const jwk = await generateSigningKey();
     const now = new Date(this.clock() * 1000).toISOString();
-    await this.db.insertInto('signing_keys').values({ kid: jwk.kid, state: 'published', private_jwk: JSON.stringify(jwk), created_at: now, published_at: now }).execute();
+    await this.db
+      .insertInto('signing_keys')
+      .values({
+        kid: jwk.kid,
+        state: 'published',
+        private_jwk: JSON.stringify(jwk),
+        created_at: now,
+        published_at: now,
+      })
+      .execute();
     return (await this.list()).find((k) => k.kid === jwk.kid)!;
   }
 
   /** `activate <kid>`; the previous active key is retired. @throws KeyRotationError */
   async activate(kid: string): Promise<{ retired?: string }> {
     return this.db.transaction().execute(async (trx) => {
-      const keys = ((await trx.selectFrom('signing_keys').selectAll().$if(this.lockRows, (q) => q.forUpdate()).execute()) as Row[]).map(toKey);
+      const keys = (
+        (await trx
+          .selectFrom('signing_keys')
+          .selectAll()
+          .$if(this.lockRows, (q) => q.forUpdate())
+          .execute()) as Row[]
+      ).map(toKey);
       const now = this.clock();
       const previous = decideActivate(keys, kid, now, this.schedule);
       if (previous) await this.retireRow(trx, previous, now);
-      await trx.updateTable('signing_keys').set({ state: 'active', activated_at: new Date(now * 1000).toISOString() }).where('kid', '=', kid).execute();
+      await trx
+        .updateTable('signing_keys')
+        .set({ state: 'active', activated_at: new Date(now * 1000).toISOString() })
+        .where('kid', '=', kid)
+        .execute();
       return { retired: previous };
     });
   }
@@ -162,7 +189,13 @@ export class SigningKeyStore {
   /** `retire <kid>`. @throws KeyRotationError */
   async retire(kid: string, allowNoActive = false): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const keys = ((await trx.selectFrom('signing_keys').selectAll().$if(this.lockRows, (q) => q.forUpdate()).execute()) as Row[]).map(toKey);
+      const keys = (
+        (await trx
+          .selectFrom('signing_keys')
+          .selectAll()
+          .$if(this.lockRows, (q) => q.forUpdate())
+          .execute()) as Row[]
+      ).map(toKey);
       decideRetire(keys, kid, allowNoActive);
       await this.retireRow(trx, kid, this.clock());
     });
@@ -171,6 +204,10 @@ export class SigningKeyStore {
   private async retireRow(trx: Kysely<PlatformDatabase>, kid: string, now: number): Promise<void> {
     // Other processes may sign with it until their next refresh.
     const until = new Date((now + this.schedule.refreshSeconds) * 1000).toISOString();
-    await trx.updateTable('signing_keys').set({ state: 'retired', signed_until: until }).where('kid', '=', kid).execute();
+    await trx
+      .updateTable('signing_keys')
+      .set({ state: 'retired', signed_until: until })
+      .where('kid', '=', kid)
+      .execute();
   }
 }

@@ -32,10 +32,19 @@ export async function normaliseSigningKey(jwk: Record<string, unknown>): Promise
  * The signing keys to publish, the signing one first: the operator's keys when given (a JWK or a
  * JWK Set, DESIGN D6), else the stored keys (`active` first), generated on first start.
  */
-export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?: Array<Record<string, unknown>>, production = false): Promise<SigningJwk[]> {
+export async function loadSigningKeys(
+  db: Kysely<PlatformDatabase>,
+  configured?: Array<Record<string, unknown>>,
+  production = false,
+): Promise<SigningJwk[]> {
   // Operator keys: the first signs (oidc-provider signs with the first key of the alg), all are published.
   if (configured) return Promise.all(configured.map((k) => normaliseSigningKey(k)));
-  const rows = await db.selectFrom('signing_keys').selectAll().where('state', 'in', ['active', 'published', 'retired']).orderBy('created_at', 'desc').execute();
+  const rows = await db
+    .selectFrom('signing_keys')
+    .selectAll()
+    .where('state', 'in', ['active', 'published', 'retired'])
+    .orderBy('created_at', 'desc')
+    .execute();
   if (rows.length > 0 || production) {
     // oidc-provider signs with the first key of a matching alg: put the active one first.
     rows.sort((a, b) => (a.state === 'active' ? -1 : b.state === 'active' ? 1 : 0));
@@ -46,11 +55,20 @@ export async function loadSigningKeys(db: Kysely<PlatformDatabase>, configured?:
   // key atomically (insert-if-absent, in the same transaction as the key), everyone re-reads it.
   const key = await generateSigningKey();
   await db.transaction().execute(async (trx) => {
-    const claim = await trx.insertInto('settings').values({ key: 'first_signing_kid', value: key.kid }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const claim = await trx
+      .insertInto('settings')
+      .values({ key: 'first_signing_kid', value: key.kid })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     if (Number(claim.numInsertedOrUpdatedRows ?? 0) === 1) {
       await trx
         .insertInto('signing_keys')
-        .values({ kid: key.kid, state: 'active', private_jwk: JSON.stringify(key), created_at: new Date().toISOString() })
+        .values({
+          kid: key.kid,
+          state: 'active',
+          private_jwk: JSON.stringify(key),
+          created_at: new Date().toISOString(),
+        })
         .execute();
     }
   });
@@ -79,7 +97,15 @@ export async function loadCookieKeys(db: Kysely<PlatformDatabase>, configured?: 
   const row = await db.selectFrom('settings').select('value').where('key', '=', 'cookie_keys').executeTakeFirst();
   if (row) return JSON.parse(row.value) as string[];
   const keys = [randomBytes(32).toString('base64url')];
-  await db.insertInto('settings').values({ key: 'cookie_keys', value: JSON.stringify(keys) }).onConflict((oc) => oc.doNothing()).execute();
-  const stored = await db.selectFrom('settings').select('value').where('key', '=', 'cookie_keys').executeTakeFirstOrThrow();
+  await db
+    .insertInto('settings')
+    .values({ key: 'cookie_keys', value: JSON.stringify(keys) })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const stored = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', 'cookie_keys')
+    .executeTakeFirstOrThrow();
   return JSON.parse(stored.value) as string[];
 }

@@ -15,10 +15,8 @@ import { saveMemberClient } from './clients.js';
 import { PlatformError, notFound } from '../platform/errors.js';
 import type { MemberClientService, OAuthApplication } from '../domain/applications.js';
 
-
 /** A confidential client's secret: 32 random bytes, base64url (43 characters). */
 const newSecret = (): string => randomBytes(32).toString('base64url');
-
 
 /** Creates, lists and deletes a site's member clients (SPEC §5.4); the client metadata goes through the OIDC adapter. */
 export class MemberClients implements MemberClientService {
@@ -32,7 +30,12 @@ export class MemberClients implements MemberClientService {
 
   /** The site's applications, newest first. */
   async list(siteId: string): Promise<OAuthApplication[]> {
-    const rows = await this.db.selectFrom('oauth_applications').selectAll().where('site_id', '=', siteId).orderBy('created_at', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('oauth_applications')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('created_at', 'desc')
+      .execute();
     return Promise.all(
       rows.map(async (r) => ({
         clientId: r.client_id,
@@ -63,11 +66,25 @@ export class MemberClients implements MemberClientService {
    * Grants already given keep their scopes until revoked.
    * @throws PlatformError `not_found`
    */
-  async update(siteId: string, clientId: string, change: { clientName?: string; redirectUris?: string[]; scope?: string }): Promise<OAuthApplication> {
+  async update(
+    siteId: string,
+    clientId: string,
+    change: { clientName?: string; redirectUris?: string[]; scope?: string },
+  ): Promise<OAuthApplication> {
     const app = await this.get(siteId, clientId);
-    const next = { ...app, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) } as OAuthApplication;
+    const next = {
+      ...app,
+      ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)),
+    } as OAuthApplication;
     const secret = await this.secretOf(clientId);
-    await saveMemberClient(this.AdapterClass, { client_id: clientId, client_name: next.clientName, site: siteId, redirect_uris: next.redirectUris, scope: next.scope, client_secret: secret });
+    await saveMemberClient(this.AdapterClass, {
+      client_id: clientId,
+      client_name: next.clientName,
+      site: siteId,
+      redirect_uris: next.redirectUris,
+      scope: next.scope,
+      client_secret: secret,
+    });
     await this.db
       .updateTable('oauth_applications')
       .set({ client_name: next.clientName, redirect_uris: JSON.stringify(next.redirectUris), scope: next.scope })
@@ -82,11 +99,24 @@ export class MemberClients implements MemberClientService {
    * @returns the new secret (shown once: it is not shown again)
    * @throws PlatformError `not_found`, `conflict` (a public client has no secret)
    */
-  async rotateSecret(siteId: string, clientId: string): Promise<{ application: OAuthApplication; clientSecret: string }> {
+  async rotateSecret(
+    siteId: string,
+    clientId: string,
+  ): Promise<{ application: OAuthApplication; clientSecret: string }> {
     const app = await this.get(siteId, clientId);
-    if (!app.confidential) throw new PlatformError('conflict', 'this application is public (PKCE only): it has no secret to rotate', { reason: 'public_client' });
+    if (!app.confidential)
+      throw new PlatformError('conflict', 'this application is public (PKCE only): it has no secret to rotate', {
+        reason: 'public_client',
+      });
     const clientSecret = newSecret();
-    await saveMemberClient(this.AdapterClass, { client_id: clientId, client_name: app.clientName, site: siteId, redirect_uris: app.redirectUris, scope: app.scope, client_secret: clientSecret });
+    await saveMemberClient(this.AdapterClass, {
+      client_id: clientId,
+      client_name: app.clientName,
+      site: siteId,
+      redirect_uris: app.redirectUris,
+      scope: app.scope,
+      client_secret: clientSecret,
+    });
     return { application: app, clientSecret };
   }
 
@@ -105,13 +135,42 @@ export class MemberClients implements MemberClientService {
     const clientId = input.clientId ?? `mc_${randomBytes(12).toString('base64url')}`;
     const createdAt = new Date().toISOString();
     const clientSecret = input.confidential ? newSecret() : undefined;
-    await saveMemberClient(this.AdapterClass, { client_id: clientId, client_name: input.clientName, site: siteId, redirect_uris: input.redirectUris, scope: input.scope, client_secret: clientSecret });
+    await saveMemberClient(this.AdapterClass, {
+      client_id: clientId,
+      client_name: input.clientName,
+      site: siteId,
+      redirect_uris: input.redirectUris,
+      scope: input.scope,
+      client_secret: clientSecret,
+    });
     await this.db
       .insertInto('oauth_applications')
-      .values({ client_id: clientId, site_id: siteId, client_name: input.clientName, redirect_uris: JSON.stringify(input.redirectUris), scope: input.scope, created_by: createdBy ?? null, created_at: createdAt })
-      .onConflict((oc) => oc.column('client_id').doUpdateSet({ client_name: input.clientName, redirect_uris: JSON.stringify(input.redirectUris), scope: input.scope }))
+      .values({
+        client_id: clientId,
+        site_id: siteId,
+        client_name: input.clientName,
+        redirect_uris: JSON.stringify(input.redirectUris),
+        scope: input.scope,
+        created_by: createdBy ?? null,
+        created_at: createdAt,
+      })
+      .onConflict((oc) =>
+        oc.column('client_id').doUpdateSet({
+          client_name: input.clientName,
+          redirect_uris: JSON.stringify(input.redirectUris),
+          scope: input.scope,
+        }),
+      )
       .execute();
-    return { clientId, clientName: input.clientName, redirectUris: input.redirectUris, scope: input.scope, createdAt, confidential: clientSecret !== undefined, ...(clientSecret ? { clientSecret } : {}) };
+    return {
+      clientId,
+      clientName: input.clientName,
+      redirectUris: input.redirectUris,
+      scope: input.scope,
+      createdAt,
+      confidential: clientSecret !== undefined,
+      ...(clientSecret ? { clientSecret } : {}),
+    };
   }
 
   /**
@@ -120,7 +179,11 @@ export class MemberClients implements MemberClientService {
    * @returns false when the site has no such application
    */
   async delete(siteId: string, clientId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('oauth_applications').where('site_id', '=', siteId).where('client_id', '=', clientId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('oauth_applications')
+      .where('site_id', '=', siteId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
     await this.clients.destroy(clientId);
     return true;

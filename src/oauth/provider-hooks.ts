@@ -60,9 +60,13 @@ export function declareProviderHooks(provider: Provider, deps: ProviderHookDeps)
   const { logger } = deps;
   hideSuspendedTokens(provider, deps.suspensions);
   installAuditEvents(provider, deps.audit, deps.siteChoices, logger);
-  trackGrantUse(provider, deps.grants, (err) => logger.error({ event: 'grant_index_failed', err: { message: (err as Error)?.message } }, 'grant index not updated'));
+  trackGrantUse(provider, deps.grants, (err) =>
+    logger.error({ event: 'grant_index_failed', err: { message: (err as Error)?.message } }, 'grant index not updated'),
+  );
   deps.registration.keepUsedLoopbackClients(provider, deps.adapter);
-  provider.on('server_error', (_ctx, err) => logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'));
+  provider.on('server_error', (_ctx, err) =>
+    logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'),
+  );
   rememberOutages(provider);
   deps.metrics.observeProvider(provider);
 }

@@ -10,14 +10,31 @@
  * state (`id-token-policy.ts`, the one place of that rule); the provider's hooks and the steps
  * around its endpoints are declared in `provider-hooks.ts` and `src/pipelines/oauth.ts`.
  */
-import Provider, { errors, type ExternalSigningKey, type Configuration, type KoaContextWithOIDC, type ClientMetadata } from 'oidc-provider';
+import Provider, {
+  errors,
+  type ExternalSigningKey,
+  type Configuration,
+  type KoaContextWithOIDC,
+  type ClientMetadata,
+} from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Accounts } from '../platform/accounts.js';
 import type { SiteChoices } from './account.js';
 import { CLAIMS_BY_SCOPE, loadClaims } from '../domain/claims.js';
 import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from '../domain/scopes.js';
-import { ALLOWED_SCOPE_PROPERTY, CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, allowListOf, ceilingRefusal, kindOf, requestableScopes, scopesAboveCeiling, uncageRegisteredScope } from '../domain/client-kinds.js';
+import {
+  ALLOWED_SCOPE_PROPERTY,
+  CLIENT_KIND_PROPERTY,
+  CLIENT_ORG_PROPERTY,
+  DEFAULT_SCOPE_PROPERTY,
+  allowListOf,
+  ceilingRefusal,
+  kindOf,
+  requestableScopes,
+  scopesAboveCeiling,
+  uncageRegisteredScope,
+} from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import { withDocs } from '../http/docs-links.js';
 import type { SigningJwk } from './keys.js';
@@ -84,10 +101,18 @@ function isMemberClient(client: { metadata(): ClientMetadata } | undefined): boo
  * per-client grant references), under a new session id, so oidc-provider asks to sign in again
  * (`login` prompt, reason `no_session`) instead of resuming as the user.
  */
-async function sessionStillValid(session: { accountId?: string; loginTs?: number; resetIdentifier(): void }, accounts: Accounts, accountId: string): Promise<boolean> {
+async function sessionStillValid(
+  session: { accountId?: string; loginTs?: number; resetIdentifier(): void },
+  accounts: Accounts,
+  accountId: string,
+): Promise<boolean> {
   const after = await accounts.sessionsValidAfter(accountId);
   // `loginTs` has one-second resolution: a session begun in the very second of the change stays.
-  if (after === 0 || (after !== undefined && typeof session.loginTs === 'number' && session.loginTs >= Math.floor(after / 1000))) return true;
+  if (
+    after === 0 ||
+    (after !== undefined && typeof session.loginTs === 'number' && session.loginTs >= Math.floor(after / 1000))
+  )
+    return true;
   // The session proxy refuses to set accountId to undefined; deleting reaches the stored object.
   const stored = session as Record<string, unknown>;
   for (const field of ['accountId', 'loginTs', 'amr', 'acr', 'authorizations']) delete stored[field];
@@ -120,7 +145,8 @@ export function createProvider(deps: ProviderDeps): Provider {
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     findAccount: async (ctx, accountId, token) => {
       // SPEC §5.4: a suspended member client's code or refresh token is refused (before rotation).
-      if (token && deps.suspensions && routeOf(ctx) === ROUTE.token) await refuseSuspendedGrant(deps.suspensions, token.clientId);
+      if (token && deps.suspensions && routeOf(ctx) === ROUTE.token)
+        await refuseSuspendedGrant(deps.suspensions, token.clientId);
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
@@ -129,7 +155,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       // then, with all their tokens, `Connections.revokeAllOf`).
       if (token) {
         const member = siteId ? await accounts.liveMemberAt(accountId, siteId) : undefined;
-        if (!member || (typeof token.iat === 'number' && token.iat < Math.floor(member.sessionsValidAfter / 1000))) return undefined;
+        if (!member || (typeof token.iat === 'number' && token.iat < Math.floor(member.sessionsValidAfter / 1000)))
+          return undefined;
       } else if (ctx?.oidc?.session && !(await sessionStillValid(ctx.oidc.session, accounts, accountId))) {
         return undefined;
       }
@@ -181,12 +208,18 @@ export function createProvider(deps: ProviderDeps): Provider {
     extraParams: {
       state: (_ctx: KoaContextWithOIDC, value: unknown) => {
         if (typeof value !== 'string' || value.length === 0) {
-          throw new errors.InvalidRequest("missing required parameter 'state' (a random string the client checks in the response, against CSRF: RFC 6749 §10.12)");
+          throw new errors.InvalidRequest(
+            "missing required parameter 'state' (a random string the client checks in the response, against CSRF: RFC 6749 §10.12)",
+          );
         }
       },
     },
     // Bodies of what the provider fetches (metadata documents and the JWKS they name) are bounded.
-    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+    fetchResponseBodyLimits: {
+      'client_id metadata document': 5 * 1024,
+      jwks_uri: 64 * 1024,
+      sector_identifier_uri: 64 * 1024,
+    },
     allowOmittingSingleRegisteredRedirectUri: false,
     routes: { ...ROUTES },
     ttl: {
@@ -212,7 +245,9 @@ export function createProvider(deps: ProviderDeps): Provider {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
         }
         // oidc-provider validates `scope` after this validator: do it before the scope moves.
-        if ([...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].some((s) => !ALL_SCOPES.includes(s))) {
+        if (
+          [...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].some((s) => !ALL_SCOPES.includes(s))
+        ) {
           throw new errors.InvalidClientMetadata('scope must only contain Authorization Server supported scope values');
         }
         uncageRegisteredScope(metadata);
@@ -225,19 +260,27 @@ export function createProvider(deps: ProviderDeps): Provider {
     renderError: async (ctx, out) => {
       deps.explainError?.(ctx, out);
       // The page of the html surface (DESIGN D8), with the status oidc-provider chose.
-      renderHtml(ctx, new HttpError(ctx.status, out.error, out.error_description ?? 'The request could not be completed.'));
+      renderHtml(
+        ctx,
+        new HttpError(ctx.status, out.error, out.error_description ?? 'The request could not be completed.'),
+      );
     },
     discovery: {
       service_documentation: config.docsUrl,
     },
     features: {
       // The key ring's signer follows the store's active key (DESIGN D6, src/oauth/key-ring.ts).
-      ...(deps.signingKeys.some((k) => !('d' in k)) ? { externalSigningSupport: { enabled: true, ack: 'experimental-01' } } : {}),
+      ...(deps.signingKeys.some((k) => !('d' in k))
+        ? { externalSigningSupport: { enabled: true, ack: 'experimental-01' } }
+        : {}),
       devInteractions: { enabled: false },
       // Replaced by our own handler that accepts resource-bound tokens (src/resource/userinfo.ts).
       userinfo: { enabled: false },
       // RFC 7662 / RFC 7009: a client may introspect and revoke only the tokens issued to it.
-      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       registration: {
         enabled: true,
@@ -251,24 +294,38 @@ export function createProvider(deps: ProviderDeps): Provider {
       resourceIndicators: {
         enabled: true,
         // SPEC §5.6: member tokens must name the resource; other clients default to BASE_URL.
-        defaultResource: async (ctx, client, oneOf) => {
+        defaultResource: async (_ctx, client, oneOf) => {
           if (oneOf) return oneOf;
           if (isMemberClient(client)) {
-            throw new errors.InvalidTarget(withDocs(`a member client must send resource=${base}`, config.docsUrl, 'resource'));
+            throw new errors.InvalidTarget(
+              withDocs(`a member client must send resource=${base}`, config.docsUrl, 'resource'),
+            );
           }
           return base;
         },
         // SPEC §4.2: a member client repeats `resource` at the token endpoint for the code exchange.
         useGrantedResource: async (ctx, model) => {
           if (isMemberClient(ctx.oidc.client) && model.kind === 'AuthorizationCode') {
-            throw new errors.InvalidTarget(withDocs(`repeat resource=${base} at the token endpoint, as sent to the authorization endpoint`, config.docsUrl, 'resource'));
+            throw new errors.InvalidTarget(
+              withDocs(
+                `repeat resource=${base} at the token endpoint, as sent to the authorization endpoint`,
+                config.docsUrl,
+                'resource',
+              ),
+            );
           }
           return true;
         },
         getResourceServerInfo: async (ctx, resourceIndicator, client) => {
           // RFC 3986 §6.2.3: `…:port` and `…:port/` name the same resource; mcp-remote sends the latter.
           if (!isBase(resourceIndicator)) {
-            throw new errors.InvalidTarget(withDocs(`unknown resource: the only protected resource is ${base} (for /mcp and /account/graphql alike)`, config.docsUrl, 'resource'));
+            throw new errors.InvalidTarget(
+              withDocs(
+                `unknown resource: the only protected resource is ${base} (for /mcp and /account/graphql alike)`,
+                config.docsUrl,
+                'resource',
+              ),
+            );
           }
           // DESIGN D2: the ceiling of the client's kind, checked at /authorize and at /token.
           const requested = parseScope(ctx.oidc.params?.scope as string | undefined);
@@ -278,7 +335,10 @@ export function createProvider(deps: ProviderDeps): Provider {
           const above = scopesAboveCeiling(metadata, requested);
           if (above.length > 0) {
             const refusal = ceilingRefusal(kind, above, requestableScopes(metadata));
-            throw new errors.InvalidScope(withDocs(refusal.description, config.docsUrl, refusal.memberData ? 'memberAccess' : 'scopes'), above.join(' '));
+            throw new errors.InvalidScope(
+              withDocs(refusal.description, config.docsUrl, refusal.memberData ? 'memberAccess' : 'scopes'),
+              above.join(' '),
+            );
           }
           return {
             scope: RESOURCE_SCOPES.join(' '),

@@ -29,8 +29,15 @@
  * The request is found through oidc-provider's own AsyncLocalStorage (`Provider.ctx`).
  */
 import type { Middleware } from 'koa';
-import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { withinGrace, type RefreshRotation, type RotatedSuccessor, type RotationOutcome, type RotationPolicy, type SavedAlong } from '../../adapters/rotation.js';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import {
+  withinGrace,
+  type RefreshRotation,
+  type RotatedSuccessor,
+  type RotationOutcome,
+  type RotationPolicy,
+  type SavedAlong,
+} from '../../adapters/rotation.js';
 import { currentRequest } from '../engine/oidc-provider.js';
 
 type AdapterClass = new (name: string) => Adapter;
@@ -101,7 +108,8 @@ export function withRefreshRotation(Base: RotatingClass, policy: RotationPolicy)
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const request = currentRequest();
-      if (request && this.name === CARRIER && waiting.has(request)) return runWaiting(request, { model: CARRIER, id, payload, expiresIn });
+      if (request && this.name === CARRIER && waiting.has(request))
+        return runWaiting(request, { model: CARRIER, id, payload, expiresIn });
       const before = runWaiting(request);
       if (before) await before;
       const oldId = request && this.rotating ? pending.get(request) : undefined;
@@ -182,5 +190,6 @@ export const settleRefreshRotation: Middleware = async (ctx, next) => {
   if (!successor) return;
   replayed.delete(ctx);
   const body = ctx.body as TokenAnswer | undefined;
-  if (ctx.status === 200 && body && typeof body === 'object' && 'refresh_token' in body) answerSuccessor(body, successor);
+  if (ctx.status === 200 && body && typeof body === 'object' && 'refresh_token' in body)
+    answerSuccessor(body, successor);
 };

@@ -31,7 +31,14 @@ import type { Logger } from 'pino';
 import { HttpError, sendOAuthError } from '../http/errors.js';
 import { readText } from '../http/body.js';
 import { withDocs } from '../http/docs-links.js';
-import { CLIENT_KIND_PROPERTY, CLIENT_ORG_PROPERTY, DEFAULT_SCOPE_PROPERTY, SCOPE_CEILING_PROPERTY, ceilingOf, kindOf } from '../domain/client-kinds.js';
+import {
+  CLIENT_KIND_PROPERTY,
+  CLIENT_ORG_PROPERTY,
+  DEFAULT_SCOPE_PROPERTY,
+  SCOPE_CEILING_PROPERTY,
+  ceilingOf,
+  kindOf,
+} from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import { type Integration, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
@@ -78,7 +85,8 @@ export const D1: readonly Row[] = [
   {
     row: 2,
     when: 'every redirect URI is loopback (http://127.0.0.1|[::1]|localhost:<port>/…)',
-    decide: (req) => (req.redirectUris.every(isLoopbackRedirectUri) ? { row: 2, outcome: 'create_loopback' } : undefined),
+    decide: (req) =>
+      req.redirectUris.every(isLoopbackRedirectUri) ? { row: 2, outcome: 'create_loopback' } : undefined,
   },
   {
     row: 3,
@@ -141,12 +149,23 @@ export const METADATA_LIMITS = {
 } as const;
 
 type Reject = Extract<RegistrationDecision, { outcome: 'reject' }>;
-const reject = (error: Reject['error'], description: string): Reject => ({ row: 1, outcome: 'reject', error, description });
+const reject = (error: Reject['error'], description: string): Reject => ({
+  row: 1,
+  outcome: 'reject',
+  error,
+  description,
+});
 
 /** The first metadata field over `METADATA_LIMITS`, as a rejection; undefined when all fit. */
 function overLimit(record: Record<string, unknown>): Reject | undefined {
   const cap = (field: string): number =>
-    field === 'client_name' ? METADATA_LIMITS.client_name : field === 'scope' ? METADATA_LIMITS.scope : field.endsWith('_uri') ? METADATA_LIMITS.uri : METADATA_LIMITS.other_string;
+    field === 'client_name'
+      ? METADATA_LIMITS.client_name
+      : field === 'scope'
+        ? METADATA_LIMITS.scope
+        : field.endsWith('_uri')
+          ? METADATA_LIMITS.uri
+          : METADATA_LIMITS.other_string;
   for (const [field, value] of Object.entries(record)) {
     if (typeof value === 'string' && value.length > cap(field)) {
       return reject('invalid_client_metadata', `${field} is longer than ${cap(field)} characters`);
@@ -154,7 +173,11 @@ function overLimit(record: Record<string, unknown>): Reject | undefined {
     if (Array.isArray(value)) {
       const max = field in METADATA_LIMITS ? METADATA_LIMITS[field as 'redirect_uris'] : METADATA_LIMITS.other_list;
       if (value.length > max) return reject('invalid_client_metadata', `${field} has more than ${max} entries`);
-      const long = value.find((v) => typeof v === 'string' && v.length > (field.endsWith('_uris') ? METADATA_LIMITS.uri : METADATA_LIMITS.other_string));
+      const long = value.find(
+        (v) =>
+          typeof v === 'string' &&
+          v.length > (field.endsWith('_uris') ? METADATA_LIMITS.uri : METADATA_LIMITS.other_string),
+      );
       if (long !== undefined) return reject('invalid_client_metadata', `an entry of ${field} is too long`);
     }
   }
@@ -182,7 +205,10 @@ export function parseRegistration(body: unknown): RegistrationRequest | Reject {
   }
   const fetched = FETCHED_METADATA.filter((f) => record[f] !== undefined);
   if (fetched.length > 0) {
-    return reject('invalid_client_metadata', `${fetched.join(', ')}: not accepted at registration (the server fetches no URL a registration names); publish a Client ID Metadata Document instead`);
+    return reject(
+      'invalid_client_metadata',
+      `${fetched.join(', ')}: not accepted at registration (the server fetches no URL a registration names); publish a Client ID Metadata Document instead`,
+    );
   }
   const tooBig = overLimit(record);
   if (tooBig) return tooBig;
@@ -193,7 +219,10 @@ export function parseRegistration(body: unknown): RegistrationRequest | Reject {
     }
     const foreign = logout.filter((u) => !isLoopbackRedirectUri(u as string));
     if (foreign.length > 0) {
-      return reject('invalid_client_metadata', `post_logout_redirect_uris: open registration accepts only loopback URIs, as for redirect_uris. Not accepted: ${foreign.join(' ')}`);
+      return reject(
+        'invalid_client_metadata',
+        `post_logout_redirect_uris: open registration accepts only loopback URIs, as for redirect_uris. Not accepted: ${foreign.join(' ')}`,
+      );
     }
   }
   return { body: record, redirectUris: uris as string[], clientName: record.client_name as string | undefined };
@@ -227,11 +256,20 @@ const LOOPBACK_SCOPES = [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
  */
 export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata: ClientMetadata): void {
   const uris = metadata.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u))) {
-    throw new errors.InvalidClientMetadata('redirect_uris: open registration accepts only loopback redirect URIs (http://127.0.0.1:<port>/…)');
+  if (
+    !Array.isArray(uris) ||
+    uris.length === 0 ||
+    !uris.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u))
+  ) {
+    throw new errors.InvalidClientMetadata(
+      'redirect_uris: open registration accepts only loopback redirect URIs (http://127.0.0.1:<port>/…)',
+    );
   }
   const logout = metadata.post_logout_redirect_uris;
-  if (logout !== undefined && !(Array.isArray(logout) && logout.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u)))) {
+  if (
+    logout !== undefined &&
+    !(Array.isArray(logout) && logout.every((u) => typeof u === 'string' && isLoopbackRedirectUri(u)))
+  ) {
     throw new errors.InvalidClientMetadata('post_logout_redirect_uris: open registration accepts only loopback URIs');
   }
   for (const field of FETCHED_METADATA) {
@@ -240,7 +278,9 @@ export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata:
   metadata[CLIENT_KIND_PROPERTY] = 'loopback';
   delete metadata[CLIENT_ORG_PROPERTY];
   metadata.application_type = 'native';
-  const requested = [...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].filter((s) => LOOPBACK_SCOPES.includes(s));
+  const requested = [...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].filter((s) =>
+    LOOPBACK_SCOPES.includes(s),
+  );
   metadata.scope = (requested.length > 0 ? requested : LOOPBACK_SCOPES).join(' ');
 }
 
@@ -250,7 +290,9 @@ function logSummary(body: unknown): { client_name?: string; redirect_hosts?: str
   const { client_name: name, redirect_uris: uris } = body as Record<string, unknown>;
   return {
     client_name: typeof name === 'string' ? name.slice(0, 100) : undefined,
-    redirect_hosts: Array.isArray(uris) ? uris.slice(0, 10).map((u) => (typeof u === 'string' ? (URL.parse(u)?.host ?? '?') : '?')) : undefined,
+    redirect_hosts: Array.isArray(uris)
+      ? uris.slice(0, 10).map((u) => (typeof u === 'string' ? (URL.parse(u)?.host ?? '?') : '?'))
+      : undefined,
   };
 }
 
@@ -272,7 +314,8 @@ interface RegistrationState {
   decision?: RegistrationDecision;
 }
 
-const registrationOf = (ctx: Context): RegistrationState | undefined => (ctx.state as { registration?: RegistrationState }).registration;
+const registrationOf = (ctx: Context): RegistrationState | undefined =>
+  (ctx.state as { registration?: RegistrationState }).registration;
 
 /**
  * The named steps of `POST /api/oauth/register` (DESIGN D1), in pipeline order (src/pipelines/oauth.ts):
@@ -307,7 +350,10 @@ export interface RegistrationSteps {
 export function registrationSteps(deps: RegistrationDeps): RegistrationSteps {
   const { integrations, logger } = deps;
   const log = (ctx: Context, decision: RegistrationDecision, extra: Record<string, unknown> = {}) =>
-    logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra }, 'registration decision');
+    logger.info(
+      { event: 'registration', req_id: ctx.state.requestId, d1_row: decision.row, outcome: decision.outcome, ...extra },
+      'registration decision',
+    );
   return {
     async answerPreflight(ctx, next) {
       if (ctx.state.route?.spec.name !== 'registration') return next();
@@ -326,7 +372,10 @@ export function registrationSteps(deps: RegistrationDeps): RegistrationSteps {
         raw = await readText(ctx);
       } catch (err) {
         if (err instanceof HttpError && err.status === 413) {
-          logger.info({ event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' }, 'registration decision');
+          logger.info(
+            { event: 'registration', req_id: ctx.state.requestId, d1_row: 1, outcome: 'reject', reason: 'too_large' },
+            'registration decision',
+          );
         }
         throw err;
       }
@@ -343,9 +392,15 @@ export function registrationSteps(deps: RegistrationDeps): RegistrationSteps {
     async decideD1Row(ctx, next) {
       const state = registrationOf(ctx);
       if (state) {
-        state.decision = state.metadata === undefined
-          ? { row: 1, outcome: 'reject', error: 'invalid_client_metadata', description: 'the request body must be a JSON object sent as application/json (RFC 7591 §3.1)' }
-          : decideRegistration(state.metadata, integrations);
+        state.decision =
+          state.metadata === undefined
+            ? {
+                row: 1,
+                outcome: 'reject',
+                error: 'invalid_client_metadata',
+                description: 'the request body must be a JSON object sent as application/json (RFC 7591 §3.1)',
+              }
+            : decideRegistration(state.metadata, integrations);
       }
       return next();
     },
@@ -410,7 +465,10 @@ async function expireUnlessUsed(AdapterClass: new (name: string) => Adapter, cli
  * On a successful authorization-code exchange by a loopback client, stores the client without
  * expiry: it is in use (see the module comment). Meant for oidc-provider's `grant.success` event.
  */
-export async function keepUsedLoopbackClient(AdapterClass: new (name: string) => Adapter, ctx: KoaContextWithOIDC): Promise<void> {
+export async function keepUsedLoopbackClient(
+  AdapterClass: new (name: string) => Adapter,
+  ctx: KoaContextWithOIDC,
+): Promise<void> {
   const client = ctx.oidc.client;
   if (!client || ctx.oidc.params?.grant_type !== 'authorization_code') return;
   if (kindOf(clientMetadata(client)) !== 'loopback' || client.clientIdMetadataDocument) return;

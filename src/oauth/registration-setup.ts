@@ -13,10 +13,18 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ProviderDeps } from './provider.js';
 import { loadIntegrations, vendorClientMetadata, type Integration } from './integrations.js';
-import { keepUsedLoopbackClient, registrationSteps, validateLoopbackRegistration, type RegistrationSteps } from './registration-policy.js';
+import {
+  keepUsedLoopbackClient,
+  registrationSteps,
+  validateLoopbackRegistration,
+  type RegistrationSteps,
+} from './registration-policy.js';
 import { CimdFailures, cimdFeature, classifyCimdClient, documentFetch, explainCimdFailure } from './cimd.js';
 
-type RegistrationProviderDeps = Pick<ProviderDeps, 'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch' | 'explainError'>;
+type RegistrationProviderDeps = Pick<
+  ProviderDeps,
+  'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch' | 'explainError'
+>;
 
 /** The registration paths, ready to plug in. */
 export interface RegistrationSetup {
@@ -39,7 +47,11 @@ export interface RegistrationSetup {
  * @param env environment holding vendor secrets named by `client_secret_env` (default: the one the configuration was loaded from)
  * @throws ConfigError when config/integrations.yaml is invalid
  */
-export function registrationSetup(config: Config, logger: Logger, env: Readonly<NodeJS.ProcessEnv> = config.secretEnvironment): RegistrationSetup {
+export function registrationSetup(
+  config: Config,
+  logger: Logger,
+  env: Readonly<NodeJS.ProcessEnv> = config.secretEnvironment,
+): RegistrationSetup {
   const integrations = loadIntegrations(config.integrationsFile, env, config.mode);
   logger.info({ event: 'integrations_loaded', names: integrations.map((i) => i.name) }, 'vendor integrations loaded');
   const failures = new CimdFailures(config.cimd.negativeCacheSeconds);
@@ -64,7 +76,10 @@ export function registrationSetup(config: Config, logger: Logger, env: Readonly<
     keepUsedLoopbackClients(provider, adapter) {
       provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
         keepUsedLoopbackClient(adapter, ctx).catch((err: unknown) =>
-          logger.error({ event: 'loopback_keep_failed', err: { message: (err as Error).message } }, 'could not keep loopback client'),
+          logger.error(
+            { event: 'loopback_keep_failed', err: { message: (err as Error).message } },
+            'could not keep loopback client',
+          ),
         );
       });
     },

@@ -24,18 +24,46 @@ import ipaddr from 'ipaddr.js';
  */
 const SPECIAL_V4 = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24],
-  ['192.88.99.0', 24], ['192.168.0.0', 16], ['192.175.48.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) SPECIAL_V4.addSubnet(net, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.31.196.0', 24],
+  ['192.52.193.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['192.175.48.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  SPECIAL_V4.addSubnet(net, bits, 'ipv4');
 const SPECIAL_V6 = new BlockList();
 for (const [net, bits] of [
   // `::/96` covers `::`, `::1` and every deprecated IPv4-compatible address (RFC 4291 §2.5.5.1).
-  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23],
-  ['2001:db8::', 32], ['2002::', 16], ['2620:4f:8000::', 48], ['3fff::', 20], ['5f00::', 16], ['fc00::', 7],
-  ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) SPECIAL_V6.addSubnet(net, bits, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['2620:4f:8000::', 48],
+  ['3fff::', 20],
+  ['5f00::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  SPECIAL_V6.addSubnet(net, bits, 'ipv6');
 /** IPv4-mapped IPv6 (`::ffff:a.b.c.d`): judged as the IPv4 address. */
 const MAPPED = new BlockList();
 MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
@@ -92,7 +120,9 @@ export async function assertPublicHost(hostname: string, options: SsrfOptions, t
   const addresses = isIP(bare) ? [bare] : (await lookupAll(bare, timeoutMs)).map((a) => a.address);
   const bad = addresses.find((a) => isForbiddenAddress(a, options));
   if (bad !== undefined || addresses.length === 0) {
-    throw new ForbiddenTargetError(`host ${hostname} resolves to a private, loopback, link-local or other special-use address`);
+    throw new ForbiddenTargetError(
+      `host ${hostname} resolves to a private, loopback, link-local or other special-use address`,
+    );
   }
 }
 

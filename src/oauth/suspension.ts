@@ -17,7 +17,8 @@
  * process (or the CLI) is effective everywhere within that second.
  */
 import type { Context, Middleware } from 'koa';
-import Provider, { errors } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { AccessDenied } from '../errors/catalogue.js';
@@ -39,7 +40,10 @@ const NOT_SUSPENDED = { suspension: undefined } as const;
 
 /** Answers "is this client a member client of a site whose MCP connections beta is off?". */
 export class Suspensions {
-  private readonly kept = new Map<string, { until: number; answer: Promise<Suspension | undefined>; settled?: { suspension: Suspension | undefined } }>();
+  private readonly kept = new Map<
+    string,
+    { until: number; answer: Promise<Suspension | undefined>; settled?: { suspension: Suspension | undefined } }
+  >();
 
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
@@ -55,7 +59,11 @@ export class Suspensions {
     if (hit && hit.until > now) return hit.answer;
     if (this.kept.size >= CACHE_ENTRIES) this.kept.clear();
     const answer = this.query(clientId);
-    const entry: { until: number; answer: Promise<Suspension | undefined>; settled?: { suspension: Suspension | undefined } } = { until: now + SUSPENSION_CACHE_MS, answer };
+    const entry: {
+      until: number;
+      answer: Promise<Suspension | undefined>;
+      settled?: { suspension: Suspension | undefined };
+    } = { until: now + SUSPENSION_CACHE_MS, answer };
     this.kept.set(clientId, entry);
     answer.then(
       (suspension) => {
@@ -107,7 +115,11 @@ export const suspendedMessage = (s: Suspension): string =>
  */
 export function authorizationGuard(suspensions: Suspensions): Middleware {
   return async (ctx: Context, next) => {
-    if (ctx.method === 'GET' && ctx.state.route?.spec.name === 'authorization' && typeof ctx.query.client_id === 'string') {
+    if (
+      ctx.method === 'GET' &&
+      ctx.state.route?.spec.name === 'authorization' &&
+      typeof ctx.query.client_id === 'string'
+    ) {
       const suspended = await suspensions.of(ctx.query.client_id);
       if (suspended) return renderHtml(ctx, new AccessDenied(`Sign-in refused: ${suspendedMessage(suspended)}`));
     }

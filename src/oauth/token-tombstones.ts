@@ -54,7 +54,11 @@ export function withTokenTombstones(Base: AdapterClass, keepSeconds: number): Ad
       // The token first: a refresh's rotation is saved together with it (refresh-rotation.ts).
       await this.inner.upsert(id, payload, expiresIn);
       if (this.tombstones && typeof payload.clientId === 'string') {
-        await this.tombstones.upsert(tombstoneId(id), { clientId: payload.clientId } as AdapterPayload, Math.max(1, expiresIn) + keepSeconds);
+        await this.tombstones.upsert(
+          tombstoneId(id),
+          { clientId: payload.clientId } as AdapterPayload,
+          Math.max(1, expiresIn) + keepSeconds,
+        );
       }
     }
     find(id: string) {

@@ -8,8 +8,23 @@ import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './o
 import { nextCursor, pageQuery, paginate } from './paging.js';
 
 const counts = z.record(z.string(), z.number().int());
-const order = z.object({ number: z.string(), email: z.string(), status: z.string(), totalMinor: z.number().int(), currency: z.string(), createdAt: z.string(), itemCount: z.number().int() });
-const event = z.object({ id: z.string(), title: z.string(), startsAt: z.string(), endsAt: z.string(), location: z.string(), registrations: z.number().int() });
+const order = z.object({
+  number: z.string(),
+  email: z.string(),
+  status: z.string(),
+  totalMinor: z.number().int(),
+  currency: z.string(),
+  createdAt: z.string(),
+  itemCount: z.number().int(),
+});
+const event = z.object({
+  id: z.string(),
+  title: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  location: z.string(),
+  registrations: z.number().int(),
+});
 const coupon = z.object({
   code: z.string(),
   percentOff: z.number().int(),
@@ -42,12 +57,18 @@ export const siteAnalytics = defineOperation({
   path: '/api/v1/analytics',
   scope: 'analytics:read',
   tag: 'analytics',
-  summary: 'Counts of courses, members, enrollments, orders, paid revenue per currency, event registrations and active learners (30 days)',
+  summary:
+    'Counts of courses, members, enrollments, orders, paid revenue per currency, event registrations and active learners (30 days)',
   response: z.object({
     asOf: z.string(),
     courses: z.object({ total: z.number().int(), public: z.number().int() }),
     members: z.object({ total: z.number().int(), byRole: counts }),
-    enrollments: z.object({ total: z.number().int(), active: z.number().int(), expired: z.number().int(), lifetime: z.number().int() }),
+    enrollments: z.object({
+      total: z.number().int(),
+      active: z.number().int(),
+      expired: z.number().int(),
+      lifetime: z.number().int(),
+    }),
     orders: z.object({ total: z.number().int(), byStatus: counts }),
     revenue: z.array(z.object({ currency: z.string(), paidMinor: z.number().int() })),
     eventRegistrations: z.object({ total: z.number().int(), byStatus: counts }),
@@ -108,7 +129,13 @@ export const createEvent = defineOperation({
   response: event,
   status: 201,
   location: (e) => `/api/v1/events/${encodeURIComponent(e.id)}`,
-  mcp: { name: 'create_event', title: 'Create an event', annotations: WRITE, output: { event }, present: (e) => ({ event: e }) },
+  mcp: {
+    name: 'create_event',
+    title: 'Create an event',
+    annotations: WRITE,
+    output: { event },
+    present: (e) => ({ event: e }),
+  },
   async run({ body }, ctx) {
     return ctx.services.operator.events.create(ctx.siteId, body);
   },
@@ -123,7 +150,13 @@ export const cancelEvent = defineOperation({
   summary: 'Cancel (delete) an event with its registrations (cannot be undone)',
   params: { eventId: z.string().min(1).max(128) },
   status: 204,
-  mcp: { name: 'cancel_event', title: 'Cancel an event', annotations: DESTRUCTIVE, output: { cancelled: z.string() }, present: (_r, args) => ({ cancelled: args.eventId }) },
+  mcp: {
+    name: 'cancel_event',
+    title: 'Cancel an event',
+    annotations: DESTRUCTIVE,
+    output: { cancelled: z.string() },
+    present: (_r, args) => ({ cancelled: args.eventId }),
+  },
   async run({ params }, ctx) {
     await ctx.services.operator.events.cancel(ctx.siteId, params.eventId);
   },
@@ -140,7 +173,9 @@ export const listCoupons = defineOperation({
   response: z.object({ coupons: z.array(coupon), nextCursor }),
   mcp: { name: 'list_coupons', title: 'List coupons', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.commerce.coupons(ctx.siteId)).filter((c) => query.active === undefined || c.active === query.active);
+    const all = (await ctx.services.operator.commerce.coupons(ctx.siteId)).filter(
+      (c) => query.active === undefined || c.active === query.active,
+    );
     const { items, nextCursor: next } = paginate(all, (c) => c.code, query);
     return { coupons: items, nextCursor: next };
   },
@@ -156,7 +191,9 @@ export const getCoupon = defineOperation({
   params: { code: couponCode },
   response: coupon,
   async run({ params }, ctx) {
-    const found = (await ctx.services.operator.commerce.coupons(ctx.siteId)).find((c) => c.code === params.code.toUpperCase());
+    const found = (await ctx.services.operator.commerce.coupons(ctx.siteId)).find(
+      (c) => c.code === params.code.toUpperCase(),
+    );
     if (!found) throw notFound('coupon', params.code);
     return found;
   },
@@ -169,7 +206,8 @@ export const createCoupon = defineOperation({
   scope: 'coupons:write',
   tag: 'coupons',
   summary: 'Create a percentage coupon',
-  description: 'Creates a percentage coupon. Codes are 3–32 letters, digits, dashes or underscores (stored upper-case), unique per site (409 when taken).',
+  description:
+    'Creates a percentage coupon. Codes are 3–32 letters, digits, dashes or underscores (stored upper-case), unique per site (409 when taken).',
   body: {
     code: couponCode,
     percentOff: z.number().int().min(1).max(100),
@@ -179,7 +217,13 @@ export const createCoupon = defineOperation({
   response: coupon,
   status: 201,
   location: (c) => `/api/v1/coupons/${encodeURIComponent(c.code)}`,
-  mcp: { name: 'create_coupon', title: 'Create a coupon', annotations: WRITE, output: { coupon }, present: (c) => ({ coupon: c }) },
+  mcp: {
+    name: 'create_coupon',
+    title: 'Create a coupon',
+    annotations: WRITE,
+    output: { coupon },
+    present: (c) => ({ coupon: c }),
+  },
   async run({ body }, ctx) {
     return ctx.services.operator.commerce.createCoupon(ctx.siteId, body);
   },
@@ -194,7 +238,13 @@ export const deactivateCoupon = defineOperation({
   summary: 'Stop a coupon from being redeemed (it stays in the order history)',
   params: { code: couponCode },
   response: coupon,
-  mcp: { name: 'deactivate_coupon', title: 'Deactivate a coupon', annotations: WRITE_IDEMPOTENT, output: { coupon }, present: (c) => ({ coupon: c }) },
+  mcp: {
+    name: 'deactivate_coupon',
+    title: 'Deactivate a coupon',
+    annotations: WRITE_IDEMPOTENT,
+    output: { coupon },
+    present: (c) => ({ coupon: c }),
+  },
   async run({ params }, ctx) {
     return ctx.services.operator.commerce.deactivateCoupon(ctx.siteId, params.code);
   },

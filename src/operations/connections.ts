@@ -14,13 +14,17 @@ import { MAX_PAGE_SIZE } from '../platform/paging.js';
 import { PlatformError, notFound } from '../platform/errors.js';
 import { defineOperation, DESTRUCTIVE } from './operation.js';
 import { auditTarget } from '../platform/audit.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const grant = z.object({
   grantId: z.string(),
   clientId: z.string(),
   clientName: z.string(),
-  kind: z.string().describe('Kind of client, as people read it (vendor, application on a computer, metadata document, site application).'),
+  kind: z
+    .string()
+    .describe(
+      'Kind of client, as people read it (vendor, application on a computer, metadata document, site application).',
+    ),
   userId: z.string(),
   userEmail: z.string(),
   scope: z.string().describe('Space-separated scopes granted.'),
@@ -37,7 +41,8 @@ export const listConnectedGrants = defineOperation({
   scope: 'school:read',
   tag: 'school',
   summary: 'Connected apps: every live grant at your site, newest first',
-  description: 'Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user, page by page.',
+  description:
+    'Every grant members gave at your site (client, kind, user, scopes, created, last used), optionally of one client or one user, page by page.',
   query: { ...pageQuery, clientId: clientId.optional(), userId: z.string().max(128).optional() },
   response: z.object({ grants: z.array(grant), nextCursor }),
   async run({ query }, ctx) {
@@ -67,9 +72,19 @@ export const revokeConnectedGrant = defineOperation({
   params: { grantId: z.string().min(1).max(200) },
   status: 204,
   target: ({ params }) => auditTarget('grant', params.grantId),
-  mcp: { name: 'revoke_connected_grant', title: 'Revoke one connected app grant', annotations: DESTRUCTIVE, output: { revoked: z.string() }, present: (_r, args) => ({ revoked: args.grantId }) },
+  mcp: {
+    name: 'revoke_connected_grant',
+    title: 'Revoke one connected app grant',
+    annotations: DESTRUCTIVE,
+    output: { revoked: z.string() },
+    present: (_r, args) => ({ revoked: args.grantId }),
+  },
   async run({ params }, ctx) {
-    const n = await ctx.services.connections.revoke({ siteId: ctx.siteId }, { grantId: params.grantId }, { userId: ctx.userId });
+    const n = await ctx.services.connections.revoke(
+      { siteId: ctx.siteId },
+      { grantId: params.grantId },
+      { userId: ctx.userId },
+    );
     if (n === 0) throw notFound('grant', params.grantId);
   },
 });
@@ -84,9 +99,19 @@ export const revokeClientGrants = defineOperation({
   params: { clientId },
   status: 204,
   target: ({ params }) => auditTarget('application', params.clientId),
-  mcp: { name: 'revoke_client_grants', title: "Revoke every grant of an application", annotations: DESTRUCTIVE, output: { revoked: z.string() }, present: (_r, args) => ({ revoked: args.clientId }) },
+  mcp: {
+    name: 'revoke_client_grants',
+    title: 'Revoke every grant of an application',
+    annotations: DESTRUCTIVE,
+    output: { revoked: z.string() },
+    present: (_r, args) => ({ revoked: args.clientId }),
+  },
   async run({ params }, ctx) {
-    const n = await ctx.services.connections.revoke({ siteId: ctx.siteId }, { clientId: params.clientId }, { userId: ctx.userId });
+    const n = await ctx.services.connections.revoke(
+      { siteId: ctx.siteId },
+      { clientId: params.clientId },
+      { userId: ctx.userId },
+    );
     if (n === 0) throw notFound('grant of client', params.clientId);
   },
 });
@@ -95,11 +120,21 @@ const auditEvent = z.object({
   id: z.string(),
   at: z.string().describe('ISO 8601 UTC.'),
   kind: z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]),
-  clientId: z.string().nullable().describe('The client that acted (the token\'s client); null for the operator area.'),
+  clientId: z.string().nullable().describe("The client that acted (the token's client); null for the operator area."),
   userId: z.string().nullable(),
   detail: z.string().describe('Short text for people; never a token, code, secret or password.'),
-  target: z.string().nullable().describe('Operator actions: what was acted on, `<type>:<id>` (e.g. `application:<client_id>`, `invitation:<id>`, `member:<email>`).'),
-  surface: z.enum(['api', 'mcp', 'admin']).nullable().describe('Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area).'),
+  target: z
+    .string()
+    .nullable()
+    .describe(
+      'Operator actions: what was acted on, `<type>:<id>` (e.g. `application:<client_id>`, `invitation:<id>`, `member:<email>`).',
+    ),
+  surface: z
+    .enum(['api', 'mcp', 'admin'])
+    .nullable()
+    .describe(
+      'Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area).',
+    ),
 });
 
 /** Opaque audit cursor: base64url of `[at, id]` of the last row of the page. */
@@ -126,7 +161,11 @@ export const listAuditEvents = defineOperation({
   query: {
     limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(50).describe(`Rows per page, 1–${MAX_PAGE_SIZE}.`),
     cursor: pageQuery.cursor,
-    clientId: clientId.optional().describe('Events of one client: those it made and the operator actions on it (target `application:<clientId>`), from every surface.'),
+    clientId: clientId
+      .optional()
+      .describe(
+        'Events of one client: those it made and the operator actions on it (target `application:<clientId>`), from every surface.',
+      ),
     userId: z.string().max(128).optional(),
     kind: z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]).optional(),
     from: isoTime.optional(),
@@ -141,7 +180,7 @@ export const listAuditEvents = defineOperation({
       from: query.from ? new Date(query.from).toISOString() : undefined,
       to: query.to ? new Date(query.to).toISOString() : undefined,
       after: query.cursor === undefined ? undefined : readAuditCursor(query.cursor),
-      limit: query.limit + 1 > MAX_PAGE_SIZE ? MAX_PAGE_SIZE : query.limit + 1,
+      limit: Math.min(query.limit + 1, MAX_PAGE_SIZE),
     });
     const items = rows.slice(0, query.limit);
     const last = items[items.length - 1];
@@ -149,7 +188,16 @@ export const listAuditEvents = defineOperation({
     // largest page size a full page gets a cursor, and the next page may be empty.
     const more = rows.length > query.limit || (query.limit === MAX_PAGE_SIZE && rows.length === MAX_PAGE_SIZE);
     return {
-      events: items.map((e) => ({ id: e.id, at: e.at, kind: e.kind, clientId: e.clientId, userId: e.userId, detail: e.detail, target: e.target, surface: e.surface })),
+      events: items.map((e) => ({
+        id: e.id,
+        at: e.at,
+        kind: e.kind,
+        clientId: e.clientId,
+        userId: e.userId,
+        detail: e.detail,
+        target: e.target,
+        surface: e.surface,
+      })),
       nextCursor: more && last ? Buffer.from(JSON.stringify([last.at, last.id]), 'utf8').toString('base64url') : null,
     };
   },

@@ -18,8 +18,14 @@ const contentItem = z.object({
 });
 const slug = z.string().min(1).max(64);
 const appearance = z.object({
-  primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).describe('#rrggbb'),
-  accentColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).describe('#rrggbb'),
+  primaryColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .describe('#rrggbb'),
+  accentColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .describe('#rrggbb'),
   logoUrl: z.string().url().max(2048).nullable(),
   fontFamily: z.enum(FONT_FAMILIES),
 });
@@ -65,11 +71,25 @@ function contentOperations(kind: ContentKind, family: 'pages' | 'posts', title: 
     scope: `${family}:write`,
     tag,
     summary: `Create a ${title} (a draft until published)`,
-    body: { slug: z.string().min(2).max(64), title: z.string().min(1).max(200), body: z.string().max(100_000).optional().describe('Markdown.') },
+    body: {
+      slug: z.string().min(2).max(64),
+      title: z.string().min(1).max(200),
+      body: z.string().max(100_000).optional().describe('Markdown.'),
+    },
     response: contentItem,
     status: 201,
     location: (i) => `${base}/${encodeURIComponent((i as { slug: string }).slug)}`,
-    ...(tools ? { mcp: { name: `create_${title}`, title: `Create a ${title}`, annotations: WRITE, output: { [title]: contentItem }, present: (i: unknown) => ({ [title]: i }) } } : {}),
+    ...(tools
+      ? {
+          mcp: {
+            name: `create_${title}`,
+            title: `Create a ${title}`,
+            annotations: WRITE,
+            output: { [title]: contentItem },
+            present: (i: unknown) => ({ [title]: i }),
+          },
+        }
+      : {}),
     async run({ body }, ctx) {
       return ctx.services.content.create(ctx.siteId, kind, body);
     },
@@ -98,7 +118,17 @@ function contentOperations(kind: ContentKind, family: 'pages' | 'posts', title: 
     summary: `Publish a ${title} (idempotent)`,
     params: { slug },
     response: contentItem,
-    ...(tools ? { mcp: { name: `publish_${title}`, title: `Publish a ${title}`, annotations: WRITE_IDEMPOTENT, output: { [title]: contentItem }, present: (i: unknown) => ({ [title]: i }) } } : {}),
+    ...(tools
+      ? {
+          mcp: {
+            name: `publish_${title}`,
+            title: `Publish a ${title}`,
+            annotations: WRITE_IDEMPOTENT,
+            output: { [title]: contentItem },
+            present: (i: unknown) => ({ [title]: i }),
+          },
+        }
+      : {}),
     async run({ params }, ctx) {
       return ctx.services.content.publish(ctx.siteId, kind, params.slug);
     },
@@ -112,7 +142,17 @@ function contentOperations(kind: ContentKind, family: 'pages' | 'posts', title: 
     summary: `Delete a ${title} (cannot be undone)`,
     params: { slug },
     status: 204,
-    ...(tools ? { mcp: { name: `delete_${title}`, title: `Delete a ${title}`, annotations: DESTRUCTIVE, output: { deleted: z.string() }, present: (_r: unknown, args: Record<string, unknown>) => ({ deleted: args.slug }) } } : {}),
+    ...(tools
+      ? {
+          mcp: {
+            name: `delete_${title}`,
+            title: `Delete a ${title}`,
+            annotations: DESTRUCTIVE,
+            output: { deleted: z.string() },
+            present: (_r: unknown, args: Record<string, unknown>) => ({ deleted: args.slug }),
+          },
+        }
+      : {}),
     async run({ params }, ctx) {
       await ctx.services.content.delete(ctx.siteId, kind, params.slug);
     },

@@ -16,7 +16,12 @@ export const adminCourse = z.object({
   enrollmentCount: z.number().int(),
   createdAt: z.string(),
 });
-const lecture = z.object({ id: z.string(), position: z.number().int(), title: z.string(), durationSeconds: z.number().int() });
+const lecture = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  title: z.string(),
+  durationSeconds: z.number().int(),
+});
 const coursePatch = {
   title: z.string().min(1).max(200).optional(),
   description: z.string().max(5000).optional(),
@@ -34,7 +39,9 @@ export const listCourses = defineOperation({
   response: z.object({ courses: z.array(adminCourse), nextCursor }),
   mcp: { name: 'list_courses', title: 'List courses', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.courses.list(ctx.siteId)).filter((c) => query.isPublic === undefined || c.isPublic === query.isPublic);
+    const all = (await ctx.services.operator.courses.list(ctx.siteId)).filter(
+      (c) => query.isPublic === undefined || c.isPublic === query.isPublic,
+    );
     const { items, nextCursor: next } = paginate(all, (c) => c.slug, query);
     return { courses: items, nextCursor: next };
   },
@@ -61,7 +68,8 @@ export const createCourse = defineOperation({
   scope: 'courses:write',
   tag: 'courses',
   summary: 'Create a course',
-  description: 'Creates a course at your site. Slugs are 2–64 lower-case letters, digits or dashes and unique per site (409 when taken).',
+  description:
+    'Creates a course at your site. Slugs are 2–64 lower-case letters, digits or dashes and unique per site (409 when taken).',
   body: {
     slug: z.string().min(2).max(64),
     title: z.string().min(1).max(200),
@@ -71,7 +79,13 @@ export const createCourse = defineOperation({
   response: adminCourse,
   status: 201,
   location: (c) => `/api/v1/courses/${encodeURIComponent(c.slug)}`,
-  mcp: { name: 'create_course', title: 'Create a course', annotations: WRITE, output: { course: adminCourse }, present: (course) => ({ course }) },
+  mcp: {
+    name: 'create_course',
+    title: 'Create a course',
+    annotations: WRITE,
+    output: { course: adminCourse },
+    present: (course) => ({ course }),
+  },
   async run({ body }, ctx) {
     return ctx.services.operator.courses.create(ctx.siteId, body);
   },
@@ -84,12 +98,19 @@ export const updateCourse = defineOperation({
   scope: 'courses:write',
   tag: 'courses',
   summary: "Change a course's title, description or public visibility",
-  description: "Changes a course's title, description or public visibility. Omitted fields stay as they are. Send If-Match with the ETag of GET /api/v1/courses/{slug} to avoid lost updates.",
+  description:
+    "Changes a course's title, description or public visibility. Omitted fields stay as they are. Send If-Match with the ETag of GET /api/v1/courses/{slug} to avoid lost updates.",
   params: { slug },
   body: coursePatch,
   response: adminCourse,
   ifMatch: 'getCourse',
-  mcp: { name: 'update_course', title: 'Change a course', annotations: WRITE_IDEMPOTENT, output: { course: adminCourse }, present: (course) => ({ course }) },
+  mcp: {
+    name: 'update_course',
+    title: 'Change a course',
+    annotations: WRITE_IDEMPOTENT,
+    output: { course: adminCourse },
+    present: (course) => ({ course }),
+  },
   async run({ params, body }, ctx) {
     return ctx.services.operator.courses.update(ctx.siteId, params.slug, body);
   },
@@ -104,7 +125,13 @@ export const publishCourse = defineOperation({
   summary: 'Publish a course (list it in the public catalogue)',
   params: { slug },
   response: adminCourse,
-  mcp: { name: 'publish_course', title: 'Publish a course', annotations: WRITE_IDEMPOTENT, output: { course: adminCourse }, present: (course) => ({ course }) },
+  mcp: {
+    name: 'publish_course',
+    title: 'Publish a course',
+    annotations: WRITE_IDEMPOTENT,
+    output: { course: adminCourse },
+    present: (course) => ({ course }),
+  },
   async run({ params }, ctx) {
     return ctx.services.operator.courses.update(ctx.siteId, params.slug, { isPublic: true });
   },
@@ -133,13 +160,19 @@ export const addLecture = defineOperation({
   tag: 'curriculum',
   summary: 'Append a lecture to the end of a course curriculum',
   params: { slug },
-  body: { title: z.string().min(1).max(200), durationSeconds: z.number().int().min(0).max(86_400).describe('Length in seconds.') },
+  body: {
+    title: z.string().min(1).max(200),
+    durationSeconds: z.number().int().min(0).max(86_400).describe('Length in seconds.'),
+  },
   response: z.object({ slug: z.string(), lecture }),
   status: 201,
   location: (r) => `/api/v1/lectures/${encodeURIComponent(r.lecture.id)}`,
   mcp: { name: 'add_lecture', title: 'Add a lecture', annotations: WRITE },
   async run({ params, body }, ctx) {
-    return { slug: params.slug, lecture: await ctx.services.operator.courses.addLecture(ctx.siteId, params.slug, body) };
+    return {
+      slug: params.slug,
+      lecture: await ctx.services.operator.courses.addLecture(ctx.siteId, params.slug, body),
+    };
   },
 });
 
@@ -152,13 +185,24 @@ export const removeLecture = defineOperation({
   summary: "Delete a lecture and the students' playback progress in it (cannot be undone)",
   params: { lectureId: z.string().min(1).max(128) },
   status: 204,
-  mcp: { name: 'remove_lecture', title: 'Remove a lecture', annotations: DESTRUCTIVE, output: { removed: z.string() }, present: (_r, args) => ({ removed: args.lectureId }) },
+  mcp: {
+    name: 'remove_lecture',
+    title: 'Remove a lecture',
+    annotations: DESTRUCTIVE,
+    output: { removed: z.string() },
+    present: (_r, args) => ({ removed: args.lectureId }),
+  },
   async run({ params }, ctx) {
     await ctx.services.operator.courses.removeLecture(ctx.siteId, params.lectureId);
   },
 });
 
-const section = z.object({ id: z.string(), position: z.number().int(), title: z.string(), lectureIds: z.array(z.string()).describe('Its lectures, in curriculum order.') });
+const section = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  title: z.string(),
+  lectureIds: z.array(z.string()).describe('Its lectures, in curriculum order.'),
+});
 
 export const listSections = defineOperation({
   id: 'listSections',
@@ -201,7 +245,13 @@ export const setLectureSection = defineOperation({
   tag: 'curriculum',
   summary: "Put a lecture into one of its course's sections",
   params: { lectureId: z.string().min(1).max(128) },
-  body: { sectionId: z.string().min(1).max(128).describe('A section of the same course (GET /api/v1/courses/{slug}/sections).') },
+  body: {
+    sectionId: z
+      .string()
+      .min(1)
+      .max(128)
+      .describe('A section of the same course (GET /api/v1/courses/{slug}/sections).'),
+  },
   status: 204,
   async run({ params, body }, ctx) {
     await ctx.services.operator.sections.assign(ctx.siteId, params.lectureId, body.sectionId);

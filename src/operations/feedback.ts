@@ -13,7 +13,9 @@ const comment = z.object({
     z.object({ kind: z.literal('lecture'), lectureId: z.string(), courseSlug: z.string() }),
     z.object({ kind: z.literal('post'), postSlug: z.string() }),
   ]),
-  author: z.object({ userId: z.string().nullable(), name: z.string() }).describe('userId null and name "Deleted account" once the account is gone.'),
+  author: z
+    .object({ userId: z.string().nullable(), name: z.string() })
+    .describe('userId null and name "Deleted account" once the account is gone.'),
   body: z.string(),
   createdAt: z.string(),
 });
@@ -25,8 +27,18 @@ const formSummary = z.object({
   submissionCount: z.number().int(),
   createdAt: z.string(),
 });
-const field = z.object({ name: z.string(), label: z.string(), type: z.enum(FIELD_TYPES), required: z.boolean(), options: z.array(z.string()).optional() });
-const submission = z.object({ id: z.string(), submittedAt: z.string(), values: z.record(z.string(), z.union([z.string(), z.boolean()])) });
+const field = z.object({
+  name: z.string(),
+  label: z.string(),
+  type: z.enum(FIELD_TYPES),
+  required: z.boolean(),
+  options: z.array(z.string()).optional(),
+});
+const submission = z.object({
+  id: z.string(),
+  submittedAt: z.string(),
+  values: z.record(z.string(), z.union([z.string(), z.boolean()])),
+});
 const formId = z.string().min(1).max(64).describe('Form id, e.g. "frm_contact".');
 
 export const listComments = defineOperation({
@@ -104,7 +116,10 @@ export const listFormSubmissions = defineOperation({
   tag: 'forms',
   summary: 'Submissions of a form, newest first, optionally only those since a time',
   params: { formId },
-  query: { ...pageQuery, since: z.string().datetime().optional().describe('ISO 8601 UTC; only submissions at or after it.') },
+  query: {
+    ...pageQuery,
+    since: z.string().datetime().optional().describe('ISO 8601 UTC; only submissions at or after it.'),
+  },
   response: z.object({ formId: z.string(), submissions: z.array(submission), nextCursor }),
   mcp: { name: 'list_form_submissions', title: 'List form submissions', annotations: READ },
   async run({ params, query }, ctx) {

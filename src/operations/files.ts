@@ -33,7 +33,11 @@ export const uploadFile = defineOperation({
   status: 201,
   location: (f) => `/api/v1/files/${encodeURIComponent(f.id)}`,
   async run({ file }, ctx) {
-    const info = await ctx.services.files.upload(ctx.siteId, { bytes: file!.bytes, filename: file!.filename, declaredType: file!.declaredType });
+    const info = await ctx.services.files.upload(ctx.siteId, {
+      bytes: file!.bytes,
+      filename: file!.filename,
+      declaredType: file!.declaredType,
+    });
     return withUrl(ctx.services.baseUrl, info);
   },
 });

@@ -4,9 +4,37 @@
  * scope map and docs/mcp.md's table follow.
  */
 import type { Operation } from './operation.js';
-import { getSite, updateSite, listApplications, createApplication, getApplication, updateApplication, rotateApplicationSecret, deleteApplication } from './site.js';
-import { listCourses, getCourse, createCourse, updateCourse, publishCourse, getCurriculum, addLecture, removeLecture, listSections, createSection, setLectureSection } from './courses.js';
-import { listStudents, enrollStudent, unenrollStudent, listMembers, grantMemberRole, revokeMemberRole } from './people.js';
+import {
+  getSite,
+  updateSite,
+  listApplications,
+  createApplication,
+  getApplication,
+  updateApplication,
+  rotateApplicationSecret,
+  deleteApplication,
+} from './site.js';
+import {
+  listCourses,
+  getCourse,
+  createCourse,
+  updateCourse,
+  publishCourse,
+  getCurriculum,
+  addLecture,
+  removeLecture,
+  listSections,
+  createSection,
+  setLectureSection,
+} from './courses.js';
+import {
+  listStudents,
+  enrollStudent,
+  unenrollStudent,
+  listMembers,
+  grantMemberRole,
+  revokeMemberRole,
+} from './people.js';
 import { listConnectedGrants, revokeConnectedGrant, revokeClientGrants, listAuditEvents } from './connections.js';
 import { listInvitations, getInvitation, createInvitation, revokeInvitation } from './invitations.js';
 import { PAGE_OPERATIONS, POST_OPERATIONS, getAppearance, setAppearance } from './content.js';
@@ -30,7 +58,18 @@ import {
   publishDigitalProduct,
   unpublishDigitalProduct,
 } from './memberships.js';
-import { listOrders, siteAnalytics, listEvents, getEvent, createEvent, cancelEvent, listCoupons, getCoupon, createCoupon, deactivateCoupon } from './business.js';
+import {
+  listOrders,
+  siteAnalytics,
+  listEvents,
+  getEvent,
+  createEvent,
+  cancelEvent,
+  listCoupons,
+  getCoupon,
+  createCoupon,
+  deactivateCoupon,
+} from './business.js';
 
 export const OPERATIONS: readonly Operation[] = [
   getSite,

@@ -21,7 +21,9 @@ const invitation = z.object({
   expiresAt: z.string(),
   acceptedAt: z.string().nullable(),
 });
-const created = invitation.extend({ acceptUrl: z.string().describe('One-time link for the invited person (shown only here).') });
+const created = invitation.extend({
+  acceptUrl: z.string().describe('One-time link for the invited person (shown only here).'),
+});
 const invitationId = z.string().min(1).max(128);
 
 export const listInvitations = defineOperation({
@@ -69,9 +71,19 @@ export const createInvitation = defineOperation({
   status: 201,
   location: (i) => `/api/v1/invitations/${encodeURIComponent(i.id)}`,
   target: (_input, i) => auditTarget('invitation', i?.id ?? ''),
-  mcp: { name: 'invite_member', title: 'Invite someone', annotations: WRITE, output: { invitation: created }, present: (i) => ({ invitation: i }) },
+  mcp: {
+    name: 'invite_member',
+    title: 'Invite someone',
+    annotations: WRITE,
+    output: { invitation: created },
+    present: (i) => ({ invitation: i }),
+  },
   async run({ body }, ctx) {
-    const { invitation: inv, token } = await ctx.services.invitations.create(ctx.siteId, { email: body.email, role: body.role, invitedBy: ctx.userId });
+    const { invitation: inv, token } = await ctx.services.invitations.create(ctx.siteId, {
+      email: body.email,
+      role: body.role,
+      invitedBy: ctx.userId,
+    });
     return { ...inv, acceptUrl: `${ctx.services.baseUrl}/invitations/${token}` };
   },
 });
@@ -86,7 +98,13 @@ export const revokeInvitation = defineOperation({
   params: { invitationId },
   status: 204,
   target: ({ params }) => auditTarget('invitation', params.invitationId),
-  mcp: { name: 'revoke_invitation', title: 'Withdraw an invitation', annotations: DESTRUCTIVE, output: { revoked: z.string() }, present: (_r, args) => ({ revoked: args.invitationId }) },
+  mcp: {
+    name: 'revoke_invitation',
+    title: 'Withdraw an invitation',
+    annotations: DESTRUCTIVE,
+    output: { revoked: z.string() },
+    present: (_r, args) => ({ revoked: args.invitationId }),
+  },
   async run({ params }, ctx) {
     await ctx.services.invitations.revoke(ctx.siteId, params.invitationId);
   },

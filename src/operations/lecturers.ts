@@ -23,7 +23,12 @@ const fields = {
   name: z.string().min(1).max(200),
   bio: z.string().max(10_000).describe('Markdown.'),
   photoUrl: z.string().url().max(2048).nullable().describe('https:// URL of a portrait, or null.'),
-  userId: z.string().min(1).max(64).nullable().describe('User id of a person with the instructor role at your site, or null.'),
+  userId: z
+    .string()
+    .min(1)
+    .max(64)
+    .nullable()
+    .describe('User id of a person with the instructor role at your site, or null.'),
 };
 
 export const listLecturers = defineOperation({
@@ -65,7 +70,12 @@ export const createLecturer = defineOperation({
   scope: 'lecturers:write',
   tag: 'lecturers',
   summary: 'Create a lecturer profile (name, bio, photo URL, optionally an instructor of your site)',
-  body: { name: fields.name, bio: fields.bio.optional(), photoUrl: fields.photoUrl.optional(), userId: fields.userId.optional() },
+  body: {
+    name: fields.name,
+    bio: fields.bio.optional(),
+    photoUrl: fields.photoUrl.optional(),
+    userId: fields.userId.optional(),
+  },
   response: lecturer,
   status: 201,
   location: (l) => `/api/v1/lecturers/${encodeURIComponent(l.id)}`,
@@ -83,7 +93,12 @@ export const updateLecturer = defineOperation({
   tag: 'lecturers',
   summary: "Change a lecturer's name, bio, photo or linked instructor (send If-Match to avoid lost updates)",
   params: { lecturerId },
-  body: { name: fields.name.optional(), bio: fields.bio.optional(), photoUrl: fields.photoUrl.optional(), userId: fields.userId.optional() },
+  body: {
+    name: fields.name.optional(),
+    bio: fields.bio.optional(),
+    photoUrl: fields.photoUrl.optional(),
+    userId: fields.userId.optional(),
+  },
   response: lecturer,
   ifMatch: 'getLecturer',
   async run({ params, body }, ctx) {
@@ -135,4 +150,12 @@ export const unassignLecturer = defineOperation({
   },
 });
 
-export const LECTURER_OPERATIONS = [listLecturers, getLecturer, createLecturer, updateLecturer, assignLecturer, unassignLecturer, deleteLecturer];
+export const LECTURER_OPERATIONS = [
+  listLecturers,
+  getLecturer,
+  createLecturer,
+  updateLecturer,
+  assignLecturer,
+  unassignLecturer,
+  deleteLecturer,
+];

@@ -43,8 +43,15 @@ const product = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-const courseSlugs = z.array(z.string().min(1).max(64)).max(200).describe('Slugs of courses of your site included in the plan.');
-const file = z.string().min(1).max(2048).describe('An https:// URL or storage:<fileId> of a file uploaded with POST /api/v1/files.');
+const courseSlugs = z
+  .array(z.string().min(1).max(64))
+  .max(200)
+  .describe('Slugs of courses of your site included in the plan.');
+const file = z
+  .string()
+  .min(1)
+  .max(2048)
+  .describe('An https:// URL or storage:<fileId> of a file uploaded with POST /api/v1/files.');
 
 export const listMembershipPlans = defineOperation({
   id: 'listMembershipPlans',
@@ -57,7 +64,11 @@ export const listMembershipPlans = defineOperation({
   response: z.object({ plans: z.array(plan), nextCursor }),
   mcp: { name: 'list_membership_plans', title: 'List membership plans', annotations: READ },
   async run({ query }, ctx) {
-    const { items, nextCursor: next } = paginate(await ctx.services.memberships.plans(ctx.siteId, query.status), (p) => p.id, query);
+    const { items, nextCursor: next } = paginate(
+      await ctx.services.memberships.plans(ctx.siteId, query.status),
+      (p) => p.id,
+      query,
+    );
     return { plans: items, nextCursor: next };
   },
 });
@@ -83,11 +94,23 @@ export const createMembershipPlan = defineOperation({
   scope: 'membership_plans:write',
   tag: 'membership_plans',
   summary: 'Create a membership plan: a monthly or yearly price that includes some of your courses',
-  body: { name: z.string().min(1).max(120), priceMinor, currency, interval: z.enum(BILLING_INTERVALS), courseSlugs: courseSlugs.optional() },
+  body: {
+    name: z.string().min(1).max(120),
+    priceMinor,
+    currency,
+    interval: z.enum(BILLING_INTERVALS),
+    courseSlugs: courseSlugs.optional(),
+  },
   response: plan,
   status: 201,
   location: (p) => `/api/v1/membership-plans/${encodeURIComponent((p as { id: string }).id)}`,
-  mcp: { name: 'create_membership_plan', title: 'Create a membership plan', annotations: WRITE, output: { plan }, present: (p) => ({ plan: p }) },
+  mcp: {
+    name: 'create_membership_plan',
+    title: 'Create a membership plan',
+    annotations: WRITE,
+    output: { plan },
+    present: (p) => ({ plan: p }),
+  },
   async run({ body }, ctx) {
     return ctx.services.memberships.createPlan(ctx.siteId, body);
   },
@@ -101,7 +124,12 @@ export const updateMembershipPlan = defineOperation({
   tag: 'membership_plans',
   summary: "Change a plan's name, price or included courses (send If-Match to avoid lost updates)",
   params: { planId: id },
-  body: { name: z.string().min(1).max(120).optional(), priceMinor: priceMinor.optional(), currency: currency.optional(), courseSlugs: courseSlugs.optional() },
+  body: {
+    name: z.string().min(1).max(120).optional(),
+    priceMinor: priceMinor.optional(),
+    currency: currency.optional(),
+    courseSlugs: courseSlugs.optional(),
+  },
   response: plan,
   ifMatch: 'getMembershipPlan',
   async run({ params, body }, ctx) {
@@ -118,7 +146,13 @@ export const archiveMembershipPlan = defineOperation({
   summary: 'Archive a plan: nobody new can subscribe, current subscriptions go on (idempotent)',
   params: { planId: id },
   response: plan,
-  mcp: { name: 'archive_membership_plan', title: 'Archive a membership plan', annotations: WRITE_IDEMPOTENT, output: { plan }, present: (p) => ({ plan: p }) },
+  mcp: {
+    name: 'archive_membership_plan',
+    title: 'Archive a membership plan',
+    annotations: WRITE_IDEMPOTENT,
+    output: { plan },
+    present: (p) => ({ plan: p }),
+  },
   async run({ params }, ctx) {
     return ctx.services.memberships.archivePlan(ctx.siteId, params.planId);
   },
@@ -130,12 +164,16 @@ export const listSubscriptions = defineOperation({
   path: '/api/v1/subscriptions',
   scope: 'subscriptions:read',
   tag: 'subscriptions',
-  summary: 'Subscriptions at your site, newest first, optionally of one plan and/or status (active, past_due, cancelled)',
+  summary:
+    'Subscriptions at your site, newest first, optionally of one plan and/or status (active, past_due, cancelled)',
   query: { ...pageQuery, planId: id.optional(), status: z.enum(SUBSCRIPTION_STATUSES).optional() },
   response: z.object({ subscriptions: z.array(subscription), nextCursor }),
   mcp: { name: 'list_subscriptions', title: 'List subscriptions', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.memberships.subscriptions(ctx.siteId, { planId: query.planId, status: query.status });
+    const all = await ctx.services.memberships.subscriptions(ctx.siteId, {
+      planId: query.planId,
+      status: query.status,
+    });
     const { items, nextCursor: next } = paginate(all, (s) => s.id, query);
     return { subscriptions: items, nextCursor: next };
   },
@@ -162,12 +200,19 @@ export const createSubscription = defineOperation({
   scope: 'subscriptions:write',
   tag: 'subscriptions',
   summary: 'Put a member of your site on an active plan; the first period starts now',
-  description: 'Subscribes a person who already has a role at your site (invite others first) to an active membership plan. 404 naming `email` when nobody with that e-mail has a role here; 409 when the plan is archived or the person already has a live subscription to it.',
+  description:
+    'Subscribes a person who already has a role at your site (invite others first) to an active membership plan. 404 naming `email` when nobody with that e-mail has a role here; 409 when the plan is archived or the person already has a live subscription to it.',
   body: { email: z.string().email().max(254), planId: id },
   response: subscription,
   status: 201,
   location: (s) => `/api/v1/subscriptions/${encodeURIComponent((s as { id: string }).id)}`,
-  mcp: { name: 'create_subscription', title: 'Subscribe a member to a plan', annotations: WRITE, output: { subscription }, present: (s) => ({ subscription: s }) },
+  mcp: {
+    name: 'create_subscription',
+    title: 'Subscribe a member to a plan',
+    annotations: WRITE,
+    output: { subscription },
+    present: (s) => ({ subscription: s }),
+  },
   async run({ body }, ctx) {
     return ctx.services.memberships.subscribe(ctx.siteId, body);
   },
@@ -182,7 +227,13 @@ export const cancelSubscription = defineOperation({
   summary: 'Cancel a subscription now (idempotent)',
   params: { subscriptionId: id },
   response: subscription,
-  mcp: { name: 'cancel_subscription', title: 'Cancel a subscription', annotations: DESTRUCTIVE, output: { subscription }, present: (s) => ({ subscription: s }) },
+  mcp: {
+    name: 'cancel_subscription',
+    title: 'Cancel a subscription',
+    annotations: DESTRUCTIVE,
+    output: { subscription },
+    present: (s) => ({ subscription: s }),
+  },
   async run({ params }, ctx) {
     return ctx.services.memberships.cancel(ctx.siteId, params.subscriptionId);
   },
@@ -199,7 +250,11 @@ export const listDigitalProducts = defineOperation({
   response: z.object({ products: z.array(product), nextCursor }),
   mcp: { name: 'list_digital_products', title: 'List digital products', annotations: READ },
   async run({ query }, ctx) {
-    const { items, nextCursor: next } = paginate(await ctx.services.digitalProducts.list(ctx.siteId, query.published), (p) => p.id, query);
+    const { items, nextCursor: next } = paginate(
+      await ctx.services.digitalProducts.list(ctx.siteId, query.published),
+      (p) => p.id,
+      query,
+    );
     return { products: items, nextCursor: next };
   },
 });
@@ -229,7 +284,13 @@ export const createDigitalProduct = defineOperation({
   response: product,
   status: 201,
   location: (p) => `/api/v1/digital-products/${encodeURIComponent((p as { id: string }).id)}`,
-  mcp: { name: 'create_digital_product', title: 'Create a digital product', annotations: WRITE, output: { product }, present: (p) => ({ product: p }) },
+  mcp: {
+    name: 'create_digital_product',
+    title: 'Create a digital product',
+    annotations: WRITE,
+    output: { product },
+    present: (p) => ({ product: p }),
+  },
   async run({ body }, ctx) {
     return ctx.services.digitalProducts.create(ctx.siteId, body);
   },
@@ -243,7 +304,12 @@ export const updateDigitalProduct = defineOperation({
   tag: 'digital_products',
   summary: "Change a product's name, price or file (send If-Match to avoid lost updates)",
   params: { productId: id },
-  body: { name: z.string().min(1).max(120).optional(), priceMinor: priceMinor.optional(), currency: currency.optional(), file: file.optional() },
+  body: {
+    name: z.string().min(1).max(120).optional(),
+    priceMinor: priceMinor.optional(),
+    currency: currency.optional(),
+    file: file.optional(),
+  },
   response: product,
   ifMatch: 'getDigitalProduct',
   async run({ params, body }, ctx) {
@@ -263,7 +329,13 @@ function publication(publish: boolean) {
     summary: publish ? 'Put a digital product on sale (idempotent)' : 'Take a digital product off sale (idempotent)',
     params: { productId: id },
     response: product,
-    mcp: { name: `${verb}_digital_product`, title: publish ? 'Publish a digital product' : 'Unpublish a digital product', annotations: WRITE_IDEMPOTENT, output: { product }, present: (p) => ({ product: p }) },
+    mcp: {
+      name: `${verb}_digital_product`,
+      title: publish ? 'Publish a digital product' : 'Unpublish a digital product',
+      annotations: WRITE_IDEMPOTENT,
+      output: { product },
+      present: (p) => ({ product: p }),
+    },
     async run({ params }, ctx) {
       return ctx.services.digitalProducts.setPublished(ctx.siteId, params.productId, publish);
     },

@@ -41,9 +41,24 @@ export interface Hints {
 }
 
 export const READ: Hints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const WRITE: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-export const WRITE_IDEMPOTENT: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const DESTRUCTIVE: Hints = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+export const WRITE: Hints = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+export const WRITE_IDEMPOTENT: Hints = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const DESTRUCTIVE: Hints = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** The platform services operations run against (one set per process). */
 export interface AdminServices {
@@ -177,10 +192,20 @@ export interface Operation {
   mcp?: McpView<unknown>;
   upload?: { field: string; description: string };
   target?: (input: OperationValues, result: unknown) => string;
-  run(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; file?: UploadedPart }, ctx: OperationContext): Promise<unknown>;
+  run(
+    input: {
+      params: Record<string, unknown>;
+      query: Record<string, unknown>;
+      body: Record<string, unknown>;
+      file?: UploadedPart;
+    },
+    ctx: OperationContext,
+  ): Promise<unknown>;
 }
 
 /** Type-checks a declaration and erases its types for the operation list. */
-export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}, R = unknown>(def: OperationDefinition<P, Q, B, R>): Operation {
+export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}, R = unknown>(
+  def: OperationDefinition<P, Q, B, R>,
+): Operation {
   return def as unknown as Operation;
 }

@@ -10,7 +10,7 @@ import { ROLES } from '../platform/operator/people.js';
 /** The roles of a site (DESIGN D5), for surfaces that offer them (the /admin forms). */
 export { ROLES };
 import { defineOperation, READ, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const email = z.string().email().max(254);
 const courseSlug = z.string().min(1).max(64);
@@ -31,7 +31,8 @@ export const listStudents = defineOperation({
   path: '/api/v1/students',
   scope: 'students:read',
   tag: 'students',
-  summary: 'Enrollments at your site (student e-mail, course slug, expiry, active or expired), optionally of one course',
+  summary:
+    'Enrollments at your site (student e-mail, course slug, expiry, active or expired), optionally of one course',
   query: { ...pageQuery, courseSlug: z.string().max(64).optional(), status: z.enum(['active', 'expired']).optional() },
   response: z.object({ students: z.array(enrollment), nextCursor }),
   mcp: { name: 'list_students', title: 'List students', annotations: READ },
@@ -48,13 +49,24 @@ export const enrollStudent = defineOperation({
   scope: 'students:write',
   tag: 'students',
   summary: 'Enroll a member of your site in a course (or change the expiry of the enrollment)',
-  description: 'Enrolls a person who already has a role at your site (invite others first) in a course, or changes the expiry of an enrollment. Give expiresAt or lifetimeAccess: true.',
+  description:
+    'Enrolls a person who already has a role at your site (invite others first) in a course, or changes the expiry of an enrollment. Give expiresAt or lifetimeAccess: true.',
   params: { courseSlug, email },
   body: { expiresAt: z.string().datetime({ offset: true }).optional(), lifetimeAccess: z.boolean().optional() },
   response: enrollment,
-  mcp: { name: 'enroll_student', title: 'Enroll a student', annotations: WRITE_IDEMPOTENT, output: { enrollment }, present: (e) => ({ enrollment: e }) },
+  mcp: {
+    name: 'enroll_student',
+    title: 'Enroll a student',
+    annotations: WRITE_IDEMPOTENT,
+    output: { enrollment },
+    present: (e) => ({ enrollment: e }),
+  },
   async run({ params, body }, ctx) {
-    return ctx.services.operator.people.enroll(ctx.siteId, { email: params.email, courseSlug: params.courseSlug, ...body });
+    return ctx.services.operator.people.enroll(ctx.siteId, {
+      email: params.email,
+      courseSlug: params.courseSlug,
+      ...body,
+    });
   },
 });
 
@@ -102,11 +114,18 @@ export const grantMemberRole = defineOperation({
   scope: 'members:write',
   tag: 'members',
   summary: 'Give a member of your site a role',
-  description: 'Gives a person who already has a role at your site another role (invite others). Only an owner grants owner; nobody raises their own roles.',
+  description:
+    'Gives a person who already has a role at your site another role (invite others). Only an owner grants owner; nobody raises their own roles.',
   params: { email, role: z.enum(ROLES) },
   response: member,
   target: ({ params }) => auditTarget('member', `${params.email.toLowerCase()}/${params.role}`),
-  mcp: { name: 'grant_member_role', title: 'Give a role', annotations: WRITE_IDEMPOTENT, output: { member }, present: (m) => ({ member: m }) },
+  mcp: {
+    name: 'grant_member_role',
+    title: 'Give a role',
+    annotations: WRITE_IDEMPOTENT,
+    output: { member },
+    present: (m) => ({ member: m }),
+  },
   async run({ params }, ctx) {
     return ctx.services.operator.people.grantRole(ctx.siteId, params.email, params.role, ctx.userId);
   },

@@ -44,25 +44,43 @@ export function operation(id: string): Operation {
 }
 
 /** The key of the representation an If-Match update guards: its reader and its path parameters. */
-const resourceKey = (readerId: string, params: Record<string, unknown>): string => `${readerId} ${JSON.stringify(params)}`;
+const resourceKey = (readerId: string, params: Record<string, unknown>): string =>
+  `${readerId} ${JSON.stringify(params)}`;
 
 /**
  * The version tag of a representation (the `/api/v1` strong ETag, RFC 9110 §8.8.3): a hash of its
  * version and its JSON. Either changing changes the tag.
  */
 export const versionTag = (body: unknown, version: number): string =>
-  `"${createHash('sha256').update(`${version}\n${JSON.stringify(body)}`).digest('base64url').slice(0, 27)}"`;
+  `"${createHash('sha256')
+    .update(`${version}\n${JSON.stringify(body)}`)
+    .digest('base64url')
+    .slice(0, 27)}"`;
 
 /** The refusal of a stale precondition (`conflict`, reason `precondition_failed`: 412 on `/api/v1`). */
-const stale = () => new PlatformError('conflict', 'the resource changed since you read it (If-Match does not match its ETag); read it again and retry', { reason: 'precondition_failed' });
+const stale = () =>
+  new PlatformError(
+    'conflict',
+    'the resource changed since you read it (If-Match does not match its ETag); read it again and retry',
+    { reason: 'precondition_failed' },
+  );
 
 /**
  * The version tag of a call's result: of a reader (`get`) or of an update that declares `ifMatch`
  * (the tag its reader answers now). Representations no update guards have version 0.
  */
-export async function tagOf(op: Operation, input: OperationValues, result: unknown, actor: Actor, services: AdminServices): Promise<string> {
+export async function tagOf(
+  op: Operation,
+  input: OperationValues,
+  result: unknown,
+  actor: Actor,
+  services: AdminServices,
+): Promise<string> {
   const readerId = op.method === 'get' ? op.id : op.ifMatch;
-  const version = readerId && GUARDED.has(readerId) ? await services.versions.current(actor.siteId, resourceKey(readerId, input.params)) : 0;
+  const version =
+    readerId && GUARDED.has(readerId)
+      ? await services.versions.current(actor.siteId, resourceKey(readerId, input.params))
+      : 0;
   return versionTag(result, version);
 }
 
@@ -76,7 +94,8 @@ function defaultTarget(op: Operation, input: OperationValues, result: unknown): 
 }
 
 /** The audit target of a call (the operation's own `target`, else the default). */
-export const targetOf = (op: Operation, input: OperationValues, result: unknown): string => (op.target ? op.target(input, result) : defaultTarget(op, input, result));
+export const targetOf = (op: Operation, input: OperationValues, result: unknown): string =>
+  op.target ? op.target(input, result) : defaultTarget(op, input, result);
 
 /**
  * Runs one call of `op` for `actor` and records it.
@@ -91,13 +110,22 @@ export const targetOf = (op: Operation, input: OperationValues, result: unknown)
  * @param input validated input (`validateInput`, or the surface's own parser)
  * @throws PlatformError the operation's refusals; `conflict`/`precondition_failed` for a stale tag
  */
-export async function runOperation(op: Operation, input: OperationValues, actor: Actor, services: AdminServices, options: { ifMatch?: readonly string[] } = {}): Promise<unknown> {
+export async function runOperation(
+  op: Operation,
+  input: OperationValues,
+  actor: Actor,
+  services: AdminServices,
+  options: { ifMatch?: readonly string[] } = {},
+): Promise<unknown> {
   if (op.ifMatch) {
     const resource = resourceKey(op.ifMatch, input.params);
     const tags = options.ifMatch ?? [];
     if (tags.length > 0 && !tags.includes('*')) {
       const version = await services.versions.current(actor.siteId, resource);
-      const current = await operation(op.ifMatch).run({ params: input.params, query: {}, body: {} }, { siteId: actor.siteId, userId: actor.userId, services });
+      const current = await operation(op.ifMatch).run(
+        { params: input.params, query: {}, body: {} },
+        { siteId: actor.siteId, userId: actor.userId, services },
+      );
       if (!tags.includes(versionTag(current, version))) throw stale();
       if (!(await services.versions.claim(actor.siteId, resource, version))) throw stale();
     } else {
@@ -133,7 +161,10 @@ export interface InputIssue {
  * `/api/v1` keeps its own parser, which also turns query strings into numbers and booleans.
  * @returns the validated input, or every failing field
  */
-export function validateInput(op: Operation, raw: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: Record<string, unknown> }): { ok: true; input: OperationValues } | { ok: false; issues: InputIssue[] } {
+export function validateInput(
+  op: Operation,
+  raw: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: Record<string, unknown> },
+): { ok: true; input: OperationValues } | { ok: false; issues: InputIssue[] } {
   const parts = [
     ['params', z.object(op.params ?? {}), raw.params ?? {}],
     ['query', z.object(op.query ?? {}), raw.query ?? {}],
@@ -144,7 +175,11 @@ export function validateInput(op: Operation, raw: { params?: Record<string, unkn
   for (const [part, schema, value] of parts) {
     const parsed = schema.safeParse(value);
     if (parsed.success) out[part] = parsed.data as Record<string, unknown>;
-    else for (const i of parsed.error.issues) issues.push({ part, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message });
+    else
+      for (const i of parsed.error.issues)
+        issues.push({ part, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message });
   }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, input: { params: out.params!, query: out.query!, body: out.body! } };
+  return issues.length > 0
+    ? { ok: false, issues }
+    : { ok: true, input: { params: out.params!, query: out.query!, body: out.body! } };
 }

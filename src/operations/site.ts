@@ -25,9 +25,13 @@ const application = z.object({
   redirectUris: z.array(z.string()),
   scope: z.string(),
   createdAt: z.string(),
-  confidential: z.boolean().describe('true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way.'),
+  confidential: z
+    .boolean()
+    .describe('true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way.'),
 });
-const withSecret = application.extend({ clientSecret: z.string().optional().describe('A confidential client\'s secret: shown only in this answer.') });
+const withSecret = application.extend({
+  clientSecret: z.string().optional().describe("A confidential client's secret: shown only in this answer."),
+});
 const appClientId = z.string().min(1).max(200);
 /** Audit target of an action on an OAuth application (filtering the trail by its client id finds it). */
 const appTarget = (clientId: unknown): string => auditTarget('application', String(clientId ?? ''));
@@ -59,7 +63,13 @@ export const updateSite = defineOperation({
   response: site,
   ifMatch: 'getSite',
   target: (_input, result) => auditTarget('site', result?.id ?? ''),
-  mcp: { name: 'update_site', title: 'Rename the site or switch MCP connections', annotations: WRITE_IDEMPOTENT, output: { site }, present: (s) => ({ site: s }) },
+  mcp: {
+    name: 'update_site',
+    title: 'Rename the site or switch MCP connections',
+    annotations: WRITE_IDEMPOTENT,
+    output: { site },
+    present: (s) => ({ site: s }),
+  },
   async run({ body }, ctx) {
     const updated = await ctx.services.siteSettings.update(ctx.siteId, body);
     if (!updated) throw notFound('site', ctx.siteId);
@@ -75,11 +85,17 @@ export const listApplications = defineOperation({
   tag: 'school',
   summary: 'OAuth applications (member clients) of the site',
   // SPEC §5.4 / DESIGN §3: with the beta off the applications are suspended, still listed as such.
-  response: z.object({ applications: z.array(application.extend({ suspended: z.boolean() })), mcpConnectionsEnabled: z.boolean() }),
+  response: z.object({
+    applications: z.array(application.extend({ suspended: z.boolean() })),
+    mcpConnectionsEnabled: z.boolean(),
+  }),
   async run(_input, ctx) {
     const found = await ctx.services.accounts.findSite(ctx.siteId);
     if (!found) throw notFound('site', ctx.siteId);
-    const applications = (await ctx.services.memberClients.list(ctx.siteId)).map((a) => ({ ...a, suspended: !found.mcpConnectionsEnabled }));
+    const applications = (await ctx.services.memberClients.list(ctx.siteId)).map((a) => ({
+      ...a,
+      suspended: !found.mcpConnectionsEnabled,
+    }));
     return { applications, mcpConnectionsEnabled: found.mcpConnectionsEnabled };
   },
 });
@@ -92,7 +108,10 @@ export const NEW_APPLICATION_BODY = {
     .array(z.enum(MEMBER_CLIENT_SCOPES as [string, ...string[]]))
     .min(1)
     .refine((s) => s.includes('account:read'), 'a member client needs account:read'),
-  confidential: z.boolean().optional().describe('true: the client gets a secret, shown once (default false: public, PKCE only).'),
+  confidential: z
+    .boolean()
+    .optional()
+    .describe('true: the client gets a secret, shown once (default false: public, PKCE only).'),
 };
 
 export const createApplication = defineOperation({
@@ -113,9 +132,22 @@ export const createApplication = defineOperation({
     if (!found) throw notFound('site', ctx.siteId);
     if (!found.mcpConnectionsEnabled) {
       // SPEC §5.4: the OAuth applications area appears only after the beta is switched on.
-      throw new PlatformError('conflict', 'enable the "MCP connections" beta feature first (PATCH /api/v1/site {"mcpConnectionsEnabled": true})', { reason: 'feature_disabled' });
+      throw new PlatformError(
+        'conflict',
+        'enable the "MCP connections" beta feature first (PATCH /api/v1/site {"mcpConnectionsEnabled": true})',
+        { reason: 'feature_disabled' },
+      );
     }
-    return ctx.services.memberClients.create(ctx.siteId, { clientName: body.clientName, redirectUris: body.redirectUris, scope: body.scopes.join(' '), confidential: body.confidential }, ctx.userId);
+    return ctx.services.memberClients.create(
+      ctx.siteId,
+      {
+        clientName: body.clientName,
+        redirectUris: body.redirectUris,
+        scope: body.scopes.join(' '),
+        confidential: body.confidential,
+      },
+      ctx.userId,
+    );
   },
 });
 
@@ -141,13 +173,27 @@ export const updateApplication = defineOperation({
   tag: 'school',
   summary: 'Rename a member client, change its redirect URIs or its scopes (its secret stays)',
   params: { clientId: appClientId },
-  body: { clientName: NEW_APPLICATION_BODY.clientName.optional(), redirectUris: NEW_APPLICATION_BODY.redirectUris.optional(), scopes: NEW_APPLICATION_BODY.scopes.optional() },
+  body: {
+    clientName: NEW_APPLICATION_BODY.clientName.optional(),
+    redirectUris: NEW_APPLICATION_BODY.redirectUris.optional(),
+    scopes: NEW_APPLICATION_BODY.scopes.optional(),
+  },
   response: application,
   ifMatch: 'getOAuthApplication',
   target: ({ params }) => appTarget(params.clientId),
-  mcp: { name: 'update_oauth_application', title: 'Change an OAuth application', annotations: WRITE_IDEMPOTENT, output: { application }, present: (a) => ({ application: a }) },
+  mcp: {
+    name: 'update_oauth_application',
+    title: 'Change an OAuth application',
+    annotations: WRITE_IDEMPOTENT,
+    output: { application },
+    present: (a) => ({ application: a }),
+  },
   async run({ params, body }, ctx) {
-    return ctx.services.memberClients.update(ctx.siteId, params.clientId, { clientName: body.clientName, redirectUris: body.redirectUris, scope: body.scopes?.join(' ') });
+    return ctx.services.memberClients.update(ctx.siteId, params.clientId, {
+      clientName: body.clientName,
+      redirectUris: body.redirectUris,
+      scope: body.scopes?.join(' '),
+    });
   },
 });
 
@@ -176,16 +222,28 @@ export const deleteApplication = defineOperation({
   scope: 'school:write',
   tag: 'school',
   summary: 'Delete a member client (its grants and tokens end)',
-  description: 'Revokes every grant members gave the application at your site (their access and refresh tokens are refused at once on every surface), then deletes it. 404 when it is not an application of your site.',
+  description:
+    'Revokes every grant members gave the application at your site (their access and refresh tokens are refused at once on every surface), then deletes it. 404 when it is not an application of your site.',
   params: { clientId: appClientId },
   status: 204,
   target: ({ params }) => appTarget(params.clientId),
-  mcp: { name: 'delete_oauth_application', title: 'Delete an OAuth application', annotations: DESTRUCTIVE, output: { deleted: z.string() }, present: (_r, args) => ({ deleted: args.clientId }) },
+  mcp: {
+    name: 'delete_oauth_application',
+    title: 'Delete an OAuth application',
+    annotations: DESTRUCTIVE,
+    output: { deleted: z.string() },
+    present: (_r, args) => ({ deleted: args.clientId }),
+  },
   // Issue #25 finding 10 / #27: one implementation on every surface (/api/v1, MCP, /admin): the
   // application must be this site's; its grants (and their tokens) end first, then it is deleted.
   async run({ params }, ctx) {
     await ctx.services.memberClients.get(ctx.siteId, params.clientId);
-    await ctx.services.connections.revoke({ siteId: ctx.siteId }, { clientId: params.clientId }, { userId: ctx.userId });
-    if (!(await ctx.services.memberClients.delete(ctx.siteId, params.clientId))) throw notFound('application', params.clientId);
+    await ctx.services.connections.revoke(
+      { siteId: ctx.siteId },
+      { clientId: params.clientId },
+      { userId: ctx.userId },
+    );
+    if (!(await ctx.services.memberClients.delete(ctx.siteId, params.clientId)))
+      throw notFound('application', params.clientId);
   },
 });

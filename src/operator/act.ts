@@ -20,7 +20,8 @@ export interface PageOperator {
 export type Outcome<R = unknown> = { ok: true; result: R } | { ok: false; status: number; message: string };
 
 /** A form value that may repeat (checkboxes): always a list of strings. */
-export const fieldList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
+export const fieldList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
 
 /** "Redirect URIs (line 2): …" for `['redirectUris', 1]`. */
 function readable(issue: InputIssue, labels: Record<string, string>): string {
@@ -45,9 +46,15 @@ export async function act<R = unknown>(
 ): Promise<Outcome<R>> {
   const declared = operation(id);
   const checked = validateInput(declared, raw);
-  if (!checked.ok) return { ok: false, status: 400, message: checked.issues.map((i) => readable(i, labels)).join('; ') };
+  if (!checked.ok)
+    return { ok: false, status: 400, message: checked.issues.map((i) => readable(i, labels)).join('; ') };
   try {
-    const result = await runOperation(declared, checked.input, { siteId: op.site.id, userId: op.session.userId, clientId: null, surface: 'admin' }, services);
+    const result = await runOperation(
+      declared,
+      checked.input,
+      { siteId: op.site.id, userId: op.session.userId, clientId: null, surface: 'admin' },
+      services,
+    );
     return { ok: true, result: result as R };
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;

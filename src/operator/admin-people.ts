@@ -37,7 +37,6 @@ export interface PeopleHelpers {
   back(ctx: Context, path: string): void;
 }
 
-
 const str = (v: unknown): string => (typeof v === 'string' && v.length <= 254 ? v.trim() : '');
 /**
  * The `<option>`s of a role picker (issue #30 item 8): `picked` (a refused form's value) or else the
@@ -80,7 +79,15 @@ export function mountPeople(router: Router, deps: PeopleDeps, h: PeopleHelpers):
       e(m.roles.join(', ')),
       m.roles
         .filter(removable)
-        .map((role) => button(`/admin/${siteId}/people/roles`, op.csrf, `Remove ${role}`, { email: m.email, role, change: 'revoke' }, true))
+        .map((role) =>
+          button(
+            `/admin/${siteId}/people/roles`,
+            op.csrf,
+            `Remove ${role}`,
+            { email: m.email, role, change: 'revoke' },
+            true,
+          ),
+        )
         .join(' '),
     ]);
     const invitations = await deps.services.invitations.list(siteId);
@@ -90,7 +97,9 @@ export function mountPeople(router: Router, deps: PeopleDeps, h: PeopleHelpers):
       e(i.status),
       e(when(i.createdAt)),
       e(when(i.expiresAt)),
-      i.status === 'pending' ? button(`/admin/${siteId}/invitations/${encodeURIComponent(i.id)}/withdraw`, op.csrf, 'Withdraw', {}, true) : '',
+      i.status === 'pending'
+        ? button(`/admin/${siteId}/invitations/${encodeURIComponent(i.id)}/withdraw`, op.csrf, 'Withdraw', {}, true)
+        : '',
     ]);
     h.render(
       ctx,
@@ -122,7 +131,11 @@ ${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Actio
   router.get('/:site/people', async (ctx) => {
     const op = await h.operator(ctx);
     if (!op) return;
-    const done = { granted: 'Role given.', revoked: 'Role removed.', withdrawn: 'Invitation withdrawn; its link no longer works.' }[String(ctx.query.done)];
+    const done = {
+      granted: 'Role given.',
+      revoked: 'Role removed.',
+      withdrawn: 'Invitation withdrawn; its link no longer works.',
+    }[String(ctx.query.done)];
     await peoplePage(ctx, op, done ? notice(done) : '');
   });
 
@@ -135,8 +148,15 @@ ${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Actio
     const email = str(body.email);
     const role = str(body.role);
     const change = body.change === 'revoke' ? 'revoke' : 'grant';
-    const done = await act(deps.services, op, change === 'grant' ? 'grantMemberRole' : 'revokeMemberRole', { params: { email, role } }, { email: 'E-mail', role: 'Role' });
-    if (!done.ok) return peoplePage(ctx, op, notice(`Not done: ${done.message}`, 'alert'), done.status, { roleEmail: email, role });
+    const done = await act(
+      deps.services,
+      op,
+      change === 'grant' ? 'grantMemberRole' : 'revokeMemberRole',
+      { params: { email, role } },
+      { email: 'E-mail', role: 'Role' },
+    );
+    if (!done.ok)
+      return peoplePage(ctx, op, notice(`Not done: ${done.message}`, 'alert'), done.status, { roleEmail: email, role });
     h.back(ctx, `/admin/${op.site.id}/people?done=${change === 'grant' ? 'granted' : 'revoked'}`);
   });
 
@@ -148,8 +168,18 @@ ${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Actio
     const body = formBody(ctx);
     const email = str(body.email);
     const role = str(body.role);
-    const done = await act<{ email: string; acceptUrl: string }>(deps.services, op, 'createInvitation', { body: { email, role } }, { email: 'E-mail', role: 'Role' });
-    if (!done.ok) return peoplePage(ctx, op, notice(`Not invited: ${done.message}`, 'alert'), done.status, { inviteEmail: email, inviteRole: role });
+    const done = await act<{ email: string; acceptUrl: string }>(
+      deps.services,
+      op,
+      'createInvitation',
+      { body: { email, role } },
+      { email: 'E-mail', role: 'Role' },
+    );
+    if (!done.ok)
+      return peoplePage(ctx, op, notice(`Not invited: ${done.message}`, 'alert'), done.status, {
+        inviteEmail: email,
+        inviteRole: role,
+      });
     // The one-time link is shown once, here, to the operator who made it (never stored in clear).
     await peoplePage(
       ctx,

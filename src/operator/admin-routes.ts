@@ -78,7 +78,8 @@ export function adminRouter(deps: AdminDeps): Router {
   const { analytics, services } = deps;
 
   /** Sites where the person holds an operator role. */
-  const operatorSites = async (userId: string) => (await accounts.membershipsOf(userId)).filter((m) => isOperator(m.roles));
+  const operatorSites = async (userId: string) =>
+    (await accounts.membershipsOf(userId)).filter((m) => isOperator(m.roles));
 
   /** Resolves the signed-in operator of `:site`, or answers (redirect / 403) and returns undefined. */
   async function operator(ctx: Context): Promise<Operator | undefined> {
@@ -112,7 +113,11 @@ export function adminRouter(deps: AdminDeps): Router {
       ctx,
       page({
         title: `${title} · ${op.site.name}`,
-        header: header({ email: op.email, csrf: op.csrf, sites: op.sites.map((m) => ({ id: m.site.id, name: m.site.name, current: m.site.id === op.site.id })) }),
+        header: header({
+          email: op.email,
+          csrf: op.csrf,
+          sites: op.sites.map((m) => ({ id: m.site.id, name: m.site.name, current: m.site.id === op.site.id })),
+        }),
         menu,
         body: `<h1>${e(title)} <small>${e(op.site.name)}</small></h1>\n${body}`,
       }),
@@ -128,7 +133,8 @@ export function adminRouter(deps: AdminDeps): Router {
     const session = await requireSession(sessions, ctx);
     if (!session) return;
     const sites = await operatorSites(session.userId);
-    if (sites.length === 0) throw new AccessDenied('The admin area is for owners and admins of a site; you have neither role anywhere.');
+    if (sites.length === 0)
+      throw new AccessDenied('The admin area is for owners and admins of a site; you have neither role anywhere.');
     ctx.redirect(`/admin/${sites[0]!.site.id}`);
   });
 
@@ -139,11 +145,19 @@ export function adminRouter(deps: AdminDeps): Router {
     const connections = await services.connections.ofSite(op.site.id);
     const byClient = new Map<string, number>();
     for (const c of connections) byClient.set(c.clientName, (byClient.get(c.clientName) ?? 0) + 1);
-    const enrollments: Array<[string, number]> = [['Active', s.enrollments.active], ['Expired', s.enrollments.expired], ['Lifetime', s.enrollments.lifetime]];
+    const enrollments: Array<[string, number]> = [
+      ['Active', s.enrollments.active],
+      ['Expired', s.enrollments.expired],
+      ['Lifetime', s.enrollments.lifetime],
+    ];
     const members = Object.entries(s.members.byRole).sort();
     const revenue = s.revenue.map((r) => [r.currency, r.paidMinor / 100] as [string, number]);
     // MCP/API usage by client over time: token issuances + refreshes per client per UTC day (audit trail).
-    const usage = (await services.audit.tokenUsage(op.site.id, USAGE_DAYS)).map((r) => ({ day: r.day, series: r.clientId, count: r.count }));
+    const usage = (await services.audit.tokenUsage(op.site.id, USAGE_DAYS)).map((r) => ({
+      day: r.day,
+      series: r.clientId,
+      count: r.count,
+    }));
     render(
       ctx,
       op,
@@ -192,7 +206,13 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const value = formBody(ctx).mcp_connections;
-    const done = await act(services, op, 'updateSite', { body: { mcpConnectionsEnabled: value === 'on' ? true : value === 'off' ? false : value } }, { mcpConnectionsEnabled: 'MCP connections' });
+    const done = await act(
+      services,
+      op,
+      'updateSite',
+      { body: { mcpConnectionsEnabled: value === 'on' ? true : value === 'off' ? false : value } },
+      { mcpConnectionsEnabled: 'MCP connections' },
+    );
     if (!done.ok) return settingsPage(ctx, op, notice(`Not saved: ${done.message}`, 'alert'), done.status);
     back(ctx, `/admin/${op.site.id}/settings?saved=1`);
   });
@@ -200,18 +220,26 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
   /** The fields of an application form, as the operations read them (`createOAuthApplication`, `updateOAuthApplication`). */
   const applicationFields = (body: Record<string, unknown>) => ({
     clientName: typeof body.client_name === 'string' ? body.client_name : '',
-    redirectUris: String(body.redirect_uris ?? '').split(/\s+/).filter(Boolean),
+    redirectUris: String(body.redirect_uris ?? '')
+      .split(/\s+/)
+      .filter(Boolean),
     scopes: fieldList(body.scopes),
   });
   /** Field names people read, for refusals of the application forms. */
-  const APPLICATION_LABELS = { clientName: 'Name', redirectUris: 'Redirect URIs', scopes: 'Scopes', confidential: 'Confidential' };
+  const APPLICATION_LABELS = {
+    clientName: 'Name',
+    redirectUris: 'Redirect URIs',
+    scopes: 'Scopes',
+    confidential: 'Confidential',
+  };
   /**
    * The scope checkboxes of an application form, each described to the operator (what it lets the
    * app do, `OPERATOR_SCOPE_DESCRIPTIONS`), not in the member's voice of the consent page.
    */
   const scopeChoices = (picked: ReadonlySet<string>): string =>
     MEMBER_CLIENT_SCOPES.map(
-      (s) => `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(OPERATOR_SCOPE_DESCRIPTIONS[s] ?? '')}</label>`,
+      (s) =>
+        `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(OPERATOR_SCOPE_DESCRIPTIONS[s] ?? '')}</label>`,
     ).join('\n');
   /** What an application form shows: the stored application, or what was just submitted. */
   interface AppForm {
@@ -232,7 +260,15 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
       e(when(a.createdAt)),
       [
         `<a href="/admin/${e(op.site.id)}/apps/${encodeURIComponent(a.clientId)}" aria-label="Edit ${e(a.clientName)}">Edit</a>`,
-        a.confidential ? button(`/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/secret`, op.csrf, 'Rotate secret', {}, true) : '',
+        a.confidential
+          ? button(
+              `/admin/${op.site.id}/apps/${encodeURIComponent(a.clientId)}/secret`,
+              op.csrf,
+              'Rotate secret',
+              {},
+              true,
+            )
+          : '',
         `<a href="/admin/${e(op.site.id)}/apps/${encodeURIComponent(a.clientId)}/delete" aria-label="Delete ${e(a.clientName)}">Delete…</a>`,
       ].join(' '),
     ]);
@@ -273,7 +309,15 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     const op = await operator(ctx);
     if (!op) return;
     if (!op.site.mcpConnectionsEnabled) return betaOffPage(ctx, op);
-    await appsPage(ctx, op, ctx.query.deleted === '1' ? notice('Application deleted; its grants and tokens were revoked.') : ctx.query.updated === '1' ? notice('Application saved.') : '');
+    await appsPage(
+      ctx,
+      op,
+      ctx.query.deleted === '1'
+        ? notice('Application deleted; its grants and tokens were revoked.')
+        : ctx.query.updated === '1'
+          ? notice('Application saved.')
+          : '',
+    );
   });
 
   // Operation `createOAuthApplication`.
@@ -283,7 +327,13 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
     const fields = { ...applicationFields(body), confidential: body.confidential === 'on' };
-    const done: Outcome<{ clientId: string; clientName: string; clientSecret?: string }> = await act(services, op, 'createOAuthApplication', { body: fields }, APPLICATION_LABELS);
+    const done: Outcome<{ clientId: string; clientName: string; clientSecret?: string }> = await act(
+      services,
+      op,
+      'createOAuthApplication',
+      { body: fields },
+      APPLICATION_LABELS,
+    );
     if (!done.ok) return appsPage(ctx, op, notice(`Not created: ${done.message}`, 'alert'), done.status, fields);
     createdPage(ctx, op, done.result, fields);
   });
@@ -294,7 +344,12 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
    * the redirect URIs, the `resource` every authorization and token request must carry (RFC 8707,
    * SPEC §2.3: member clients are refused without it), the scopes and the client developer guide.
    */
-  const createdPage = (ctx: Context, op: Operator, app: { clientId: string; clientName: string; clientSecret?: string }, fields: AppForm) => {
+  const createdPage = (
+    ctx: Context,
+    op: Operator,
+    app: { clientId: string; clientName: string; clientSecret?: string },
+    fields: AppForm,
+  ) => {
     const discovery = `${deps.baseUrl}/.well-known/oauth-authorization-server`;
     const secret = app.clientSecret
       ? `<dt>Client secret (shown only now: copy it; rotate it from the list if it is lost)</dt><dd><output class="secret" id="new-client-secret">${e(app.clientSecret)}</output><br><small>Sent at the token endpoint as <code>client_secret_post</code>, with PKCE as well.</small></dd>`
@@ -326,7 +381,14 @@ ${secret}
     if (!app) throw new NotFound('No such application at this site.');
     return app;
   };
-  const editPage = (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200, kept?: AppForm) => {
+  const editPage = (
+    ctx: Context,
+    op: Operator,
+    app: Awaited<ReturnType<typeof ownApp>>,
+    extra = '',
+    status = 200,
+    kept?: AppForm,
+  ) => {
     const scopes = scopeChoices(new Set(kept?.scopes ?? app.scope.split(' ')));
     render(
       ctx,
@@ -361,7 +423,13 @@ ${secret}
     checkCsrf(sessions, op.session, ctx);
     const app = await ownApp(op, ctx.params.client!);
     const fields = applicationFields(formBody(ctx));
-    const done = await act(services, op, 'updateOAuthApplication', { params: { clientId: app.clientId }, body: fields }, APPLICATION_LABELS);
+    const done = await act(
+      services,
+      op,
+      'updateOAuthApplication',
+      { params: { clientId: app.clientId }, body: fields },
+      APPLICATION_LABELS,
+    );
     if (!done.ok) return editPage(ctx, op, app, notice(`Not saved: ${done.message}`, 'alert'), done.status, fields);
     back(ctx, `/admin/${op.site.id}/apps?updated=1`);
   });
@@ -372,16 +440,28 @@ ${secret}
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const app = await ownApp(op, ctx.params.client!);
-    const done: Outcome<{ clientSecret: string }> = await act(services, op, 'rotateOAuthApplicationSecret', { params: { clientId: app.clientId } });
+    const done: Outcome<{ clientSecret: string }> = await act(services, op, 'rotateOAuthApplicationSecret', {
+      params: { clientId: app.clientId },
+    });
     if (!done.ok) return appsPage(ctx, op, notice(`Not rotated: ${done.message}`, 'alert'), done.status);
-    await appsPage(ctx, op, `<p class="notice" role="status">New secret of <strong>${e(app.clientName)}</strong>, shown only now (the old one no longer works): <output class="secret" id="new-client-secret">${e(done.result.clientSecret)}</output></p>`);
+    await appsPage(
+      ctx,
+      op,
+      `<p class="notice" role="status">New secret of <strong>${e(app.clientName)}</strong>, shown only now (the old one no longer works): <output class="secret" id="new-client-secret">${e(done.result.clientSecret)}</output></p>`,
+    );
   });
 
   /**
    * The confirmation of a deletion (issue #30 item 8): names how many members' sign-ins end, and
    * the form needs a ticked checkbox (`confirm` = yes) saying so; works without JavaScript.
    */
-  const deletePage = async (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, extra = '', status = 200) => {
+  const deletePage = async (
+    ctx: Context,
+    op: Operator,
+    app: Awaited<ReturnType<typeof ownApp>>,
+    extra = '',
+    status = 200,
+  ) => {
     const members = new Set((await services.connections.ofSite(op.site.id, app.clientId)).map((c) => c.userEmail)).size;
     const whose = members === 1 ? "its 1 member's sign-in ends" : `its ${members} members' sign-ins end`;
     render(
@@ -423,7 +503,9 @@ ${secret}
   router.get('/:site/connections', async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
-    const suspended = new Set(op.site.mcpConnectionsEnabled ? [] : (await services.memberClients.list(op.site.id)).map((a) => a.clientId));
+    const suspended = new Set(
+      op.site.mcpConnectionsEnabled ? [] : (await services.memberClients.list(op.site.id)).map((a) => a.clientId),
+    );
     const list = await services.connections.ofSite(op.site.id);
     const rows = list.map((c) => [
       `<strong>${e(c.clientName)}</strong>${suspended.has(c.clientId) ? ' <span class="badge">suspended</span>' : ''}<br><small><code>${e(c.clientId)}</code></small>`,
@@ -451,11 +533,22 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
     // For the notice only: how many grants the action ends.
-    const n = typeof body.grant_id === 'string' ? 1 : typeof body.client_id === 'string' ? (await services.connections.ofSite(op.site.id, body.client_id)).length : 0;
+    const n =
+      typeof body.grant_id === 'string'
+        ? 1
+        : typeof body.client_id === 'string'
+          ? (await services.connections.ofSite(op.site.id, body.client_id)).length
+          : 0;
     const done =
       typeof body.grant_id === 'string'
         ? await act(services, op, 'revokeConnectedGrant', { params: { grantId: body.grant_id } })
-        : await act(services, op, 'revokeClientGrants', { params: { clientId: body.client_id } }, { clientId: 'Application' });
+        : await act(
+            services,
+            op,
+            'revokeClientGrants',
+            { params: { clientId: body.client_id } },
+            { clientId: 'Application' },
+          );
     if (!done.ok) {
       if (done.status === 404) throw new NotFound('No such grant at this site (it may have been revoked already).');
       return back(ctx, `/admin/${op.site.id}/connections?error=${encodeURIComponent(done.message)}`);
@@ -486,7 +579,7 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
       e(when(ev.at)),
       e(AUDIT_KINDS[ev.kind] ?? ev.kind),
       ev.clientId ? `<code>${e(ev.clientId)}</code>` : '',
-      e(ev.userId ? emails.get(ev.userId) ?? ev.userId : ''),
+      e(ev.userId ? (emails.get(ev.userId) ?? ev.userId) : ''),
       ev.target ? `<code>${e(ev.target)}</code>` : '',
       e(ev.surface ? SURFACES[ev.surface] : ''),
       e(ev.detail),

@@ -82,7 +82,14 @@ export class WebSessions {
     await this.destroy(ctx);
     const sid = randomBytes(32).toString('base64url');
     await this.store.upsert(keyOf(sid), { userId, iat: Date.now() } as never, SESSION_TTL_SECONDS);
-    ctx.cookies.set(SESSION_COOKIE, sid, { signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: SESSION_TTL_SECONDS * 1000, path: '/' });
+    ctx.cookies.set(SESSION_COOKIE, sid, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      maxAge: SESSION_TTL_SECONDS * 1000,
+      path: '/',
+    });
     return { userId, sid };
   }
 

@@ -23,7 +23,7 @@
  */
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
-import escape from 'escape-html';
+import escapeHtml from 'escape-html';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { CsrfTokens } from '../http/csrf.js';
@@ -35,9 +35,10 @@ import type { Invitations } from '../platform/invitations.js';
 import { PlatformError } from '../platform/errors.js';
 import { SET_PASSWORD_PATH } from '../http/links.js';
 
-const e = (v: unknown): string => escape(String(v ?? ''));
+const e = (v: unknown): string => escapeHtml(String(v ?? ''));
 const csrfSubject = (token: string) => `set-password:${token}`;
-const EXPIRED = 'This link has expired or was already used. Ask for a new one: from the invitation page, "Forgot your password?" on the sign-in page, or the site owner (`npm run admin -- owner reset-link --email …`).';
+const EXPIRED =
+  'This link has expired or was already used. Ask for a new one: from the invitation page, "Forgot your password?" on the sign-in page, or the site owner (`npm run admin -- owner reset-link --email …`).';
 
 /** What the page needs. */
 export interface SetPasswordDeps {
@@ -115,7 +116,9 @@ export function setPasswordRouter(deps: SetPasswordDeps): Router {
     const body = formBody(ctx);
     const token = typeof body.token === 'string' ? body.token : '';
     if (!token || !deps.csrf.verify(csrfSubject(token), body.csrf)) {
-      throw new InvalidRequest('The form has expired or did not come from this page. Open the link again.', { status: 403 });
+      throw new InvalidRequest('The form has expired or did not come from this page. Open the link again.', {
+        status: 403,
+      });
     }
     const live = await liveLink(token);
     if (!live) throw new InvalidRequest(EXPIRED);
@@ -143,12 +146,21 @@ export function setPasswordRouter(deps: SetPasswordDeps): Router {
     // DESIGN D5: every grant of the user ends with its tokens (sessions and web sessions ended in
     // the same transaction as the password, through `sessions_valid_after`).
     const revoked = done.created ? 0 : await deps.revokeGrantsOf(done.userId, 'the password was set or reset');
-    deps.logger.info({ event: 'password_set', sub: done.userId, created: done.created, grants_revoked: revoked }, 'password set through a one-time link');
+    deps.logger.info(
+      { event: 'password_set', sub: done.userId, created: done.created, grants_revoked: revoked },
+      'password set through a one-time link',
+    );
     let joined: { siteName: string; role: string } | undefined;
     if (done.invitationId) {
       try {
-        const accepted = await deps.invitations.accept({ id: done.invitationId }, { id: done.userId, email: done.email });
-        deps.logger.info({ event: 'invitation_accepted', invitation: done.invitationId, sub: done.userId, site: accepted.siteId }, 'invitation accepted');
+        const accepted = await deps.invitations.accept(
+          { id: done.invitationId },
+          { id: done.userId, email: done.email },
+        );
+        deps.logger.info(
+          { event: 'invitation_accepted', invitation: done.invitationId, sub: done.userId, site: accepted.siteId },
+          'invitation accepted',
+        );
         joined = { siteName: live.address?.invitation?.siteName ?? accepted.siteId, role: accepted.role };
       } catch (err) {
         // Withdrawn or used meanwhile: the password stays set; the page says so.

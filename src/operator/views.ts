@@ -3,9 +3,9 @@
  * links: everything works without JavaScript; every interpolated value goes through escape-html;
  * no inline style or script (the CSP allows neither). Tables have captions and header cells.
  */
-import escape from 'escape-html';
+import escapeHtml from 'escape-html';
 
-export const e = (value: unknown): string => escape(String(value ?? ''));
+export const e = (value: unknown): string => escapeHtml(String(value ?? ''));
 
 /** A navigation link; `current` marks the page the reader is on (aria-current). */
 export interface NavLink {
@@ -39,7 +39,11 @@ ${v.body}
 }
 
 /** Header of signed-in pages: home link, site switcher (operator sites), sign-out form. */
-export function header(v: { email: string; csrf: string; sites?: Array<{ id: string; name: string; current: boolean }> }): string {
+export function header(v: {
+  email: string;
+  csrf: string;
+  sites?: Array<{ id: string; name: string; current: boolean }>;
+}): string {
   const switcher = v.sites?.length
     ? `<nav aria-label="Sites"><ul class="sites">${v.sites.map((s) => `<li><a href="/admin/${e(s.id)}"${s.current ? ' aria-current="true"' : ''}>${e(s.name)}</a></li>`).join('')}</ul></nav>`
     : '';
@@ -54,7 +58,13 @@ export function header(v: { email: string; csrf: string; sites?: Array<{ id: str
  * @param options.hiddenCaption the caption is read by screen readers only (a visible heading names the table)
  * @param options.stack false: a narrow table (two or three short columns) that stays a table on a phone
  */
-export function table(caption: string, head: string[], rows: string[][], empty = 'Nothing yet.', options: { hiddenCaption?: boolean; stack?: boolean } = {}): string {
+export function table(
+  caption: string,
+  head: string[],
+  rows: string[][],
+  empty = 'Nothing yet.',
+  options: { hiddenCaption?: boolean; stack?: boolean } = {},
+): string {
   if (rows.length === 0) return `<p><strong>${e(caption)}:</strong> ${e(empty)}</p>`;
   return `<table${options.stack === false ? '' : ' class="stack"'}><caption${options.hiddenCaption ? ' class="vh"' : ''}>${e(caption)}</caption>
 <thead><tr>${head.map((h) => `<th scope="col">${e(h)}</th>`).join('')}</tr></thead>
@@ -62,7 +72,13 @@ export function table(caption: string, head: string[], rows: string[][], empty =
 }
 
 /** A one-button POST form (with CSRF and hidden fields). */
-export function button(action: string, csrf: string, label: string, fields: Record<string, string> = {}, secondary = false): string {
+export function button(
+  action: string,
+  csrf: string,
+  label: string,
+  fields: Record<string, string> = {},
+  secondary = false,
+): string {
   const hidden = Object.entries(fields)
     .map(([k, v]) => `<input type="hidden" name="${e(k)}" value="${e(v)}">`)
     .join('');
@@ -74,7 +90,8 @@ export const notice = (text: string, kind: 'status' | 'alert' = 'status'): strin
   text ? `<p class="${kind === 'alert' ? 'error' : 'notice'}" role="${kind}">${e(text)}</p>` : '';
 
 /** "2026-11-23 04:30 UTC" from an ISO time; "never" for null. */
-export const when = (iso: string | null | undefined): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never');
+export const when = (iso: string | null | undefined): string =>
+  iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never';
 
 /** The sign-in page (inputs `email`, `password` as on the login page, DESIGN §3). */
 export function signInPage(v: { csrf: string; next: string; email?: string; error?: string }): string {

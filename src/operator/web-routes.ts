@@ -70,14 +70,25 @@ export async function requireSession(sessions: WebSessions, ctx: Context): Promi
   if (ctx.method === 'GET') {
     ctx.redirect(`/signin?next=${encodeURIComponent(ctx.originalUrl)}`);
   } else {
-    sendPage(ctx, page({ title: 'Signed out', body: `<h1>Signed out</h1>${notice('Your session has ended. Sign in again.', 'alert')}<p><a href="/signin">Sign in</a></p>` }), 401);
+    sendPage(
+      ctx,
+      page({
+        title: 'Signed out',
+        body: `<h1>Signed out</h1>${notice('Your session has ended. Sign in again.', 'alert')}<p><a href="/signin">Sign in</a></p>`,
+      }),
+      401,
+    );
   }
   return undefined;
 }
 
 /** @throws InvalidRequest 403 (an html-surface error page) unless the form's CSRF token belongs to the session */
 export function checkCsrf(sessions: WebSessions, session: WebSession, ctx: Context): void {
-  if (!sessions.verifyCsrf(session.sid, formBody(ctx).csrf)) throw new InvalidRequest('The form has expired or did not come from this site. Go back, reload the page and try again.', { status: 403 });
+  if (!sessions.verifyCsrf(session.sid, formBody(ctx).csrf))
+    throw new InvalidRequest(
+      'The form has expired or did not come from this site. Go back, reload the page and try again.',
+      { status: 403 },
+    );
 }
 
 /** One connected app of a member: every grant of the same client, grouped (issue 30 item 10). */
@@ -100,7 +111,16 @@ export interface ConnectedApp {
 export function groupByApp(connections: Connection[]): ConnectedApp[] {
   const apps = new Map<string, ConnectedApp>();
   for (const c of connections) {
-    const app = apps.get(c.clientId) ?? { clientId: c.clientId, clientName: c.clientName, kindLabel: c.kindLabel, sites: [], scopes: [], grantIds: [], createdAt: c.createdAt, lastUsedAt: null };
+    const app = apps.get(c.clientId) ?? {
+      clientId: c.clientId,
+      clientName: c.clientName,
+      kindLabel: c.kindLabel,
+      sites: [],
+      scopes: [],
+      grantIds: [],
+      createdAt: c.createdAt,
+      lastUsedAt: null,
+    };
     apps.set(c.clientId, app);
     if (!app.sites.includes(c.siteName)) app.sites.push(c.siteName);
     app.scopes = [...new Set([...app.scopes, ...parseScope(c.scope)])];
@@ -114,7 +134,8 @@ export function groupByApp(connections: Connection[]): ConnectedApp[] {
 }
 
 /** Scopes in plain words (SCOPES); the code is kept for a scope without a description. */
-const scopeList = (scopes: string[]): string => `<ul class="plain">${scopes.map((s) => `<li>${SCOPES[s] ? e(SCOPES[s]) : `<code>${e(s)}</code>`}</li>`).join('')}</ul>`;
+const scopeList = (scopes: string[]): string =>
+  `<ul class="plain">${scopes.map((s) => `<li>${SCOPES[s] ? e(SCOPES[s]) : `<code>${e(s)}</code>`}</li>`).join('')}</ul>`;
 
 export function webRouter(deps: WebDeps): Router {
   const { accounts, sessions } = deps;
@@ -122,7 +143,14 @@ export function webRouter(deps: WebDeps): Router {
 
   const signIn = (ctx: Context, v: { next: string; email?: string; error?: string }, status = 200) => {
     const nonce = randomBytes(16).toString('base64url');
-    ctx.cookies.set(SIGNIN_COOKIE, nonce, { signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 3600_000, path: '/signin' });
+    ctx.cookies.set(SIGNIN_COOKIE, nonce, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      maxAge: 3600_000,
+      path: '/signin',
+    });
     sendPage(ctx, signInPage({ ...v, csrf: sessions.csrf(`signin:${nonce}`) }), status);
   };
 
@@ -132,7 +160,9 @@ export function webRouter(deps: WebDeps): Router {
     const memberships = user ? await accounts.membershipsOf(user.id) : [];
     const operator = memberships.some((m) => isOperator(m.roles));
     const links = [
-      user ? `<li><a href="/account/connections">Your connected apps</a></li>` : `<li><a href="/signin">Sign in</a></li>`,
+      user
+        ? `<li><a href="/account/connections">Your connected apps</a></li>`
+        : `<li><a href="/signin">Sign in</a></li>`,
       operator ? `<li><a href="/admin">Admin area</a> (sites you run)</li>` : '',
       `<li><a href="${e(deps.docsUrl)}">Developer documentation</a></li>`,
       `<li><a href="/.well-known/openid-configuration">OpenID Connect discovery</a> · <a href="/.well-known/oauth-protected-resource">protected resource metadata</a> · <a href="/openapi.json">OpenAPI</a></li>`,
@@ -151,7 +181,14 @@ export function webRouter(deps: WebDeps): Router {
 
   const forgot = (ctx: Context, v: { email?: string; error?: string; sent?: string }, status = 200) => {
     const nonce = randomBytes(16).toString('base64url');
-    ctx.cookies.set(SIGNIN_COOKIE, nonce, { signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 3600_000, path: '/signin' });
+    ctx.cookies.set(SIGNIN_COOKIE, nonce, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      maxAge: 3600_000,
+      path: '/signin',
+    });
     sendPage(ctx, forgotPasswordPage({ ...v, csrf: sessions.csrf(`signin:${nonce}`) }), status);
   };
 
@@ -167,11 +204,14 @@ export function webRouter(deps: WebDeps): Router {
     const nonce = ctx.cookies.get(SIGNIN_COOKIE, { signed: true });
     const resetting = !!deps.requestReset && body.forgot === '1';
     if (!nonce || !sessions.verifyCsrf(`signin:${nonce}`, body.csrf)) {
-      return resetting ? forgot(ctx, { error: 'The form expired. Try again.' }, 403) : signIn(ctx, { next, error: 'The form expired. Try again.' }, 403);
+      return resetting
+        ? forgot(ctx, { error: 'The form expired. Try again.' }, 403)
+        : signIn(ctx, { next, error: 'The form expired. Try again.' }, 403);
     }
     if (resetting) {
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : '';
-      if (!/^[^@\s]+@[^@\s]+$/.test(email)) return forgot(ctx, { email, error: 'Enter the e-mail address of your account.' }, 400);
+      if (!/^[^@\s]+@[^@\s]+$/.test(email))
+        return forgot(ctx, { email, error: 'Enter the e-mail address of your account.' }, 400);
       try {
         // Each request spends a failed-login point of the address + IP: nobody floods an address.
         await failureCountOf(ctx).reserve(email);
@@ -185,7 +225,10 @@ export function webRouter(deps: WebDeps): Router {
       } catch {
         return forgot(ctx, { email, error: 'We could not send the e-mail just now. Try again in a few minutes.' }, 503);
       }
-      return forgot(ctx, { email, sent: `If ${email} has an account, we sent it a link to choose a new password (it works once, for 1 hour). Check your mail.` });
+      return forgot(ctx, {
+        email,
+        sent: `If ${email} has an account, we sent it a link to choose a new password (it works once, for 1 hour). Check your mail.`,
+      });
     }
     const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
@@ -265,7 +308,10 @@ ${table('Connected apps', ['Application', 'Site', 'It can', 'Allowed', 'Last use
     const session = await requireSession(sessions, ctx);
     if (!session) return;
     const user = await accounts.findUser(session.userId);
-    if (!user) return sessions.end(ctx), ctx.redirect('/signin');
+    if (!user) {
+      await sessions.end(ctx);
+      return ctx.redirect('/signin');
+    }
     const clientId = typeof ctx.query.client_id === 'string' ? ctx.query.client_id : '';
     const app = groupByApp(await deps.connections.ofUser(user.id)).find((a) => a.clientId === clientId);
     if (!app) throw new NotFound('No such connected app of yours (it may have been revoked already).');
@@ -293,7 +339,12 @@ ${scopeList(app.scopes)}
     if (!session) return;
     checkCsrf(sessions, session, ctx);
     const { grant_id: grantId, client_id: clientId } = formBody(ctx);
-    const which = typeof clientId === 'string' && clientId ? { clientId } : typeof grantId === 'string' && grantId ? { grantId } : undefined;
+    const which =
+      typeof clientId === 'string' && clientId
+        ? { clientId }
+        : typeof grantId === 'string' && grantId
+          ? { grantId }
+          : undefined;
     const n = which ? await deps.connections.revoke({ userId: session.userId }, which, { userId: session.userId }) : 0;
     if (n === 0) throw new NotFound('No such connected app of yours (it may have been revoked already).');
     ctx.status = 303;

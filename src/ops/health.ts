@@ -27,7 +27,10 @@ export interface Readiness {
  * @param localFaults name → check of this process's own connection, resolving to a reason when it
  *   must leave rotation (fails readiness), undefined when fine
  */
-export function createReadiness(probes: Record<string, () => Promise<void>>, localFaults: Record<string, () => Promise<string | undefined>> = {}): Readiness {
+export function createReadiness(
+  probes: Record<string, () => Promise<void>>,
+  localFaults: Record<string, () => Promise<string | undefined>> = {},
+): Readiness {
   const state: Readiness = {
     draining: false,
     async handler(ctx) {
@@ -42,7 +45,11 @@ export function createReadiness(probes: Record<string, () => Promise<void>>, loc
             }
           }),
         ),
-        Promise.all(Object.entries(localFaults).map(async ([name, check]) => [name, await check().catch(() => undefined)] as const)),
+        Promise.all(
+          Object.entries(localFaults).map(
+            async ([name, check]) => [name, await check().catch(() => undefined)] as const,
+          ),
+        ),
       ]);
       const checks: Record<string, string> = Object.fromEntries(results);
       for (const [name, fault] of faults) if (fault) checks[name] = fault;

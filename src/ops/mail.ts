@@ -44,7 +44,10 @@ export interface LinkMailer {
    * password). The same text whether or not the address has an account.
    * @throws as `sendSetPasswordLink`
    */
-  sendAddressLink(to: string, message: { purpose: 'join' | 'reset'; siteName: string; role?: string; link: string; expiresAt: string }): Promise<Delivery>;
+  sendAddressLink(
+    to: string,
+    message: { purpose: 'join' | 'reset'; siteName: string; role?: string; link: string; expiresAt: string },
+  ): Promise<Delivery>;
   /**
    * Tells an address without an account that someone asked to reset its password (no link): the
    * answer on the page is the same as for an address with an account (DESIGN D5).
@@ -68,11 +71,18 @@ function secureOutbox(dir: string): void {
  * `smtps://…:465`), else the outbox `outboxDir` (created on first use, mode 0700). `SMTP_FROM` is
  * the sender (default `coursegate <no-reply@host of BASE_URL>`).
  */
-export function createLinkMailer(smtpUrl: string | undefined, from: string | undefined, baseUrl: string, outboxDir: string): LinkMailer {
+export function createLinkMailer(
+  smtpUrl: string | undefined,
+  from: string | undefined,
+  baseUrl: string,
+  outboxDir: string,
+): LinkMailer {
   const sender = from ?? `coursegate <no-reply@${new URL(baseUrl).hostname}>`;
   const smtp: Transporter | undefined = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
   // RFC 5322 needs CRLF line ends; `buffer: true` hands the whole message back as one Buffer.
-  const stream = smtp ? undefined : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const stream = smtp
+    ? undefined
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
   async function send(message: SendMailOptions): Promise<Delivery> {
     const mail = { from: sender, ...message };

@@ -34,7 +34,9 @@ export function metricsHandler(metrics: Metrics, token: string | undefined): Mid
   return async (ctx) => {
     if (token !== undefined && !bearerMatches(ctx.get('authorization'), token)) {
       // Rendered by the route's surface (oauth: RFC 6749 JSON) like every other refusal.
-      throw new InvalidToken('metrics need Authorization: Bearer <METRICS_TOKEN>', { 'WWW-Authenticate': METRICS_CHALLENGE });
+      throw new InvalidToken('metrics need Authorization: Bearer <METRICS_TOKEN>', {
+        'WWW-Authenticate': METRICS_CHALLENGE,
+      });
     }
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
@@ -45,7 +47,12 @@ export function metricsHandler(metrics: Metrics, token: string | undefined): Mid
  * A listener of its own serving `GET /metrics` only (`METRICS_PORT`); 404 for anything else.
  * @returns the listening server (port 0 = any free port; read `address()`)
  */
-export async function metricsServer(metrics: Metrics, port: number, token: string | undefined, host?: string): Promise<Server> {
+export async function metricsServer(
+  metrics: Metrics,
+  port: number,
+  token: string | undefined,
+  host?: string,
+): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {

@@ -71,7 +71,12 @@ export function statusOfThrown(ctx: Koa.Context, err: unknown): number {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'coursegate_http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'coursegate_http_requests_total',
+    help: 'HTTP requests',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'coursegate_http_request_duration_seconds',
     help: 'HTTP request duration',
@@ -79,9 +84,24 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  const issued = new Counter({ name: 'coursegate_tokens_issued_total', help: 'Tokens and codes issued', labelNames: ['type'], registers: [registry] });
-  const errors = new Counter({ name: 'coursegate_errors_total', help: 'Errors by kind', labelNames: ['kind'], registers: [registry] });
-  const rateLimited = new Counter({ name: 'coursegate_rate_limited_total', help: '429 answers by limit', labelNames: ['limit'], registers: [registry] });
+  const issued = new Counter({
+    name: 'coursegate_tokens_issued_total',
+    help: 'Tokens and codes issued',
+    labelNames: ['type'],
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'coursegate_errors_total',
+    help: 'Errors by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: 'coursegate_rate_limited_total',
+    help: '429 answers by limit',
+    labelNames: ['limit'],
+    registers: [registry],
+  });
   const storeLatency = new Histogram({
     name: 'coursegate_store_operation_duration_seconds',
     help: 'oidc-provider adapter operation latency',
@@ -193,7 +213,9 @@ export function createMetrics(): Metrics {
     provider.on('access_token.saved', () => issued.inc({ type: 'access_token' }));
     provider.on('refresh_token.saved', () => issued.inc({ type: 'refresh_token' }));
     provider.on('authorization_code.saved', () => issued.inc({ type: 'authorization_code' }));
-    provider.on('server_error', (_ctx, err) => errors.inc({ kind: isStoreOutage(err) ? 'oidc_store_outage' : 'oidc_server_error' }));
+    provider.on('server_error', (_ctx, err) =>
+      errors.inc({ kind: isStoreOutage(err) ? 'oidc_store_outage' : 'oidc_server_error' }),
+    );
     provider.on('grant.error', () => errors.inc({ kind: 'token_endpoint' }));
   }
 
@@ -203,7 +225,11 @@ export function createMetrics(): Metrics {
   function observeQuery(store: string, ms: number, ok: boolean): void {
     const key = ok ? store : `${store} error`;
     let child = queryChildren.get(key);
-    if (!child) queryChildren.set(key, (child = storeLatency.labels({ store, model: 'platform', op: ok ? 'query' : 'query_error' })));
+    if (!child)
+      queryChildren.set(
+        key,
+        (child = storeLatency.labels({ store, model: 'platform', op: ok ? 'query' : 'query_error' })),
+      );
     child.observe(ms / 1000);
     if (!ok) errors.inc({ kind: 'platform_query' });
   }

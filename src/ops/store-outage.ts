@@ -41,6 +41,7 @@ export function rememberOutages(provider: Provider): void {
 export function answerOutageAs503(render: ErrorRenderer): Koa.Middleware {
   return async function answerOutageAs503(ctx, next) {
     await next();
-    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE]) render(ctx, new TemporarilyUnavailable());
+    if (ctx.status === 500 && (ctx as unknown as Record<symbol, boolean>)[OUTAGE])
+      render(ctx, new TemporarilyUnavailable());
   };
 }

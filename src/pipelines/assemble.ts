@@ -62,7 +62,8 @@ function rateLimitStep(spec: RouteSpec, columns: ColumnSteps): Step | undefined 
   const policy = spec.rateLimit;
   if (!policy) return undefined;
   if (policy.on === 'failure') {
-    if (policy.limit !== 'loginFailures') throw new Error(`route ${spec.name}: only the loginFailures limit counts failures`);
+    if (policy.limit !== 'loginFailures')
+      throw new Error(`route ${spec.name}: only the loginFailures limit counts failures`);
     return columns.offerFailureCount;
   }
   if (policy.key === 'client+ip') return columns.limitByClient;
@@ -89,7 +90,11 @@ export function assemble(spec: RouteSpec, declared: Pipeline, columns: ColumnSte
  * A row name shared by two rows (`discovery`) is assembled once, from its first row.
  * @throws Error when a row has no declared pipeline (`dispatch` checks the converse)
  */
-export function assemblePipelines(declared: Pipelines, columns: ColumnSteps, table: readonly RouteSpec[] = ROUTE_TABLE): Pipelines {
+export function assemblePipelines(
+  declared: Pipelines,
+  columns: ColumnSteps,
+  table: readonly RouteSpec[] = ROUTE_TABLE,
+): Pipelines {
   const out: Pipelines = {};
   for (const spec of table) {
     if (out[spec.name]) continue;
@@ -101,7 +106,8 @@ export function assemblePipelines(declared: Pipelines, columns: ColumnSteps, tab
   return out;
 }
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
 
 /**
  * What is wrong with a built pipeline, read against its row (empty: it enforces what the row
@@ -119,32 +125,51 @@ export function checkPipeline(spec: RouteSpec, built: Pipeline): string[] {
   // body
   const bodySteps = tags.filter((t) => t?.column === 'body').length;
   if (spec.body?.ownTooLarge ? bodySteps !== 0 : tags[0]?.column !== 'body' || bodySteps !== 1) {
-    problems.push(`${name}: ${spec.body?.ownTooLarge ? 'answers 413 itself, yet has the body step' : 'does not start with the body step limitBody'}`);
+    problems.push(
+      `${name}: ${spec.body?.ownTooLarge ? 'answers 413 itself, yet has the body step' : 'does not start with the body step limitBody'}`,
+    );
   }
   // rateLimit
-  const limits = tags.filter((t): t is Extract<ColumnTag, { column: 'rateLimit' }> => t?.column === 'rateLimit').map((t) => t.key);
+  const limits = tags
+    .filter((t): t is Extract<ColumnTag, { column: 'rateLimit' }> => t?.column === 'rateLimit')
+    .map((t) => t.key);
   const wanted = spec.rateLimit ? [spec.rateLimit.on === 'failure' ? 'account+ip' : spec.rateLimit.key] : [];
-  if (!sameList(limits, wanted)) problems.push(`${name}: rate-limit steps [${limits.join(', ')}] but the row declares [${wanted.join(', ')}]`);
+  if (!sameList(limits, wanted))
+    problems.push(`${name}: rate-limit steps [${limits.join(', ')}] but the row declares [${wanted.join(', ')}]`);
   // auth
   const authAt = tags.flatMap((t, i) => (t?.column === 'auth' ? [i] : []));
   if (spec.auth.kind === 'bearer' && !spec.auth.anonymous) {
-    if (authAt.length !== 1) problems.push(`${name}: a bearer row needs exactly one bearer step (has ${authAt.length}); it would serve anonymous callers`);
+    if (authAt.length !== 1)
+      problems.push(
+        `${name}: a bearer row needs exactly one bearer step (has ${authAt.length}); it would serve anonymous callers`,
+      );
     else {
       const tag = tags[authAt[0]!] as Extract<ColumnTag, { column: 'auth' }>;
-      if (!sameList(tag.scopes, spec.auth.scopes ?? [])) problems.push(`${name}: bearer step requires [${tag.scopes.join(' ')}] but the row declares [${(spec.auth.scopes ?? []).join(' ')}]`);
-      const early = tags.slice(0, authAt[0]).filter((t) => !t || (t.column !== 'body' && t.column !== 'rateLimit' && t.column !== 'public'));
+      if (!sameList(tag.scopes, spec.auth.scopes ?? []))
+        problems.push(
+          `${name}: bearer step requires [${tag.scopes.join(' ')}] but the row declares [${(spec.auth.scopes ?? []).join(' ')}]`,
+        );
+      const early = tags
+        .slice(0, authAt[0])
+        .filter((t) => !t || (t.column !== 'body' && t.column !== 'rateLimit' && t.column !== 'public'));
       if (early.length > 0) problems.push(`${name}: ${early.length} step(s) run before the bearer step`);
     }
   } else if (authAt.length > 0) {
-    problems.push(`${name}: has a bearer step but the row's auth is ${spec.auth.kind}${spec.auth.kind === 'bearer' ? ' (anonymous)' : ''}`);
+    problems.push(
+      `${name}: has a bearer step but the row's auth is ${spec.auth.kind}${spec.auth.kind === 'bearer' ? ' (anonymous)' : ''}`,
+    );
   }
   // owner
   const prelude = tags.flatMap((t, i) => (t?.column === 'owner' && t.part === 'prelude' ? [i] : []));
   const postlude = tags.flatMap((t, i) => (t?.column === 'owner' && t.part === 'postlude' ? [i] : []));
   if (spec.owner === 'provider') {
     const firstOwn = tags.findIndex((t) => !t);
-    if (prelude.length !== 2 || (firstOwn >= 0 && prelude.some((i) => i > firstOwn))) problems.push(`${name}: a provider row needs the prelude answerOutageAs503, explainMetadataFailure before its own steps`);
-    if (postlude.length !== 1 || postlude[0] !== tags.length - 1) problems.push(`${name}: a provider row ends in handToProvider`);
+    if (prelude.length !== 2 || (firstOwn >= 0 && prelude.some((i) => i > firstOwn)))
+      problems.push(
+        `${name}: a provider row needs the prelude answerOutageAs503, explainMetadataFailure before its own steps`,
+      );
+    if (postlude.length !== 1 || postlude[0] !== tags.length - 1)
+      problems.push(`${name}: a provider row ends in handToProvider`);
   } else if (prelude.length + postlude.length > 0) {
     problems.push(`${name}: an app row has provider steps`);
   }

@@ -16,18 +16,20 @@ import { pipeline, routerStep, type Pipelines } from './pipeline.js';
  */
 export function interactionPipelines(services: Services): Pipelines {
   const { provider, accounts, siteChoices, csrf, logger, audit, grants, config } = services;
-  const pages = routerStep(interactionRouter({
-    provider,
-    accounts,
-    siteChoices,
-    csrf,
-    logger,
-    audit,
-    grants,
-    baseUrl: config.baseUrl,
-    // Issue 30 item 10: one password entry signs the person in to the people's pages too.
-    startWebSession: (ctx, userId) => services.sessions.start(ctx, userId),
-  }));
+  const pages = routerStep(
+    interactionRouter({
+      provider,
+      accounts,
+      siteChoices,
+      csrf,
+      logger,
+      audit,
+      grants,
+      baseUrl: config.baseUrl,
+      // Issue 30 item 10: one password entry signs the person in to the people's pages too.
+      startWebSession: (ctx, userId) => services.sessions.start(ctx, userId),
+    }),
+  );
   const invitation = routerStep(
     invitationRouter({
       accounts,

@@ -26,7 +26,8 @@ import { MethodNotAllowed } from '../errors/catalogue.js';
  */
 export function oauthPipelines(services: Services): Pipelines {
   const { registration, signing, config } = services;
-  const { answerPreflight, readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient } = registration.steps(services.adapter);
+  const { answerPreflight, readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient } =
+    registration.steps(services.adapter);
   const fillDefaultScope = defaultScopeMiddleware(services.provider);
   const refuseSuspendedClient = authorizationGuard(services.suspensions);
   const announce = completeDiscovery(config, signing.signingActive);
@@ -35,7 +36,8 @@ export function oauthPipelines(services: Services): Pipelines {
   const ring = signing.ring;
   const serveRingJwks: Step = async function serveRingJwks(ctx, next) {
     if (!ring || ctx.method === 'OPTIONS') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowed(`${ctx.method} is not allowed here; allowed: GET, HEAD`, ['GET', 'HEAD']);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+      throw new MethodNotAllowed(`${ctx.method} is not allowed here; allowed: GET, HEAD`, ['GET', 'HEAD']);
     ring.jwksHandler(ctx);
   };
   const providerAlone = answersEveryMethod();
@@ -49,7 +51,14 @@ export function oauthPipelines(services: Services): Pipelines {
     revocation: providerAlone,
     introspection: providerAlone,
     // DESIGN D1: the table decides (vendor record, refusal) before the provider creates a loopback client.
-    registration: answersEveryMethod(answerPreflight, readMetadata, decideD1Row, answerRefusal, answerVendor, createLoopbackClient),
+    registration: answersEveryMethod(
+      answerPreflight,
+      readMetadata,
+      decideD1Row,
+      answerRefusal,
+      answerVendor,
+      createLoopbackClient,
+    ),
     client: providerAlone,
     end_session: providerAlone,
     end_session_confirm: providerAlone,

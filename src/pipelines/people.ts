@@ -23,10 +23,19 @@ export function peoplePipelines(services: Services): Pipelines {
   const requestReset = async (email: string): Promise<void> => {
     const [userId, link] = await Promise.all([accounts.userIdByEmail(email), addressLinks.issue(email, 'reset')]);
     try {
-      if (userId) await mailer.sendAddressLink(email, { purpose: 'reset', siteName: platformName, link: setPasswordUrl(config.baseUrl, link.token), expiresAt: link.expiresAt });
+      if (userId)
+        await mailer.sendAddressLink(email, {
+          purpose: 'reset',
+          siteName: platformName,
+          link: setPasswordUrl(config.baseUrl, link.token),
+          expiresAt: link.expiresAt,
+        });
       else await mailer.sendNoAccountNotice(email, platformName);
     } catch (err) {
-      logger.warn({ event: 'reset_link_not_sent', domain: email.split('@')[1], err: { message: (err as Error).message } }, 'password reset e-mail not sent');
+      logger.warn(
+        { event: 'reset_link_not_sent', domain: email.split('@')[1], err: { message: (err as Error).message } },
+        'password reset e-mail not sent',
+      );
       throw err;
     }
   };

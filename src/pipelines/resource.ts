@@ -21,8 +21,19 @@ import { withPublicPage } from './assemble.js';
 export function resourcePipelines(services: Services, openapi: Record<string, unknown>): Pipelines {
   const { config, provider, accounts, logger } = services;
   const userinfo = userinfoHandler(provider, accounts, config.baseUrl);
-  const runGraphql = accountGraphqlHandler({ services: services.account, baseUrl: config.baseUrl, production: config.mode === 'production', log: logger });
-  const mcp = mcpSteps({ provider, baseUrl: config.baseUrl, docsUrl: config.docsUrl, logger, services: services.tools });
+  const runGraphql = accountGraphqlHandler({
+    services: services.account,
+    baseUrl: config.baseUrl,
+    production: config.mode === 'production',
+    log: logger,
+  });
+  const mcp = mcpSteps({
+    provider,
+    baseUrl: config.baseUrl,
+    docsUrl: config.docsUrl,
+    logger,
+    services: services.tools,
+  });
   // GraphiQL (development; docs/account-api.md "Schema, introspection, GraphiQL"): a page for a
   // browser's GET, before the row's bearer step; it carries no account data.
   const accountGraphql = config.graphiql ? withPublicPage(graphiqlPage, pipeline(runGraphql)) : pipeline(runGraphql);
@@ -35,7 +46,14 @@ export function resourcePipelines(services: Services, openapi: Record<string, un
     // Stateless Streamable HTTP: the steps answer every method (JSON-RPC 405 for all but POST);
     // readBody applies the row's body limit with a JSON-RPC 413 (row `mcp`: ownTooLarge). Errors
     // are thrown to the edge, rendered on the row's surface `jsonrpc`.
-    mcp: answersEveryMethod(mcp.originGuard, mcp.allowPostOnly, mcp.readBody, mcp.authenticateCaller, mcp.gateToolCalls, mcp.serveMcp),
+    mcp: answersEveryMethod(
+      mcp.originGuard,
+      mcp.allowPostOnly,
+      mcp.readBody,
+      mcp.authenticateCaller,
+      mcp.gateToolCalls,
+      mcp.serveMcp,
+    ),
     scope_map: pipeline(scopeMapHandler(config.baseUrl, openapi)),
     file: pipeline(filesHandler(services.admin.files)),
   };

@@ -62,11 +62,22 @@ export function sharedSteps(services: Services): ColumnSteps {
     authenticateBearer(auth: BearerAuthentication, row: RouteSpec): Step {
       // The Account API's 401s link its docs page (RFC 6750 §3 `error_uri`).
       const errorUri = row.surface === 'graphql' ? docsLink(config.docsUrl, 'accountApi') : undefined;
-      const step = bearer(provider, config.baseUrl, accounts, { scopes: auth.scopes, challengeScope: auth.challengeScope, errorUri });
-      return tagColumnStep(step, { column: 'auth', scopes: [...(auth.scopes ?? [])], challengeScope: auth.challengeScope });
+      const step = bearer(provider, config.baseUrl, accounts, {
+        scopes: auth.scopes,
+        challengeScope: auth.challengeScope,
+        errorUri,
+      });
+      return tagColumnStep(step, {
+        column: 'auth',
+        scopes: [...(auth.scopes ?? [])],
+        challengeScope: auth.challengeScope,
+      });
     },
     answerOutageAs503: tagColumnStep(answerOutageAs503(services.renderError), { column: 'owner', part: 'prelude' }),
-    explainMetadataFailure: tagColumnStep(services.registration.explainMetadataFailure, { column: 'owner', part: 'prelude' }),
+    explainMetadataFailure: tagColumnStep(services.registration.explainMetadataFailure, {
+      column: 'owner',
+      part: 'prelude',
+    }),
     handToProvider: tagColumnStep(handToProvider as Step, { column: 'owner', part: 'postlude' }),
   };
 }

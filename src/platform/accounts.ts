@@ -71,7 +71,14 @@ export class Accounts {
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')
       .innerJoin('sites', 'sites.id', 'memberships.site_id')
-      .select(['memberships.role as role', 'users.email as email', 'users.name as name', 'users.sessions_valid_after as valid_after', 'sites.name as site_name', 'sites.mcp_connections_enabled as mcp'])
+      .select([
+        'memberships.role as role',
+        'users.email as email',
+        'users.name as name',
+        'users.sessions_valid_after as valid_after',
+        'sites.name as site_name',
+        'sites.mcp_connections_enabled as mcp',
+      ])
       .where('memberships.user_id', '=', userId)
       .where('memberships.site_id', '=', siteId),
   );
@@ -88,7 +95,12 @@ export class Accounts {
     // Transparent upgrade to the current hashing parameters (issue #13 finding 7).
     if (row.password_hash && needsRehash(row.password_hash)) {
       const fresh = await hashPassword(password);
-      await this.db.updateTable('users').set({ password_hash: fresh }).where('id', '=', row.id).where('password_hash', '=', row.password_hash).execute();
+      await this.db
+        .updateTable('users')
+        .set({ password_hash: fresh })
+        .where('id', '=', row.id)
+        .where('password_hash', '=', row.password_hash)
+        .execute();
     }
     return { id: row.id, email: row.email, name: row.name };
   }
@@ -99,24 +111,37 @@ export class Accounts {
    * undefined when the user is gone.
    */
   async sessionsValidAfter(userId: string): Promise<number | undefined> {
-    const row = await this.db.selectFrom('users').select('sessions_valid_after').where('id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .select('sessions_valid_after')
+      .where('id', '=', userId)
+      .executeTakeFirst();
     return row ? Number(row.sessions_valid_after ?? 0) : undefined;
   }
 
   async findUser(userId: string): Promise<User | undefined> {
-    const row = await this.db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .select(['id', 'email', 'name'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     return row ?? undefined;
   }
 
   /** The id of the user with this e-mail (compared in lower case), or undefined. */
   async userIdByEmail(email: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst())?.id;
+    return (await this.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst())
+      ?.id;
   }
 
   /** The e-mail of each of these users that exists, by user id. */
   async emailsOf(userIds: readonly string[]): Promise<Map<string, string>> {
     if (userIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('id', 'in', [...new Set(userIds)])
+      .execute();
     return new Map(rows.map((u) => [u.id, u.email]));
   }
 
@@ -130,14 +155,22 @@ export class Accounts {
     const rows = await this.db
       .selectFrom('memberships')
       .innerJoin('sites', 'sites.id', 'memberships.site_id')
-      .select(['sites.id as id', 'sites.name as name', 'sites.mcp_connections_enabled as mcp', 'memberships.role as role'])
+      .select([
+        'sites.id as id',
+        'sites.name as name',
+        'sites.mcp_connections_enabled as mcp',
+        'memberships.role as role',
+      ])
       .where('memberships.user_id', '=', userId)
       .orderBy('sites.name')
       .orderBy('memberships.role')
       .execute();
     const bySite = new Map<string, SiteMembership>();
     for (const r of rows) {
-      const entry = bySite.get(r.id) ?? { site: { id: r.id, name: r.name, mcpConnectionsEnabled: r.mcp === 1 }, roles: [] };
+      const entry = bySite.get(r.id) ?? {
+        site: { id: r.id, name: r.name, mcpConnectionsEnabled: r.mcp === 1 },
+        roles: [],
+      };
       entry.roles.push(r.role);
       bySite.set(r.id, entry);
     }

@@ -20,7 +20,12 @@ import type { PlatformDatabase } from './schema.js';
 import type { InvitationsTable } from './invitations.js';
 import { hashPassword } from './passwords.js';
 import { PlatformError } from './errors.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ONE_TIME_LINK_TTL_SECONDS, endEarlierSessions } from './one-time-links.js';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  ONE_TIME_LINK_TTL_SECONDS,
+  endEarlierSessions,
+} from './one-time-links.js';
 
 /** Table `address_links` (migration `0022_verified_accounts`). */
 export interface AddressLinksTable {
@@ -71,13 +76,26 @@ export class AddressLinks {
    * @param invitationId the invitation to accept on use (`join`)
    * @returns the token (43 base64url characters, shown once: mail it) and its expiry (ISO 8601 UTC)
    */
-  async issue(email: string, purpose: AddressLinkPurpose, invitationId?: string, now = new Date()): Promise<{ token: string; expiresAt: string }> {
+  async issue(
+    email: string,
+    purpose: AddressLinkPurpose,
+    invitationId?: string,
+    now = new Date(),
+  ): Promise<{ token: string; expiresAt: string }> {
     const token = randomBytes(32).toString('base64url');
     const ttl = purpose === 'reset' ? RESET_LINK_TTL_SECONDS : ONE_TIME_LINK_TTL_SECONDS;
     const expiresAt = new Date(now.getTime() + ttl * 1000).toISOString();
     await this.db
       .insertInto('address_links')
-      .values({ token_hash: hashToken(token), email: email.trim().toLowerCase(), purpose, invitation_id: invitationId ?? null, expires_at: expiresAt, used_at: null, created_at: now.toISOString() })
+      .values({
+        token_hash: hashToken(token),
+        email: email.trim().toLowerCase(),
+        purpose,
+        invitation_id: invitationId ?? null,
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: now.toISOString(),
+      })
       .execute();
     return { token, expiresAt };
   }
@@ -88,7 +106,12 @@ export class AddressLinks {
     const row = await this.live(this.db, token, now);
     if (!row) return undefined;
     const user = await this.db.selectFrom('users').select('id').where('email', '=', row.email).executeTakeFirst();
-    return { email: row.email, purpose: row.purpose as AddressLinkPurpose, newAccount: !user, invitation: await this.pendingInvitation(this.db, row.invitation_id, now) };
+    return {
+      email: row.email,
+      purpose: row.purpose as AddressLinkPurpose,
+      newAccount: !user,
+      invitation: await this.pendingInvitation(this.db, row.invitation_id, now),
+    };
   }
 
   /**
@@ -106,7 +129,10 @@ export class AddressLinks {
     now = new Date(),
   ): Promise<{ user: { id: string; email: string }; created: boolean; invitationId?: string }> {
     if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
-      throw new PlatformError('invalid', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, { reason: 'weak_password', field: 'password' });
+      throw new PlatformError('invalid', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, {
+        reason: 'weak_password',
+        field: 'password',
+      });
     }
     if (typeof token !== 'string' || !TOKEN.test(token)) throw usedUp();
     const hash = await hashPassword(input.password);
@@ -116,7 +142,12 @@ export class AddressLinks {
       // The account's row first (a row lock on PostgreSQL, or the unique e-mail of a new one): two
       // links of one address used at once wait for each other here, and the second then finds its
       // link ended by the first (no deadlock over each other's link rows).
-      let user = await trx.updateTable('users').set({ password_hash: hash }).where('email', '=', row.email).returning(['id', 'email']).executeTakeFirst();
+      let user = await trx
+        .updateTable('users')
+        .set({ password_hash: hash })
+        .where('email', '=', row.email)
+        .returning(['id', 'email'])
+        .executeTakeFirst();
       let created = false;
       if (!user) {
         // Only an invitation makes an account; a reset link of an address without one sets nothing.
@@ -155,12 +186,22 @@ export class AddressLinks {
       .executeTakeFirst();
   }
 
-  private async pendingInvitation(db: Kysely<Db> | Transaction<Db>, id: string | null, now: Date): Promise<AddressLinkView['invitation']> {
+  private async pendingInvitation(
+    db: Kysely<Db> | Transaction<Db>,
+    id: string | null,
+    now: Date,
+  ): Promise<AddressLinkView['invitation']> {
     if (!id) return undefined;
     const inv = await db
       .selectFrom('invitations')
       .innerJoin('sites', 'sites.id', 'invitations.site_id')
-      .select(['invitations.id as id', 'invitations.site_id as siteId', 'sites.name as siteName', 'invitations.role as role', 'invitations.expires_at as expiresAt'])
+      .select([
+        'invitations.id as id',
+        'invitations.site_id as siteId',
+        'sites.name as siteName',
+        'invitations.role as role',
+        'invitations.expires_at as expiresAt',
+      ])
       .where('invitations.id', '=', id)
       .where('invitations.accepted_at', 'is', null)
       .where('invitations.revoked_at', 'is', null)
@@ -170,4 +211,7 @@ export class AddressLinks {
   }
 }
 
-const usedUp = () => new PlatformError('not_found', 'This link has expired or was already used. Ask for a new one.', { reason: 'unknown_or_used' });
+const usedUp = () =>
+  new PlatformError('not_found', 'This link has expired or was already used. Ask for a new one.', {
+    reason: 'unknown_or_used',
+  });

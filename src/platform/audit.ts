@@ -189,9 +189,14 @@ export class AuditTrail {
     if (!prepared) {
       const width = AUDIT_COLUMNS.length;
       const build = (...values: unknown[]) =>
-        this.db.insertInto('audit_events').values(
-          Array.from({ length: n }, (_, r) => Object.fromEntries(AUDIT_COLUMNS.map((c, i) => [c, values[r * width + i]])) as AuditRow),
-        );
+        this.db
+          .insertInto('audit_events')
+          .values(
+            Array.from(
+              { length: n },
+              (_, r) => Object.fromEntries(AUDIT_COLUMNS.map((c, i) => [c, values[r * width + i]])) as AuditRow,
+            ),
+          );
       this.inserts.set(n, (prepared = new PreparedQuery(n * width, build)));
     }
     const values: unknown[] = [];
@@ -209,7 +214,9 @@ export class AuditTrail {
   async list(siteId: string, filter: AuditFilter = {}): Promise<AuditEvent[]> {
     const limit = clampPageSize(filter.limit, MAX_PAGE_SIZE);
     const after = filter.after;
-    const narrowed = (q: SelectQueryBuilder<PlatformDatabase, 'audit_events', Selectable<PlatformDatabase['audit_events']>>) => {
+    const narrowed = (
+      q: SelectQueryBuilder<PlatformDatabase, 'audit_events', Selectable<PlatformDatabase['audit_events']>>,
+    ) => {
       if (filter.userId) q = q.where('user_id', '=', filter.userId);
       if (filter.kind) q = q.where('kind', '=', filter.kind);
       if (filter.from) q = q.where('at', '>=', filter.from);
@@ -227,7 +234,11 @@ export class AuditTrail {
       const target = auditTarget('application', clientId);
       const own = narrowed(base().where('client_id', '=', clientId));
       // An action on the application that the client itself made is already among `own`.
-      const onIt = narrowed(base().where('target', '=', target).where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])));
+      const onIt = narrowed(
+        base()
+          .where('target', '=', target)
+          .where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])),
+      );
       rows = await this.db
         .selectFrom(own.as('own'))
         .selectAll()
@@ -256,7 +267,11 @@ export class AuditTrail {
    * @param days 1…retention; days before the retention window simply have no rows
    * @returns `{ day: 'YYYY-MM-DD', clientId, count }` rows with count ≥ 1, by day then client
    */
-  async tokenUsage(siteId: string, days: number, now = new Date()): Promise<Array<{ day: string; clientId: string; count: number }>> {
+  async tokenUsage(
+    siteId: string,
+    days: number,
+    now = new Date(),
+  ): Promise<Array<{ day: string; clientId: string; count: number }>> {
     const from = usageDays(days, now)[0]!;
     const day = sql<string>`substr(at, 1, 10)`;
     const rows = await this.db
@@ -290,7 +305,9 @@ export class AuditTrail {
     for (;;) {
       const result = await this.db
         .deleteFrom('audit_events')
-        .where('id', 'in', (eb) => eb.selectFrom('audit_events').select('id').where('at', '<', cutoff).orderBy('at').limit(batch))
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('audit_events').select('id').where('at', '<', cutoff).orderBy('at').limit(batch),
+        )
         .executeTakeFirst();
       const n = Number(result.numDeletedRows);
       deleted += n;
@@ -306,5 +323,7 @@ export const AUDIT_PURGE_BATCH_ROWS = 1000;
 /** The last `days` UTC days including today's, oldest first, as `YYYY-MM-DD`. */
 export function usageDays(days: number, now = new Date()): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: days }, (_, i) =>
+    new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
 }

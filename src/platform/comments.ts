@@ -6,7 +6,14 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { notFound } from './errors.js';
-import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from './paging.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 import type { SiteContentTable } from './content.js';
 
 /** Table `comments` (migration `0017_lecturers_comments_forms`): exactly one of lecture_id / post_id is set. */
@@ -77,17 +84,34 @@ export class Comments {
   private async filtered(siteId: string, filter: CommentFilter) {
     let q = this.base(siteId);
     if (filter.courseSlug !== undefined) {
-      const course = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', filter.courseSlug).executeTakeFirst();
+      const course = await this.db
+        .selectFrom('courses')
+        .select('id')
+        .where('site_id', '=', siteId)
+        .where('slug', '=', filter.courseSlug)
+        .executeTakeFirst();
       if (!course) throw notFound('course', filter.courseSlug);
       q = q.where('courses.id', '=', course.id);
     }
     if (filter.lectureId !== undefined) {
-      const lecture = await this.db.selectFrom('lectures').innerJoin('courses', 'courses.id', 'lectures.course_id').select('lectures.id').where('courses.site_id', '=', siteId).where('lectures.id', '=', filter.lectureId).executeTakeFirst();
+      const lecture = await this.db
+        .selectFrom('lectures')
+        .innerJoin('courses', 'courses.id', 'lectures.course_id')
+        .select('lectures.id')
+        .where('courses.site_id', '=', siteId)
+        .where('lectures.id', '=', filter.lectureId)
+        .executeTakeFirst();
       if (!lecture) throw notFound('lecture', filter.lectureId);
       q = q.where('comments.lecture_id', '=', lecture.id);
     }
     if (filter.postSlug !== undefined) {
-      const post = await this.db.selectFrom('site_content').select('id').where('site_id', '=', siteId).where('kind', '=', 'post').where('slug', '=', filter.postSlug).executeTakeFirst();
+      const post = await this.db
+        .selectFrom('site_content')
+        .select('id')
+        .where('site_id', '=', siteId)
+        .where('kind', '=', 'post')
+        .where('slug', '=', filter.postSlug)
+        .executeTakeFirst();
       if (!post) throw notFound('post', filter.postSlug);
       q = q.where('comments.post_id', '=', post.id);
     }
@@ -135,8 +159,14 @@ interface Row {
 
 const view = (r: Row): Comment => ({
   id: r.id,
-  on: r.lectureId !== null ? { kind: 'lecture', lectureId: r.lectureId, courseSlug: r.courseSlug ?? '' } : { kind: 'post', postSlug: r.postSlug ?? '' },
-  author: r.authorId !== null && r.authorName !== null ? { userId: r.authorId, name: r.authorName } : { userId: null, name: 'Deleted account' },
+  on:
+    r.lectureId !== null
+      ? { kind: 'lecture', lectureId: r.lectureId, courseSlug: r.courseSlug ?? '' }
+      : { kind: 'post', postSlug: r.postSlug ?? '' },
+  author:
+    r.authorId !== null && r.authorName !== null
+      ? { userId: r.authorId, name: r.authorName }
+      : { userId: null, name: 'Deleted account' },
   body: r.body,
   createdAt: r.createdAt,
 });

@@ -5,7 +5,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
-import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from './paging.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 
 /** One connected app row. Times are ISO 8601 UTC. */
 export interface ConnectedGrant {
@@ -36,10 +43,21 @@ export class ConnectedGrants {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
   /** Records a grant given at consent. */
-  async record(g: { grantId: string; siteId: string; clientId: string; userId: string; scope: string }, now = new Date()): Promise<void> {
+  async record(
+    g: { grantId: string; siteId: string; clientId: string; userId: string; scope: string },
+    now = new Date(),
+  ): Promise<void> {
     await this.db
       .insertInto('connected_grants')
-      .values({ grant_id: g.grantId, site_id: g.siteId, client_id: g.clientId, user_id: g.userId, scope: g.scope, created_at: now.toISOString(), last_used_at: null })
+      .values({
+        grant_id: g.grantId,
+        site_id: g.siteId,
+        client_id: g.clientId,
+        user_id: g.userId,
+        scope: g.scope,
+        created_at: now.toISOString(),
+        last_used_at: null,
+      })
       .onConflict((oc) => oc.column('grant_id').doNothing())
       .execute();
   }
@@ -56,7 +74,11 @@ export class ConnectedGrants {
     if (this.touched.size >= REMEMBERED_TOUCHES) this.touched.clear();
     this.touched.set(grantId, at);
     try {
-      await this.db.updateTable('connected_grants').set({ last_used_at: now.toISOString() }).where('grant_id', '=', grantId).execute();
+      await this.db
+        .updateTable('connected_grants')
+        .set({ last_used_at: now.toISOString() })
+        .where('grant_id', '=', grantId)
+        .execute();
     } catch (err) {
       this.touched.delete(grantId);
       throw err;
@@ -66,7 +88,11 @@ export class ConnectedGrants {
   /** Forgets grants (revoked or expired). */
   async forget(grantIds: readonly string[]): Promise<void> {
     for (const id of grantIds) this.touched.delete(id);
-    if (grantIds.length > 0) await this.db.deleteFrom('connected_grants').where('grant_id', 'in', [...grantIds]).execute();
+    if (grantIds.length > 0)
+      await this.db
+        .deleteFrom('connected_grants')
+        .where('grant_id', 'in', [...grantIds])
+        .execute();
   }
 
   private query() {
@@ -98,7 +124,11 @@ export class ConnectedGrants {
 
   /** Every grant of a user (no limit, unordered): what a password change revokes (DESIGN D5). */
   async allOfUser(userId: string): Promise<Array<{ grantId: string; siteId: string; clientId: string }>> {
-    return this.db.selectFrom('connected_grants').select(['grant_id as grantId', 'site_id as siteId', 'client_id as clientId']).where('user_id', '=', userId).execute();
+    return this.db
+      .selectFrom('connected_grants')
+      .select(['grant_id as grantId', 'site_id as siteId', 'client_id as clientId'])
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   /**
@@ -107,16 +137,28 @@ export class ConnectedGrants {
    * `connected_grants_site_client`; every grant of the site is reachable).
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
-  async pageOfSite(siteId: string, options: KeysetRequest & { clientId?: string; userId?: string }): Promise<KeysetPage<ConnectedGrant>> {
+  async pageOfSite(
+    siteId: string,
+    options: KeysetRequest & { clientId?: string; userId?: string },
+  ): Promise<KeysetPage<ConnectedGrant>> {
     const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
-    let q = this.query().where('connected_grants.site_id', '=', siteId).limit(limit + 1);
+    let q = this.query()
+      .where('connected_grants.site_id', '=', siteId)
+      .limit(limit + 1);
     if (options.clientId) q = q.where('connected_grants.client_id', '=', options.clientId);
     if (options.userId) q = q.where('connected_grants.user_id', '=', options.userId);
     if (options.cursor !== undefined) {
       const [createdAt, grantId] = decodeCursor(options.cursor, 2) as [string, string];
-      q = q.where((eb) => eb(eb.refTuple('connected_grants.created_at', 'connected_grants.grant_id'), '<', eb.tuple(createdAt, grantId)));
+      q = q.where((eb) =>
+        eb(eb.refTuple('connected_grants.created_at', 'connected_grants.grant_id'), '<', eb.tuple(createdAt, grantId)),
+      );
     }
-    return keysetPage(await q.execute(), limit, (g) => [g.createdAt, g.grantId], (g) => g);
+    return keysetPage(
+      await q.execute(),
+      limit,
+      (g) => [g.createdAt, g.grantId],
+      (g) => g,
+    );
   }
 
   /** A user's grants at every site, newest first (at most {@link LIST_CAP}). */

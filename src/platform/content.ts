@@ -58,8 +58,21 @@ export interface Appearance {
   fontFamily: string;
 }
 
-export const DEFAULT_APPEARANCE: Appearance = { primaryColor: '#1f4b99', accentColor: '#f2a900', logoUrl: null, fontFamily: 'system-ui' };
-export const FONT_FAMILIES = ['system-ui', 'serif', 'sans-serif', 'monospace', 'Inter', 'Merriweather', 'Source Sans 3'] as const;
+export const DEFAULT_APPEARANCE: Appearance = {
+  primaryColor: '#1f4b99',
+  accentColor: '#f2a900',
+  logoUrl: null,
+  fontFamily: 'system-ui',
+};
+export const FONT_FAMILIES = [
+  'system-ui',
+  'serif',
+  'sans-serif',
+  'monospace',
+  'Inter',
+  'Merriweather',
+  'Source Sans 3',
+] as const;
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])$/;
 const COLOR = /^#[0-9a-f]{6}$/i;
@@ -91,28 +104,64 @@ export class SiteContent {
 
   /** @throws PlatformError `not_found` */
   async get(siteId: string, kind: ContentKind, slug: string): Promise<ContentItem> {
-    const row = await this.db.selectFrom('site_content').selectAll().where('site_id', '=', siteId).where('kind', '=', kind).where('slug', '=', slug).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('site_content')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('kind', '=', kind)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
     if (!row) throw notFound(kind, slug);
     return item(row);
   }
 
   /** Creates a draft. @throws PlatformError `invalid` (slug), `conflict` (slug taken) */
-  async create(siteId: string, kind: ContentKind, input: { slug: string; title: string; body?: string }, now = new Date()): Promise<ContentItem> {
-    if (!SLUG.test(input.slug)) throw new PlatformError('invalid', 'slug must be 2–64 lower-case letters, digits or dashes', { field: 'slug' });
+  async create(
+    siteId: string,
+    kind: ContentKind,
+    input: { slug: string; title: string; body?: string },
+    now = new Date(),
+  ): Promise<ContentItem> {
+    if (!SLUG.test(input.slug))
+      throw new PlatformError('invalid', 'slug must be 2–64 lower-case letters, digits or dashes', { field: 'slug' });
     const at = now.toISOString();
     const inserted = await this.db
       .insertInto('site_content')
-      .values({ id: `cnt_${randomUUID()}`, site_id: siteId, kind, slug: input.slug, title: input.title, body: input.body ?? '', status: 'draft', published_at: null, created_at: at, updated_at: at })
+      .values({
+        id: `cnt_${randomUUID()}`,
+        site_id: siteId,
+        kind,
+        slug: input.slug,
+        title: input.title,
+        body: input.body ?? '',
+        status: 'draft',
+        published_at: null,
+        created_at: at,
+        updated_at: at,
+      })
       .onConflict((oc) => oc.columns(['site_id', 'kind', 'slug']).doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) throw new PlatformError('conflict', `a ${kind} with slug "${input.slug}" already exists`, { field: 'slug' });
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1)
+      throw new PlatformError('conflict', `a ${kind} with slug "${input.slug}" already exists`, { field: 'slug' });
     return this.get(siteId, kind, input.slug);
   }
 
   /** Changes title or body. @throws PlatformError `not_found` */
-  async update(siteId: string, kind: ContentKind, slug: string, patch: { title?: string; body?: string }, now = new Date()): Promise<ContentItem> {
+  async update(
+    siteId: string,
+    kind: ContentKind,
+    slug: string,
+    patch: { title?: string; body?: string },
+    now = new Date(),
+  ): Promise<ContentItem> {
     await this.get(siteId, kind, slug);
-    await this.db.updateTable('site_content').set({ ...patch, updated_at: now.toISOString() }).where('site_id', '=', siteId).where('kind', '=', kind).where('slug', '=', slug).execute();
+    await this.db
+      .updateTable('site_content')
+      .set({ ...patch, updated_at: now.toISOString() })
+      .where('site_id', '=', siteId)
+      .where('kind', '=', kind)
+      .where('slug', '=', slug)
+      .execute();
     return this.get(siteId, kind, slug);
   }
 
@@ -133,14 +182,30 @@ export class SiteContent {
 
   /** @throws PlatformError `not_found` */
   async delete(siteId: string, kind: ContentKind, slug: string): Promise<void> {
-    const result = await this.db.deleteFrom('site_content').where('site_id', '=', siteId).where('kind', '=', kind).where('slug', '=', slug).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('site_content')
+      .where('site_id', '=', siteId)
+      .where('kind', '=', kind)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound(kind, slug);
   }
 
   /** The theme of the site (defaults until an operator sets one). */
   async appearance(siteId: string): Promise<Appearance> {
-    const row = await this.db.selectFrom('site_appearance').selectAll().where('site_id', '=', siteId).executeTakeFirst();
-    return row ? { primaryColor: row.primary_color, accentColor: row.accent_color, logoUrl: row.logo_url, fontFamily: row.font_family } : { ...DEFAULT_APPEARANCE };
+    const row = await this.db
+      .selectFrom('site_appearance')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+    return row
+      ? {
+          primaryColor: row.primary_color,
+          accentColor: row.accent_color,
+          logoUrl: row.logo_url,
+          fontFamily: row.font_family,
+        }
+      : { ...DEFAULT_APPEARANCE };
   }
 
   /** Replaces the theme. @throws PlatformError `invalid` (colour, logo URL, font) */
@@ -148,9 +213,19 @@ export class SiteContent {
     for (const field of ['primaryColor', 'accentColor'] as const) {
       if (!COLOR.test(next[field])) throw new PlatformError('invalid', `${field} must be a #rrggbb colour`, { field });
     }
-    if (next.logoUrl !== null && !/^https:\/\/[^\s]+$/.test(next.logoUrl)) throw new PlatformError('invalid', 'logoUrl must be an https:// URL or null', { field: 'logoUrl' });
-    if (!(FONT_FAMILIES as readonly string[]).includes(next.fontFamily)) throw new PlatformError('invalid', `fontFamily must be one of ${FONT_FAMILIES.join(', ')}`, { field: 'fontFamily' });
-    const values = { primary_color: next.primaryColor.toLowerCase(), accent_color: next.accentColor.toLowerCase(), logo_url: next.logoUrl, font_family: next.fontFamily, updated_at: now.toISOString() };
+    if (next.logoUrl !== null && !/^https:\/\/[^\s]+$/.test(next.logoUrl))
+      throw new PlatformError('invalid', 'logoUrl must be an https:// URL or null', { field: 'logoUrl' });
+    if (!(FONT_FAMILIES as readonly string[]).includes(next.fontFamily))
+      throw new PlatformError('invalid', `fontFamily must be one of ${FONT_FAMILIES.join(', ')}`, {
+        field: 'fontFamily',
+      });
+    const values = {
+      primary_color: next.primaryColor.toLowerCase(),
+      accent_color: next.accentColor.toLowerCase(),
+      logo_url: next.logoUrl,
+      font_family: next.fontFamily,
+      updated_at: now.toISOString(),
+    };
     await this.db
       .insertInto('site_appearance')
       .values({ site_id: siteId, ...values })

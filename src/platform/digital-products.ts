@@ -61,7 +61,10 @@ const product = (r: DigitalProductsTable): DigitalProduct => ({
 
 /** @throws PlatformError `invalid` naming `file` */
 function checkFile(file: string): string {
-  if (!FILE.test(file) || file.includes('..')) throw new PlatformError('invalid', 'file must be an https:// URL or storage:<fileId> of an uploaded file', { field: 'file' });
+  if (!FILE.test(file) || file.includes('..'))
+    throw new PlatformError('invalid', 'file must be an https:// URL or storage:<fileId> of an uploaded file', {
+      field: 'file',
+    });
   return file;
 }
 
@@ -83,8 +86,18 @@ export class DigitalProducts {
     checkFile(file);
     if (!file.startsWith('storage:')) return file;
     const id = file.slice('storage:'.length);
-    const row = await (this.db as unknown as Kysely<ProductFilesDatabase>).selectFrom('uploaded_files').select('id').where('id', '=', id).where('site_id', '=', siteId).executeTakeFirst();
-    if (!row) throw new PlatformError('invalid', `file: no file uploaded to this site has the id ${id} (upload it with POST /api/v1/files first)`, { field: 'file' });
+    const row = await (this.db as unknown as Kysely<ProductFilesDatabase>)
+      .selectFrom('uploaded_files')
+      .select('id')
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+    if (!row)
+      throw new PlatformError(
+        'invalid',
+        `file: no file uploaded to this site has the id ${id} (upload it with POST /api/v1/files first)`,
+        { field: 'file' },
+      );
     return file;
   }
 
@@ -97,7 +110,12 @@ export class DigitalProducts {
 
   /** @throws PlatformError `not_found` */
   async get(siteId: string, productId: string): Promise<DigitalProduct> {
-    const row = await this.db.selectFrom('digital_products').selectAll().where('site_id', '=', siteId).where('id', '=', productId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('digital_products')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('id', '=', productId)
+      .executeTakeFirst();
     if (!row) throw notFound('digital product', productId);
     return product(row);
   }
@@ -110,19 +128,42 @@ export class DigitalProducts {
     const id = `dp_${randomUUID()}`;
     await this.db
       .insertInto('digital_products')
-      .values({ id, site_id: siteId, name: input.name, price_minor: input.priceMinor, currency, file, published: 0, created_at: at, updated_at: at })
+      .values({
+        id,
+        site_id: siteId,
+        name: input.name,
+        price_minor: input.priceMinor,
+        currency,
+        file,
+        published: 0,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     return this.get(siteId, id);
   }
 
   /** Changes name, price or file. @throws PlatformError `not_found`, `invalid` */
-  async update(siteId: string, productId: string, patch: Partial<ProductInput>, now = new Date()): Promise<DigitalProduct> {
+  async update(
+    siteId: string,
+    productId: string,
+    patch: Partial<ProductInput>,
+    now = new Date(),
+  ): Promise<DigitalProduct> {
     const current = await this.get(siteId, productId);
-    const set: Partial<DigitalProductsTable> = { currency: checkPrice(patch.priceMinor ?? current.priceMinor, patch.currency ?? current.currency), updated_at: now.toISOString() };
+    const set: Partial<DigitalProductsTable> = {
+      currency: checkPrice(patch.priceMinor ?? current.priceMinor, patch.currency ?? current.currency),
+      updated_at: now.toISOString(),
+    };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.priceMinor !== undefined) set.price_minor = patch.priceMinor;
     if (patch.file !== undefined) set.file = await this.checkSiteFile(siteId, patch.file);
-    await this.db.updateTable('digital_products').set(set).where('site_id', '=', siteId).where('id', '=', productId).execute();
+    await this.db
+      .updateTable('digital_products')
+      .set(set)
+      .where('site_id', '=', siteId)
+      .where('id', '=', productId)
+      .execute();
     return this.get(siteId, productId);
   }
 
@@ -130,7 +171,12 @@ export class DigitalProducts {
   async setPublished(siteId: string, productId: string, published: boolean, now = new Date()): Promise<DigitalProduct> {
     const current = await this.get(siteId, productId);
     if (current.published === published) return current;
-    await this.db.updateTable('digital_products').set({ published: published ? 1 : 0, updated_at: now.toISOString() }).where('site_id', '=', siteId).where('id', '=', productId).execute();
+    await this.db
+      .updateTable('digital_products')
+      .set({ published: published ? 1 : 0, updated_at: now.toISOString() })
+      .where('site_id', '=', siteId)
+      .where('id', '=', productId)
+      .execute();
     return this.get(siteId, productId);
   }
 }

@@ -91,31 +91,43 @@ export class Enrollments {
   private pageWithLastWatched(siteId: string, userId: string, limit: number) {
     return this.page(siteId, userId, limit)
       .leftJoin('lecture_progress as last', (join) =>
-        join.onRef('last.user_id', '=', 'enrollments.user_id').on('last.lecture_id', '=', (eb) =>
-          eb
-            .selectFrom('lecture_progress as p')
-            .select('p.lecture_id')
-            .whereRef('p.site_id', '=', 'enrollments.site_id')
-            .whereRef('p.user_id', '=', 'enrollments.user_id')
-            .whereRef('p.course_id', '=', 'enrollments.course_id')
-            .orderBy('p.recorded_at', 'desc')
-            .limit(1),
-        ),
+        join
+          .onRef('last.user_id', '=', 'enrollments.user_id')
+          .on('last.lecture_id', '=', (eb) =>
+            eb
+              .selectFrom('lecture_progress as p')
+              .select('p.lecture_id')
+              .whereRef('p.site_id', '=', 'enrollments.site_id')
+              .whereRef('p.user_id', '=', 'enrollments.user_id')
+              .whereRef('p.course_id', '=', 'enrollments.course_id')
+              .orderBy('p.recorded_at', 'desc')
+              .limit(1),
+          ),
       )
-      .select(['last.lecture_id as last_lecture_id', 'last.position_seconds as last_position_seconds', 'last.recorded_at as last_recorded_at']);
+      .select([
+        'last.lecture_id as last_lecture_id',
+        'last.position_seconds as last_position_seconds',
+        'last.recorded_at as last_recorded_at',
+      ]);
   }
 
   /**
    * `list`'s queries, compiled once (issue #15): the first page, a page after a cursor, each with
    * and without the last watched lectures, and the count.
    */
-  private readonly firstPage = new PreparedQuery(3, (siteId: string, userId: string, limit: number) => this.page(siteId, userId, limit));
+  private readonly firstPage = new PreparedQuery(3, (siteId: string, userId: string, limit: number) =>
+    this.page(siteId, userId, limit),
+  );
   private readonly nextPage = new PreparedQuery(4, (siteId: string, userId: string, limit: number, after: string) =>
     this.page(siteId, userId, limit).where('enrollments.id', '>', after),
   );
-  private readonly firstPageWatched = new PreparedQuery(3, (siteId: string, userId: string, limit: number) => this.pageWithLastWatched(siteId, userId, limit));
-  private readonly nextPageWatched = new PreparedQuery(4, (siteId: string, userId: string, limit: number, after: string) =>
-    this.pageWithLastWatched(siteId, userId, limit).where('enrollments.id', '>', after),
+  private readonly firstPageWatched = new PreparedQuery(3, (siteId: string, userId: string, limit: number) =>
+    this.pageWithLastWatched(siteId, userId, limit),
+  );
+  private readonly nextPageWatched = new PreparedQuery(
+    4,
+    (siteId: string, userId: string, limit: number, after: string) =>
+      this.pageWithLastWatched(siteId, userId, limit).where('enrollments.id', '>', after),
   );
   private readonly count = new PreparedQuery(2, (siteId: string, userId: string) =>
     this.db
@@ -133,14 +145,23 @@ export class Enrollments {
    * every `lastWatchedLecture` is null: the caller reads `lastWatched` itself when it needs it).
    * @throws InvalidPageRequestError (a PlatformError `invalid`) when `first` is outside 0…MAX_PAGE_SIZE
    */
-  async list(member: MemberRef, first: number, after?: string, options: { lastWatched?: boolean } = {}): Promise<Page<Enrollment>> {
+  async list(
+    member: MemberRef,
+    first: number,
+    after?: string,
+    options: { lastWatched?: boolean } = {},
+  ): Promise<Page<Enrollment>> {
     checkPageSize(first);
     const firstPage = after === undefined || after === '';
     const watched = options.lastWatched !== false;
     const { siteId, userId } = member;
     const rows = watched
-      ? await (firstPage ? this.firstPageWatched.rows(this.db, siteId, userId, first + 1) : this.nextPageWatched.rows(this.db, siteId, userId, first + 1, after))
-      : await (firstPage ? this.firstPage.rows(this.db, siteId, userId, first + 1) : this.nextPage.rows(this.db, siteId, userId, first + 1, after));
+      ? await (firstPage
+          ? this.firstPageWatched.rows(this.db, siteId, userId, first + 1)
+          : this.nextPageWatched.rows(this.db, siteId, userId, first + 1, after))
+      : await (firstPage
+          ? this.firstPage.rows(this.db, siteId, userId, first + 1)
+          : this.nextPage.rows(this.db, siteId, userId, first + 1, after));
     const hasNextPage = rows.length > first;
     const total = firstPage && !hasNextPage ? rows.length : (await this.count.rows(this.db, siteId, userId))[0]!.n;
     const pageRows = rows.slice(0, first) as Array<(typeof rows)[number] & Partial<LastWatchedColumns>>;
@@ -154,7 +175,13 @@ export class Enrollments {
           title: r.title,
           expireDate: r.expires_at,
           hasLifetimeAccess: r.lifetime_access === 1,
-          lastWatchedLecture: r.last_lecture_id ? { lectureId: r.last_lecture_id, positionSeconds: r.last_position_seconds!, updatedAt: r.last_recorded_at! } : null,
+          lastWatchedLecture: r.last_lecture_id
+            ? {
+                lectureId: r.last_lecture_id,
+                positionSeconds: r.last_position_seconds!,
+                updatedAt: r.last_recorded_at!,
+              }
+            : null,
         },
       })),
       hasNextPage,
@@ -163,7 +190,10 @@ export class Enrollments {
   }
 
   /** `lastWatched`'s query for `n` courses, compiled once per `n` (at most MAX_PAGE_SIZE + 1 of them). */
-  private readonly lastWatchedQueries = new Map<number, PreparedQuery<string[], { course_id: string; lecture_id: string; position_seconds: number; recorded_at: string }>>();
+  private readonly lastWatchedQueries = new Map<
+    number,
+    PreparedQuery<string[], { course_id: string; lecture_id: string; position_seconds: number; recorded_at: string }>
+  >();
 
   private lastWatchedQuery(n: number) {
     let query = this.lastWatchedQueries.get(n);
@@ -200,7 +230,11 @@ export class Enrollments {
             .execute();
     for (const r of rows) {
       if (!result.has(r.course_id)) {
-        result.set(r.course_id, { lectureId: r.lecture_id, positionSeconds: r.position_seconds, updatedAt: r.recorded_at });
+        result.set(r.course_id, {
+          lectureId: r.lecture_id,
+          positionSeconds: r.position_seconds,
+          updatedAt: r.recorded_at,
+        });
       }
     }
     return result;

@@ -35,10 +35,13 @@ export class PlatformError extends Error {
 }
 
 /** Shorthand for a `not_found` error, e.g. `notFound('course', 'sql-basics')`. */
-export const notFound = (what: string, key: string): PlatformError => new PlatformError('not_found', `no ${what} "${key}"`);
+export const notFound = (what: string, key: string): PlatformError =>
+  new PlatformError('not_found', `no ${what} "${key}"`);
 
 /** Shorthand for an `invalid` error naming its field, e.g. `invalid('name must not be empty', 'name')`. */
-export const invalid = (message: string, field?: string): PlatformError => new PlatformError('invalid', message, field === undefined ? {} : { field });
+export const invalid = (message: string, field?: string): PlatformError =>
+  new PlatformError('invalid', message, field === undefined ? {} : { field });
 
 /** The member's access to a course has expired (`forbidden`, reason `access_expired`; GraphQL `ACCESS_EXPIRED`). */
-export const accessExpired = (message: string): PlatformError => new PlatformError('forbidden', message, { reason: 'access_expired' });
+export const accessExpired = (message: string): PlatformError =>
+  new PlatformError('forbidden', message, { reason: 'access_expired' });

@@ -44,15 +44,29 @@ export class EventRegistrations {
       .where('r.site_id', '=', member.siteId)
       .where('r.user_id', '=', member.userId);
     let q = base
-      .select(['r.id as id', 'r.status as status', 'r.created_at as created_at', 'e.id as event_id', 'e.title as title', 'e.starts_at as starts_at', 'e.ends_at as ends_at', 'e.location as location'])
+      .select([
+        'r.id as id',
+        'r.status as status',
+        'r.created_at as created_at',
+        'e.id as event_id',
+        'e.title as title',
+        'e.starts_at as starts_at',
+        'e.ends_at as ends_at',
+        'e.location as location',
+      ])
       .orderBy('e.starts_at')
       .orderBy('r.id')
       .limit(first + 1);
     if (page.after !== undefined) {
       const [startsAt, id] = parsePairKey(page.after);
-      q = q.where((eb) => eb.or([eb('e.starts_at', '>', startsAt), eb.and([eb('e.starts_at', '=', startsAt), eb('r.id', '>', id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('e.starts_at', '>', startsAt), eb.and([eb('e.starts_at', '=', startsAt), eb('r.id', '>', id)])]),
+      );
     }
-    const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+    const [rows, count] = await Promise.all([
+      q.execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
     return {
       items: rows.slice(0, first).map((r) => ({
         cursor: pairKey(r.starts_at, r.id),

@@ -71,17 +71,30 @@ export class PlatformFileStore implements FileStore {
 
 /** The accepted types and the magic number their first bytes must carry (policy as data). */
 export const ACCEPTED_TYPES: readonly { type: string; matches: (b: Buffer) => boolean }[] = [
-  { type: 'image/png', matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  {
+    type: 'image/png',
+    matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
   { type: 'image/jpeg', matches: (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   { type: 'image/gif', matches: (b) => ['GIF87a', 'GIF89a'].includes(b.subarray(0, 6).toString('latin1')) },
-  { type: 'image/webp', matches: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  {
+    type: 'image/webp',
+    matches: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
   { type: 'application/pdf', matches: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
 ];
 
 /** The type the bytes are, by magic number (undefined: none of `ACCEPTED_TYPES`). */
 export const sniffType = (bytes: Buffer): string | undefined => ACCEPTED_TYPES.find((t) => t.matches(bytes))?.type;
 
-const toInfo = (r: Omit<UploadedFilesTable, 'bytes'>): FileInfo => ({ id: r.id, contentType: r.content_type, size: Number(r.size), sha256: r.sha256, filename: r.filename, createdAt: r.created_at });
+const toInfo = (r: Omit<UploadedFilesTable, 'bytes'>): FileInfo => ({
+  id: r.id,
+  contentType: r.content_type,
+  size: Number(r.size),
+  sha256: r.sha256,
+  filename: r.filename,
+  createdAt: r.created_at,
+});
 const INFO_COLUMNS = ['id', 'site_id', 'content_type', 'size', 'sha256', 'filename', 'created_at'] as const;
 
 /** The uploaded files of every site. */
@@ -101,10 +114,17 @@ export class SiteFiles {
     if (input.bytes.length === 0) throw new PlatformError('invalid', 'the file is empty', { field: 'file' });
     const type = sniffType(input.bytes);
     const accepted = ACCEPTED_TYPES.map((t) => t.type).join(', ');
-    if (!type) throw new PlatformError('invalid', `the file's bytes are not one of the accepted types (${accepted})`, { field: 'file', reason: 'unsupported_media_type' });
+    if (!type)
+      throw new PlatformError('invalid', `the file's bytes are not one of the accepted types (${accepted})`, {
+        field: 'file',
+        reason: 'unsupported_media_type',
+      });
     const declared = input.declaredType?.split(';')[0]?.trim().toLowerCase();
     if (declared && declared !== 'application/octet-stream' && declared !== type) {
-      throw new PlatformError('invalid', `the file was sent as ${declared} but its bytes are ${type}`, { field: 'file', reason: 'unsupported_media_type' });
+      throw new PlatformError('invalid', `the file was sent as ${declared} but its bytes are ${type}`, {
+        field: 'file',
+        reason: 'unsupported_media_type',
+      });
     }
     const row = {
       id: `fil_${randomBytes(16).toString('base64url')}`,
@@ -112,10 +132,14 @@ export class SiteFiles {
       content_type: type,
       size: input.bytes.length,
       sha256: createHash('sha256').update(input.bytes).digest('hex'),
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from a file name
       filename: input.filename.replace(/[\u0000-\u001f\u007f"\\/]/g, '_').slice(0, 200) || 'file',
       created_at: new Date().toISOString(),
     };
-    await this.db.insertInto('uploaded_files').values({ ...row, bytes: null }).execute();
+    await this.db
+      .insertInto('uploaded_files')
+      .values({ ...row, bytes: null })
+      .execute();
     try {
       await this.store.put(row.id, input.bytes);
     } catch (err) {
@@ -127,7 +151,12 @@ export class SiteFiles {
 
   /** One file of the site. @throws PlatformError `not_found` (also for another site's file) */
   async info(siteId: string, id: string): Promise<FileInfo> {
-    const row = await this.db.selectFrom('uploaded_files').select(INFO_COLUMNS).where('id', '=', id).where('site_id', '=', siteId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('uploaded_files')
+      .select(INFO_COLUMNS)
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
     if (!row) throw notFound('file', id);
     return toInfo(row);
   }

@@ -47,11 +47,23 @@ export class FirstRun {
    *   `conflict` for a site id already taken, or (reason `account_exists`, field `ownerEmail`) for
    *   an address that has an account while `existingAccount` is not set
    */
-  async createSite(input: { id: string; name: string; ownerEmail: string; ownerName?: string; existingAccount?: boolean }): Promise<{ userId: string; adopted: boolean; link?: { token: string; expiresAt: string } }> {
+  async createSite(input: {
+    id: string;
+    name: string;
+    ownerEmail: string;
+    ownerName?: string;
+    existingAccount?: boolean;
+  }): Promise<{ userId: string; adopted: boolean; link?: { token: string; expiresAt: string } }> {
     const email = input.ownerEmail.trim().toLowerCase();
-    if (!SITE_ID.test(input.id)) throw new PlatformError('invalid', `site id "${input.id}": use lower-case letters, digits and dashes (max 63)`, { field: 'id' });
+    if (!SITE_ID.test(input.id))
+      throw new PlatformError('invalid', `site id "${input.id}": use lower-case letters, digits and dashes (max 63)`, {
+        field: 'id',
+      });
     if (!input.name.trim()) throw new PlatformError('invalid', 'site name: required', { field: 'name' });
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new PlatformError('invalid', `owner e-mail "${input.ownerEmail}": not an e-mail address`, { field: 'ownerEmail' });
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+      throw new PlatformError('invalid', `owner e-mail "${input.ownerEmail}": not an e-mail address`, {
+        field: 'ownerEmail',
+      });
     const now = new Date().toISOString();
     const { userId, adopted } = await this.db.transaction().execute(async (trx) => {
       if (await trx.selectFrom('sites').select('id').where('id', '=', input.id).executeTakeFirst()) {
@@ -59,13 +71,29 @@ export class FirstRun {
       }
       let user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       if (user && !input.existingAccount) {
-        throw new PlatformError('conflict', `${email} already has an account. Make it the owner only if you know whose it is: run the command again with --existing-account`, { reason: 'account_exists', field: 'ownerEmail' });
+        throw new PlatformError(
+          'conflict',
+          `${email} already has an account. Make it the owner only if you know whose it is: run the command again with --existing-account`,
+          { reason: 'account_exists', field: 'ownerEmail' },
+        );
       }
-      await trx.insertInto('sites').values({ id: input.id, name: input.name.trim(), mcp_connections_enabled: 0, created_at: now }).execute();
+      await trx
+        .insertInto('sites')
+        .values({ id: input.id, name: input.name.trim(), mcp_connections_enabled: 0, created_at: now })
+        .execute();
       const adopted = !!user;
       if (!user) {
         user = { id: randomUUID() };
-        await trx.insertInto('users').values({ id: user.id, email, name: input.ownerName?.trim() || email.split('@')[0]!, password_hash: NO_PASSWORD, created_at: now }).execute();
+        await trx
+          .insertInto('users')
+          .values({
+            id: user.id,
+            email,
+            name: input.ownerName?.trim() || email.split('@')[0]!,
+            password_hash: NO_PASSWORD,
+            created_at: now,
+          })
+          .execute();
       }
       await trx.insertInto('memberships').values({ site_id: input.id, user_id: user.id, role: 'owner' }).execute();
       return { userId: user.id, adopted };
@@ -83,7 +111,15 @@ export class FirstRun {
       .execute();
     return sites.map((s) => {
       const mine = rows.filter((r) => r.site === s.id);
-      return { id: s.id, name: s.name, owners: mine.filter((r) => r.role === 'owner').map((r) => r.email).sort(), members: new Set(mine.map((r) => r.user)).size };
+      return {
+        id: s.id,
+        name: s.name,
+        owners: mine
+          .filter((r) => r.role === 'owner')
+          .map((r) => r.email)
+          .sort(),
+        members: new Set(mine.map((r) => r.user)).size,
+      };
     });
   }
 

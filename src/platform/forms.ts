@@ -71,7 +71,13 @@ export class Forms {
 
   /** Forms of the site by title (then id). */
   async list(siteId: string): Promise<FormSummary[]> {
-    const rows = await this.db.selectFrom('forms').selectAll().where('site_id', '=', siteId).orderBy('title').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('forms')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('title')
+      .orderBy('id')
+      .execute();
     const counts = await this.counts(rows.map((r) => r.id));
     return rows.map((r) => summary(r, counts.get(r.id) ?? 0));
   }
@@ -89,18 +95,32 @@ export class Forms {
     let q = this.db.selectFrom('form_submissions').selectAll().where('form_id', '=', formId);
     if (filter.since !== undefined) q = q.where('submitted_at', '>=', filter.since);
     const rows = await q.orderBy('submitted_at', 'desc').orderBy('id').execute();
-    return rows.map((r) => ({ id: r.id, submittedAt: r.submitted_at, values: JSON.parse(r.data) as Record<string, string | boolean> }));
+    return rows.map((r) => ({
+      id: r.id,
+      submittedAt: r.submitted_at,
+      values: JSON.parse(r.data) as Record<string, string | boolean>,
+    }));
   }
 
   private async row(siteId: string, id: string): Promise<FormsTable> {
-    const row = await this.db.selectFrom('forms').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('forms')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound('form', id);
     return row;
   }
 
   private async counts(ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('form_submissions').select(['form_id', (eb) => eb.fn.countAll<number | string>().as('n')]).where('form_id', 'in', ids).groupBy('form_id').execute();
+    const rows = await this.db
+      .selectFrom('form_submissions')
+      .select(['form_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('form_id', 'in', ids)
+      .groupBy('form_id')
+      .execute();
     return new Map(rows.map((r) => [r.form_id, Number(r.n)]));
   }
 }

@@ -56,22 +56,50 @@ export class IdempotencyKeys {
    * @throws PlatformError `conflict` (reason `idempotency_key_in_use`) while the first request still
    *   runs, `invalid` (reason `idempotency_key_reused`) when the key came with another request
    */
-  async claim(owner: KeyOwner, callerKey: string, fingerprint: string, now = new Date()): Promise<StoredAnswer | undefined> {
+  async claim(
+    owner: KeyOwner,
+    callerKey: string,
+    fingerprint: string,
+    now = new Date(),
+  ): Promise<StoredAnswer | undefined> {
     const siteId = owner.siteId;
     const key = storedKey(owner, callerKey);
-    await this.db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now.getTime() - this.ttlMs).toISOString()).execute();
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('created_at', '<', new Date(now.getTime() - this.ttlMs).toISOString())
+      .execute();
     const inserted = await this.db
       .insertInto('idempotency_keys')
-      .values({ site_id: siteId, key, fingerprint, status: 0, response: '', location: null, created_at: now.toISOString() })
+      .values({
+        site_id: siteId,
+        key,
+        fingerprint,
+        status: 0,
+        response: '',
+        location: null,
+        created_at: now.toISOString(),
+      })
       .onConflict((oc) => oc.columns(['site_id', 'key']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return undefined;
-    const row = await this.db.selectFrom('idempotency_keys').selectAll().where('site_id', '=', siteId).where('key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (!row) return this.claim(owner, callerKey, fingerprint, now);
     if (row.fingerprint !== fingerprint) {
-      throw new PlatformError('invalid', 'this Idempotency-Key was used with a different request; use a new key', { reason: 'idempotency_key_reused' });
+      throw new PlatformError('invalid', 'this Idempotency-Key was used with a different request; use a new key', {
+        reason: 'idempotency_key_reused',
+      });
     }
-    if (row.status === 0) throw new PlatformError('conflict', 'a request with this Idempotency-Key is still being processed; retry shortly', { reason: 'idempotency_key_in_use' });
+    if (row.status === 0)
+      throw new PlatformError(
+        'conflict',
+        'a request with this Idempotency-Key is still being processed; retry shortly',
+        { reason: 'idempotency_key_in_use' },
+      );
     return { status: row.status, body: row.response ? JSON.parse(row.response) : null, location: row.location };
   }
 
@@ -91,6 +119,11 @@ export class IdempotencyKeys {
   async release(owner: KeyOwner, callerKey: string): Promise<void> {
     const siteId = owner.siteId;
     const key = storedKey(owner, callerKey);
-    await this.db.deleteFrom('idempotency_keys').where('site_id', '=', siteId).where('key', '=', key).where('status', '=', 0).execute();
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('site_id', '=', siteId)
+      .where('key', '=', key)
+      .where('status', '=', 0)
+      .execute();
   }
 }

@@ -103,15 +103,38 @@ export class Invitations {
    * @returns the invitation and its one-time token (shown once: build the link from it)
    * @throws PlatformError `forbidden` (hierarchy), `invalid` (role)
    */
-  async create(siteId: string, input: { email: string; role: string; invitedBy: string }, now = new Date()): Promise<{ invitation: Invitation; token: string }> {
-    if (!(INVITABLE_ROLES as readonly string[]).includes(input.role)) throw new PlatformError('invalid', `role must be one of ${INVITABLE_ROLES.join(', ')}`, { field: 'role' });
-    const roles = (await this.db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', input.invitedBy).execute()).map((r) => r.role);
-    if (input.role === 'owner' && !roles.includes('owner')) throw new PlatformError('forbidden', 'only an owner can invite an owner', { reason: 'role_hierarchy', field: 'role' });
+  async create(
+    siteId: string,
+    input: { email: string; role: string; invitedBy: string },
+    now = new Date(),
+  ): Promise<{ invitation: Invitation; token: string }> {
+    if (!(INVITABLE_ROLES as readonly string[]).includes(input.role))
+      throw new PlatformError('invalid', `role must be one of ${INVITABLE_ROLES.join(', ')}`, { field: 'role' });
+    const roles = (
+      await this.db
+        .selectFrom('memberships')
+        .select('role')
+        .where('site_id', '=', siteId)
+        .where('user_id', '=', input.invitedBy)
+        .execute()
+    ).map((r) => r.role);
+    if (input.role === 'owner' && !roles.includes('owner'))
+      throw new PlatformError('forbidden', 'only an owner can invite an owner', {
+        reason: 'role_hierarchy',
+        field: 'role',
+      });
     // Issue #25 finding 15: inviting one's own address is giving oneself a role; refused as the
     // direct grant refuses it (src/platform/operator/people.ts, same message and reason).
-    const inviter = await this.db.selectFrom('users').select('email').where('id', '=', input.invitedBy).executeTakeFirst();
+    const inviter = await this.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', input.invitedBy)
+      .executeTakeFirst();
     if (inviter && inviter.email.toLowerCase() === input.email.trim().toLowerCase() && !roles.includes(input.role)) {
-      throw new PlatformError('forbidden', 'you cannot give yourself a role; ask another operator', { reason: 'role_hierarchy', field: 'email' });
+      throw new PlatformError('forbidden', 'you cannot give yourself a role; ask another operator', {
+        reason: 'role_hierarchy',
+        field: 'email',
+      });
     }
     const token = randomBytes(32).toString('base64url');
     const row: InvitationsTable = {
@@ -135,13 +158,24 @@ export class Invitations {
 
   /** Invitations of the site, newest first, optionally of one status. */
   async list(siteId: string, status?: InvitationStatus, now = new Date()): Promise<Invitation[]> {
-    const rows = await this.db.selectFrom('invitations').selectAll().where('site_id', '=', siteId).orderBy('created_at', 'desc').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => view(r, now)).filter((i) => !status || i.status === status);
   }
 
   /** One invitation of the site. @throws PlatformError `not_found` */
   async get(siteId: string, id: string, now = new Date()): Promise<Invitation> {
-    const row = await this.db.selectFrom('invitations').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound('invitation', id);
     return view(row, now);
   }
@@ -149,8 +183,17 @@ export class Invitations {
   /** Withdraws a pending invitation. @throws PlatformError `not_found`, `conflict` (already accepted) */
   async revoke(siteId: string, id: string, now = new Date()): Promise<void> {
     const current = await this.get(siteId, id, now);
-    if (current.status === 'accepted') throw new PlatformError('conflict', 'this invitation was already accepted; take the role away instead', { reason: 'already_accepted' });
-    await this.db.updateTable('invitations').set({ revoked_at: now.toISOString() }).where('site_id', '=', siteId).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    if (current.status === 'accepted')
+      throw new PlatformError('conflict', 'this invitation was already accepted; take the role away instead', {
+        reason: 'already_accepted',
+      });
+    await this.db
+      .updateTable('invitations')
+      .set({ revoked_at: now.toISOString() })
+      .where('site_id', '=', siteId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   /**
@@ -158,17 +201,29 @@ export class Invitations {
    * @param token the link's token, or `{ id }`: the invitation an address link names (src/platform/address-links.ts)
    * @throws PlatformError `not_found` (unknown token), `conflict` (used, withdrawn or expired)
    */
-  async preview(token: string | { id: string }, now = new Date()): Promise<{ id: string; siteId: string; siteName: string; email: string; role: string }> {
+  async preview(
+    token: string | { id: string },
+    now = new Date(),
+  ): Promise<{ id: string; siteId: string; siteName: string; email: string; role: string }> {
     const row = await this.db
       .selectFrom('invitations')
       .innerJoin('sites', 'sites.id', 'invitations.site_id')
       .selectAll('invitations')
       .select('sites.name as site_name')
-      .where(typeof token === 'string' ? 'invitations.token_hash' : 'invitations.id', '=', typeof token === 'string' ? hashToken(token) : token.id)
+      .where(
+        typeof token === 'string' ? 'invitations.token_hash' : 'invitations.id',
+        '=',
+        typeof token === 'string' ? hashToken(token) : token.id,
+      )
       .executeTakeFirst();
     if (!row) throw new PlatformError('not_found', 'this invitation link is not valid');
     const status = statusOf(row, now);
-    if (status !== 'pending') throw new PlatformError('conflict', `this invitation was ${status === 'accepted' ? 'already used' : status === 'revoked' ? 'withdrawn' : 'not accepted in time'}`, { reason: `invitation_${status}` });
+    if (status !== 'pending')
+      throw new PlatformError(
+        'conflict',
+        `this invitation was ${status === 'accepted' ? 'already used' : status === 'revoked' ? 'withdrawn' : 'not accepted in time'}`,
+        { reason: `invitation_${status}` },
+      );
     await this.checkInviter(this.db, row.site_id, row.invited_by, row.role);
     return { id: row.id, siteId: row.site_id, siteName: row.site_name, email: row.email, role: row.role };
   }
@@ -178,9 +233,26 @@ export class Invitations {
    * give the invited role (`mayInvite`).
    * @throws PlatformError `conflict` (reason `invitation_revoked`) when they no longer do
    */
-  private async checkInviter(db: Kysely<InvitationDatabase>, siteId: string, invitedBy: string, role: string): Promise<void> {
-    const roles = (await db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', invitedBy).execute()).map((r) => r.role);
-    if (!mayInvite(roles, role)) throw new PlatformError('conflict', 'this invitation was withdrawn: the person who made it can no longer give this role', { reason: 'invitation_revoked' });
+  private async checkInviter(
+    db: Kysely<InvitationDatabase>,
+    siteId: string,
+    invitedBy: string,
+    role: string,
+  ): Promise<void> {
+    const roles = (
+      await db
+        .selectFrom('memberships')
+        .select('role')
+        .where('site_id', '=', siteId)
+        .where('user_id', '=', invitedBy)
+        .execute()
+    ).map((r) => r.role);
+    if (!mayInvite(roles, role))
+      throw new PlatformError(
+        'conflict',
+        'this invitation was withdrawn: the person who made it can no longer give this role',
+        { reason: 'invitation_revoked' },
+      );
   }
 
   /**
@@ -189,14 +261,25 @@ export class Invitations {
    *   person proved the address through a link mailed to it, src/platform/address-links.ts)
    * @throws PlatformError as `preview`, and `forbidden` when the e-mail differs
    */
-  async accept(token: string | { id: string }, user: { id: string; email: string }, now = new Date()): Promise<{ siteId: string; role: string }> {
+  async accept(
+    token: string | { id: string },
+    user: { id: string; email: string },
+    now = new Date(),
+  ): Promise<{ siteId: string; role: string }> {
     const invitation = await this.preview(token, now);
-    if (user.email.toLowerCase() !== invitation.email) throw new PlatformError('forbidden', `this invitation is for ${invitation.email}; sign in with that address`, { reason: 'wrong_account' });
+    if (user.email.toLowerCase() !== invitation.email)
+      throw new PlatformError('forbidden', `this invitation is for ${invitation.email}; sign in with that address`, {
+        reason: 'wrong_account',
+      });
     await this.db.transaction().execute(async (trx) => {
       // Issue #25 finding 6/14: the inviter's roles are read again with the site locked
       // (src/platform/locks.ts), so a concurrent removal of their role cannot slip in between.
       await lockSite(trx, invitation.siteId);
-      const row = await trx.selectFrom('invitations').select(['invited_by', 'role']).where('id', '=', invitation.id).executeTakeFirstOrThrow();
+      const row = await trx
+        .selectFrom('invitations')
+        .select(['invited_by', 'role'])
+        .where('id', '=', invitation.id)
+        .executeTakeFirstOrThrow();
       await this.checkInviter(trx, invitation.siteId, row.invited_by, row.role);
       // One use: only the request that flips accepted_at from null gives the role.
       const claimed = await trx
@@ -206,8 +289,13 @@ export class Invitations {
         .where('accepted_at', 'is', null)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw new PlatformError('conflict', 'this invitation was already used', { reason: 'invitation_accepted' });
-      await trx.insertInto('memberships').values({ site_id: invitation.siteId, user_id: user.id, role: invitation.role }).onConflict((oc) => oc.doNothing()).execute();
+      if (Number(claimed.numUpdatedRows) !== 1)
+        throw new PlatformError('conflict', 'this invitation was already used', { reason: 'invitation_accepted' });
+      await trx
+        .insertInto('memberships')
+        .values({ site_id: invitation.siteId, user_id: user.id, role: invitation.role })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     });
     return { siteId: invitation.siteId, role: invitation.role };
   }

@@ -64,7 +64,11 @@ export class Lecturers {
     let q = this.db.selectFrom('lecturers').selectAll().where('site_id', '=', siteId);
     if (filter.courseSlug !== undefined) {
       const courseId = await this.courseId(siteId, filter.courseSlug);
-      q = q.where('id', 'in', this.db.selectFrom('lecturer_courses').select('lecturer_id').where('course_id', '=', courseId));
+      q = q.where(
+        'id',
+        'in',
+        this.db.selectFrom('lecturer_courses').select('lecturer_id').where('course_id', '=', courseId),
+      );
     }
     const rows = await q.orderBy('name').orderBy('id').execute();
     const links = rows.length === 0 ? new Map<string, string[]>() : await this.links(rows.map((r) => r.id));
@@ -73,7 +77,12 @@ export class Lecturers {
 
   /** @throws PlatformError `not_found` */
   async get(siteId: string, id: string): Promise<Lecturer> {
-    const row = await this.db.selectFrom('lecturers').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('lecturers')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound('lecturer', id);
     return this.view(row, await this.links([row.id]));
   }
@@ -85,7 +94,16 @@ export class Lecturers {
     const id = `lct_${randomUUID()}`;
     await this.db
       .insertInto('lecturers')
-      .values({ id, site_id: siteId, name: input.name, bio: input.bio ?? '', photo_url: input.photoUrl ?? null, user_id: input.userId ?? null, created_at: at, updated_at: at })
+      .values({
+        id,
+        site_id: siteId,
+        name: input.name,
+        bio: input.bio ?? '',
+        photo_url: input.photoUrl ?? null,
+        user_id: input.userId ?? null,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     return this.get(siteId, id);
   }
@@ -114,7 +132,11 @@ export class Lecturers {
   async assign(siteId: string, id: string, courseSlug: string): Promise<Lecturer> {
     await this.get(siteId, id);
     const courseId = await this.courseId(siteId, courseSlug);
-    await this.db.insertInto('lecturer_courses').values({ lecturer_id: id, course_id: courseId }).onConflict((oc) => oc.columns(['lecturer_id', 'course_id']).doNothing()).execute();
+    await this.db
+      .insertInto('lecturer_courses')
+      .values({ lecturer_id: id, course_id: courseId })
+      .onConflict((oc) => oc.columns(['lecturer_id', 'course_id']).doNothing())
+      .execute();
     return this.get(siteId, id);
   }
 
@@ -122,21 +144,42 @@ export class Lecturers {
   async unassign(siteId: string, id: string, courseSlug: string): Promise<Lecturer> {
     await this.get(siteId, id);
     const courseId = await this.courseId(siteId, courseSlug);
-    await this.db.deleteFrom('lecturer_courses').where('lecturer_id', '=', id).where('course_id', '=', courseId).execute();
+    await this.db
+      .deleteFrom('lecturer_courses')
+      .where('lecturer_id', '=', id)
+      .where('course_id', '=', courseId)
+      .execute();
     return this.get(siteId, id);
   }
 
   private async check(siteId: string, input: Partial<LecturerInput>): Promise<void> {
-    if (input.photoUrl != null && !HTTPS.test(input.photoUrl)) throw new PlatformError('invalid', 'photoUrl must be an https:// URL or null', { field: 'photoUrl' });
+    if (input.photoUrl != null && !HTTPS.test(input.photoUrl))
+      throw new PlatformError('invalid', 'photoUrl must be an https:// URL or null', { field: 'photoUrl' });
     if (input.userId != null) {
       // Only a person who already holds the instructor role here; the same answer for "no such user" (no leak).
-      const role = await this.db.selectFrom('memberships').select('user_id').where('site_id', '=', siteId).where('user_id', '=', input.userId).where('role', '=', 'instructor').executeTakeFirst();
-      if (!role) throw new PlatformError('invalid', 'userId must name a person with the instructor role at your site (or be null)', { field: 'userId' });
+      const role = await this.db
+        .selectFrom('memberships')
+        .select('user_id')
+        .where('site_id', '=', siteId)
+        .where('user_id', '=', input.userId)
+        .where('role', '=', 'instructor')
+        .executeTakeFirst();
+      if (!role)
+        throw new PlatformError(
+          'invalid',
+          'userId must name a person with the instructor role at your site (or be null)',
+          { field: 'userId' },
+        );
     }
   }
 
   private async courseId(siteId: string, slug: string): Promise<string> {
-    const course = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', slug).executeTakeFirst();
+    const course = await this.db
+      .selectFrom('courses')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
     if (!course) throw notFound('course', slug);
     return course.id;
   }
@@ -155,6 +198,15 @@ export class Lecturers {
   }
 
   private view(r: LecturersTable, links: Map<string, string[]>): Lecturer {
-    return { id: r.id, name: r.name, bio: r.bio, photoUrl: r.photo_url, userId: r.user_id, courses: links.get(r.id) ?? [], createdAt: r.created_at, updatedAt: r.updated_at };
+    return {
+      id: r.id,
+      name: r.name,
+      bio: r.bio,
+      photoUrl: r.photo_url,
+      userId: r.user_id,
+      courses: links.get(r.id) ?? [],
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
   }
 }

@@ -14,12 +14,14 @@ import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 
 /** True when `db` talks to PostgreSQL. */
+// biome-ignore lint/suspicious/noExplicitAny: works on any Kysely instance (the platform's, an operator-side view, a transaction)
 export const onPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Locks the site's row for the rest of the transaction `trx` (PostgreSQL; a no-op on SQLite, see above).
  * @returns false when the site does not exist
  */
+// biome-ignore lint/suspicious/noExplicitAny: the callers' transactions are typed by their own table views
 export async function lockSite(trx: Transaction<any>, siteId: string): Promise<boolean> {
   const t = trx as unknown as Transaction<PlatformDatabase>;
   const q = t.selectFrom('sites').select('id').where('id', '=', siteId);

@@ -33,7 +33,9 @@ export class MemberRecords {
       .innerJoin('lectures', 'lectures.id', 'lecture_progress.lecture_id')
       .innerJoin('courses', 'courses.id', 'lecture_progress.course_id')
       .innerJoin('enrollments', (j) =>
-        j.onRef('enrollments.course_id', '=', 'lecture_progress.course_id').onRef('enrollments.user_id', '=', 'lecture_progress.user_id'),
+        j
+          .onRef('enrollments.course_id', '=', 'lecture_progress.course_id')
+          .onRef('enrollments.user_id', '=', 'lecture_progress.user_id'),
       )
       .select([
         'courses.slug as slug',

@@ -41,7 +41,10 @@ export interface SubscriptionsTable {
   created_at: string;
 }
 
-type MembershipDatabase = PlatformDatabase & { membership_plans: MembershipPlansTable; subscriptions: SubscriptionsTable };
+type MembershipDatabase = PlatformDatabase & {
+  membership_plans: MembershipPlansTable;
+  subscriptions: SubscriptionsTable;
+};
 
 export const BILLING_INTERVALS = ['month', 'year'] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
@@ -89,9 +92,13 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
  * @throws PlatformError `invalid` naming `priceMinor` or `currency`
  */
 export function checkPrice(priceMinor: number, currency: string): string {
-  if (!Number.isInteger(priceMinor) || priceMinor < 0 || priceMinor > 100_000_000) throw new PlatformError('invalid', 'priceMinor must be a whole number of minor units, 0–100000000', { field: 'priceMinor' });
+  if (!Number.isInteger(priceMinor) || priceMinor < 0 || priceMinor > 100_000_000)
+    throw new PlatformError('invalid', 'priceMinor must be a whole number of minor units, 0–100000000', {
+      field: 'priceMinor',
+    });
   const code = currency.toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code) || !CURRENCIES.has(code)) throw new PlatformError('invalid', `currency "${currency}" is not an ISO 4217 code`, { field: 'currency' });
+  if (!/^[A-Z]{3}$/.test(code) || !CURRENCIES.has(code))
+    throw new PlatformError('invalid', `currency "${currency}" is not an ISO 4217 code`, { field: 'currency' });
   return code;
 }
 
@@ -137,7 +144,12 @@ export class Memberships {
 
   /** @throws PlatformError `not_found` */
   async plan(siteId: string, planId: string): Promise<MembershipPlan> {
-    const row = await this.db.selectFrom('membership_plans').selectAll().where('site_id', '=', siteId).where('id', '=', planId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('membership_plans')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('id', '=', planId)
+      .executeTakeFirst();
     if (!row) throw notFound('membership plan', planId);
     return plan(row);
   }
@@ -145,13 +157,25 @@ export class Memberships {
   /** Creates an active plan. @throws PlatformError `invalid` (price, currency, interval, course slugs) */
   async createPlan(siteId: string, input: PlanInput, now = new Date()): Promise<MembershipPlan> {
     const currency = checkPrice(input.priceMinor, input.currency);
-    if (!(BILLING_INTERVALS as readonly string[]).includes(input.interval)) throw new PlatformError('invalid', 'interval must be month or year', { field: 'interval' });
+    if (!(BILLING_INTERVALS as readonly string[]).includes(input.interval))
+      throw new PlatformError('invalid', 'interval must be month or year', { field: 'interval' });
     const courseSlugs = await this.checkCourses(siteId, input.courseSlugs ?? []);
     const at = now.toISOString();
     const id = `pln_${randomUUID()}`;
     await this.db
       .insertInto('membership_plans')
-      .values({ id, site_id: siteId, name: input.name, price_minor: input.priceMinor, currency, billing_interval: input.interval, course_slugs: JSON.stringify(courseSlugs), status: 'active', created_at: at, updated_at: at })
+      .values({
+        id,
+        site_id: siteId,
+        name: input.name,
+        price_minor: input.priceMinor,
+        currency,
+        billing_interval: input.interval,
+        course_slugs: JSON.stringify(courseSlugs),
+        status: 'active',
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     return this.plan(siteId, id);
   }
@@ -160,30 +184,52 @@ export class Memberships {
    * Changes name, price or included courses (the interval is fixed: subscribers' periods depend on it).
    * @throws PlatformError `not_found`, `invalid`
    */
-  async updatePlan(siteId: string, planId: string, patch: { name?: string; priceMinor?: number; currency?: string; courseSlugs?: string[] }, now = new Date()): Promise<MembershipPlan> {
+  async updatePlan(
+    siteId: string,
+    planId: string,
+    patch: { name?: string; priceMinor?: number; currency?: string; courseSlugs?: string[] },
+    now = new Date(),
+  ): Promise<MembershipPlan> {
     const current = await this.plan(siteId, planId);
     const currency = checkPrice(patch.priceMinor ?? current.priceMinor, patch.currency ?? current.currency);
     const set: Partial<MembershipPlansTable> = { currency, updated_at: now.toISOString() };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.priceMinor !== undefined) set.price_minor = patch.priceMinor;
-    if (patch.courseSlugs !== undefined) set.course_slugs = JSON.stringify(await this.checkCourses(siteId, patch.courseSlugs));
-    await this.db.updateTable('membership_plans').set(set).where('site_id', '=', siteId).where('id', '=', planId).execute();
+    if (patch.courseSlugs !== undefined)
+      set.course_slugs = JSON.stringify(await this.checkCourses(siteId, patch.courseSlugs));
+    await this.db
+      .updateTable('membership_plans')
+      .set(set)
+      .where('site_id', '=', siteId)
+      .where('id', '=', planId)
+      .execute();
     return this.plan(siteId, planId);
   }
 
   /** Archives a plan: nobody new can subscribe; current subscriptions go on (idempotent). @throws PlatformError `not_found` */
   async archivePlan(siteId: string, planId: string, now = new Date()): Promise<MembershipPlan> {
     await this.plan(siteId, planId);
-    await this.db.updateTable('membership_plans').set({ status: 'archived', updated_at: now.toISOString() }).where('site_id', '=', siteId).where('id', '=', planId).where('status', '<>', 'archived').execute();
+    await this.db
+      .updateTable('membership_plans')
+      .set({ status: 'archived', updated_at: now.toISOString() })
+      .where('site_id', '=', siteId)
+      .where('id', '=', planId)
+      .where('status', '<>', 'archived')
+      .execute();
     return this.plan(siteId, planId);
   }
 
   /** Subscriptions of the site, newest first, optionally of one plan and/or status. */
-  async subscriptions(siteId: string, filter: { planId?: string; status?: SubscriptionStatus } = {}): Promise<Subscription[]> {
+  async subscriptions(
+    siteId: string,
+    filter: { planId?: string; status?: SubscriptionStatus } = {},
+  ): Promise<Subscription[]> {
     let q = this.subscriptionQuery(siteId);
     if (filter.planId) q = q.where('subscriptions.plan_id', '=', filter.planId);
     if (filter.status) q = q.where('subscriptions.status', '=', filter.status);
-    return (await q.orderBy('subscriptions.created_at', 'desc').orderBy('subscriptions.id').execute()).map((r) => this.subscription(r));
+    return (await q.orderBy('subscriptions.created_at', 'desc').orderBy('subscriptions.id').execute()).map((r) =>
+      this.subscription(r),
+    );
   }
 
   /** @throws PlatformError `not_found` */
@@ -202,7 +248,10 @@ export class Memberships {
     const target = await this.plan(siteId, input.planId).catch((err: unknown) => {
       throw err instanceof PlatformError ? new PlatformError('not_found', err.message, { field: 'planId' }) : err;
     });
-    if (target.status === 'archived') throw new PlatformError('conflict', `membership plan "${target.id}" is archived; nobody new can subscribe`, { field: 'planId' });
+    if (target.status === 'archived')
+      throw new PlatformError('conflict', `membership plan "${target.id}" is archived; nobody new can subscribe`, {
+        field: 'planId',
+      });
     const user = await this.db
       .selectFrom('users')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
@@ -210,15 +259,39 @@ export class Memberships {
       .where('users.email', '=', input.email.trim().toLowerCase())
       .where('memberships.site_id', '=', siteId)
       .executeTakeFirst();
-    if (!user) throw new PlatformError('not_found', `nobody with the e-mail "${input.email}" has a role at this site; invite them first`, { field: 'email' });
+    if (!user)
+      throw new PlatformError(
+        'not_found',
+        `nobody with the e-mail "${input.email}" has a role at this site; invite them first`,
+        { field: 'email' },
+      );
     const id = `sub_${randomUUID()}`;
-    const taken = new PlatformError('conflict', `${input.email} already has a live subscription to this plan`, { field: 'email' });
-    const live = await this.db.selectFrom('subscriptions').select('id').where('site_id', '=', siteId).where('plan_id', '=', target.id).where('user_id', '=', user.id).where('status', '<>', 'cancelled').executeTakeFirst();
+    const taken = new PlatformError('conflict', `${input.email} already has a live subscription to this plan`, {
+      field: 'email',
+    });
+    const live = await this.db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('plan_id', '=', target.id)
+      .where('user_id', '=', user.id)
+      .where('status', '<>', 'cancelled')
+      .executeTakeFirst();
     if (live) throw taken;
     try {
       await this.db
         .insertInto('subscriptions')
-        .values({ id, site_id: siteId, plan_id: target.id, user_id: user.id, status: 'active', current_period_start: now.toISOString(), current_period_end: periodEnd(now, target.interval).toISOString(), cancelled_at: null, created_at: now.toISOString() })
+        .values({
+          id,
+          site_id: siteId,
+          plan_id: target.id,
+          user_id: user.id,
+          status: 'active',
+          current_period_start: now.toISOString(),
+          current_period_end: periodEnd(now, target.interval).toISOString(),
+          cancelled_at: null,
+          created_at: now.toISOString(),
+        })
         .execute();
     } catch (err) {
       // The partial unique index `subscriptions_live` caught a concurrent subscribe.
@@ -232,7 +305,13 @@ export class Memberships {
   /** Cancels a subscription now (idempotent: the first cancellation time stays). @throws PlatformError `not_found` */
   async cancel(siteId: string, subscriptionId: string, now = new Date()): Promise<Subscription> {
     await this.getSubscription(siteId, subscriptionId);
-    await this.db.updateTable('subscriptions').set({ status: 'cancelled', cancelled_at: now.toISOString() }).where('site_id', '=', siteId).where('id', '=', subscriptionId).where('status', '<>', 'cancelled').execute();
+    await this.db
+      .updateTable('subscriptions')
+      .set({ status: 'cancelled', cancelled_at: now.toISOString() })
+      .where('site_id', '=', siteId)
+      .where('id', '=', subscriptionId)
+      .where('status', '<>', 'cancelled')
+      .execute();
     return this.getSubscription(siteId, subscriptionId);
   }
 
@@ -251,7 +330,9 @@ export class Memberships {
       planId: r.plan_id,
       email: r.email,
       name: r.user_name,
-      status: (SUBSCRIPTION_STATUSES as readonly string[]).includes(r.status) ? (r.status as SubscriptionStatus) : 'active',
+      status: (SUBSCRIPTION_STATUSES as readonly string[]).includes(r.status)
+        ? (r.status as SubscriptionStatus)
+        : 'active',
       currentPeriodStart: r.current_period_start,
       currentPeriodEnd: r.current_period_end,
       cancelledAt: r.cancelled_at,
@@ -263,10 +344,18 @@ export class Memberships {
   private async checkCourses(siteId: string, slugs: string[]): Promise<string[]> {
     const unique = [...new Set(slugs)];
     if (unique.length === 0) return [];
-    const found = await this.db.selectFrom('courses').select('slug').where('site_id', '=', siteId).where('slug', 'in', unique).execute();
+    const found = await this.db
+      .selectFrom('courses')
+      .select('slug')
+      .where('site_id', '=', siteId)
+      .where('slug', 'in', unique)
+      .execute();
     const known = new Set(found.map((c) => c.slug));
     const missing = unique.filter((s) => !known.has(s));
-    if (missing.length > 0) throw new PlatformError('invalid', `courseSlugs: no course "${missing[0]}" at this site`, { field: 'courseSlugs' });
+    if (missing.length > 0)
+      throw new PlatformError('invalid', `courseSlugs: no course "${missing[0]}" at this site`, {
+        field: 'courseSlugs',
+      });
     return unique;
   }
 }

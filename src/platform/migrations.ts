@@ -2,7 +2,7 @@
  * Schema migrations of the platform data, written with Kysely's schema builder so that the same
  * migrations run on SQLite (embedded) and PostgreSQL (scale-out). Applied at start, in order, once.
  */
-import { Kysely, Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
+import { type Kysely, Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_platform': {
@@ -61,7 +61,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addUniqueConstraint('enrollments_unique', ['site_id', 'user_id', 'course_id'])
         .execute();
-      await db.schema.createIndex('enrollments_member').on('enrollments').columns(['site_id', 'user_id', 'id']).execute();
+      await db.schema
+        .createIndex('enrollments_member')
+        .on('enrollments')
+        .columns(['site_id', 'user_id', 'id'])
+        .execute();
       await db.schema
         .createTable('lecture_progress')
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -73,7 +77,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('lecture_progress_pk', ['user_id', 'lecture_id'])
         .execute();
-      await db.schema.createIndex('lecture_progress_course').on('lecture_progress').columns(['user_id', 'course_id', 'recorded_at']).execute();
+      await db.schema
+        .createIndex('lecture_progress_course')
+        .on('lecture_progress')
+        .columns(['user_id', 'course_id', 'recorded_at'])
+        .execute();
       await db.schema
         .createTable('orders')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -114,7 +122,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('event_registrations_member').on('event_registrations').columns(['site_id', 'user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('event_registrations_member')
+        .on('event_registrations')
+        .columns(['site_id', 'user_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('signing_keys')
         .addColumn('kid', 'text', (c) => c.primaryKey())
@@ -272,8 +284,16 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('last_used_at', 'text')
         .execute();
-      await db.schema.createIndex('connected_grants_site').on('connected_grants').columns(['site_id', 'created_at']).execute();
-      await db.schema.createIndex('connected_grants_user').on('connected_grants').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('connected_grants_site')
+        .on('connected_grants')
+        .columns(['site_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('connected_grants_user')
+        .on('connected_grants')
+        .columns(['user_id', 'created_at'])
+        .execute();
     },
   },
   // Issue 10: lecturers (instructor profiles ↔ courses), comments on lectures and posts, forms and submissions.
@@ -324,7 +344,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('data', 'text', (c) => c.notNull())
         .addColumn('submitted_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('form_submissions_form').on('form_submissions').columns(['form_id', 'submitted_at']).execute();
+      await db.schema
+        .createIndex('form_submissions_form')
+        .on('form_submissions')
+        .columns(['form_id', 'submitted_at'])
+        .execute();
     },
   },
   // Issue #10 storage:write uploads (src/platform/files.ts): bytes in the platform store by default.
@@ -342,7 +366,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('bytes', blob)
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('uploaded_files_site').on('uploaded_files').columns(['site_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('uploaded_files_site')
+        .on('uploaded_files')
+        .columns(['site_id', 'created_at'])
+        .execute();
     },
   },
   // Issue 10: membership plans, subscriptions and digital products (SPEC §2.5 membership_plans:*, subscriptions:*, digital_products:*).
@@ -361,7 +389,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('membership_plans_site').on('membership_plans').columns(['site_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('membership_plans_site')
+        .on('membership_plans')
+        .columns(['site_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('subscriptions')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -374,9 +406,19 @@ const migrations: Record<string, Migration> = {
         .addColumn('cancelled_at', 'text')
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('subscriptions_site').on('subscriptions').columns(['site_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('subscriptions_site')
+        .on('subscriptions')
+        .columns(['site_id', 'created_at'])
+        .execute();
       // One live (not cancelled) subscription per person and plan, also under concurrent requests.
-      await db.schema.createIndex('subscriptions_live').on('subscriptions').columns(['site_id', 'plan_id', 'user_id']).unique().where(sql.ref('status'), '<>', 'cancelled').execute();
+      await db.schema
+        .createIndex('subscriptions_live')
+        .on('subscriptions')
+        .columns(['site_id', 'plan_id', 'user_id'])
+        .unique()
+        .where(sql.ref('status'), '<>', 'cancelled')
+        .execute();
       await db.schema
         .createTable('digital_products')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -389,7 +431,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('digital_products_site').on('digital_products').columns(['site_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('digital_products_site')
+        .on('digital_products')
+        .columns(['site_id', 'created_at'])
+        .execute();
     },
   },
   // Issue #10 course sections (src/platform/operator/sections.ts): a lecture belongs to at most one section.
@@ -403,8 +449,15 @@ const migrations: Record<string, Migration> = {
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('course_sections_course').on('course_sections').columns(['course_id', 'position']).execute();
-      await db.schema.alterTable('lectures').addColumn('section_id', 'text', (c) => c.references('course_sections.id').onDelete('set null')).execute();
+      await db.schema
+        .createIndex('course_sections_course')
+        .on('course_sections')
+        .columns(['course_id', 'position'])
+        .execute();
+      await db.schema
+        .alterTable('lectures')
+        .addColumn('section_id', 'text', (c) => c.references('course_sections.id').onDelete('set null'))
+        .execute();
     },
   },
   // Issue #25 (6, 7, 9) / #27: operator actions name their target and surface in the audit trail;
@@ -414,7 +467,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('audit_events').addColumn('target', 'text').execute();
       await db.schema.alterTable('audit_events').addColumn('surface', 'text').execute();
       // (site_id, target, at, id): the trail filtered by an application walks it in page order (audit.ts `list`).
-      await db.schema.createIndex('audit_events_site_target').on('audit_events').columns(['site_id', 'target', 'at', 'id']).execute();
+      await db.schema
+        .createIndex('audit_events_site_target')
+        .on('audit_events')
+        .columns(['site_id', 'target', 'at', 'id'])
+        .execute();
       await db.schema
         .createTable('resource_versions')
         .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
@@ -455,31 +512,44 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('memberships').addColumn('email', 'text').execute();
       await db.schema.alterTable('enrollments').addColumn('email', 'text').execute();
       await db.schema.alterTable('enrollments').addColumn('course_slug', 'text').execute();
-      await sql`UPDATE memberships SET email = (SELECT email FROM users WHERE users.id = memberships.user_id)`.execute(db);
-      await sql`UPDATE enrollments SET email = (SELECT email FROM users WHERE users.id = enrollments.user_id), course_slug = (SELECT slug FROM courses WHERE courses.id = enrollments.course_id)`.execute(db);
+      await sql`UPDATE memberships SET email = (SELECT email FROM users WHERE users.id = memberships.user_id)`.execute(
+        db,
+      );
+      await sql`UPDATE enrollments SET email = (SELECT email FROM users WHERE users.id = enrollments.user_id), course_slug = (SELECT slug FROM courses WHERE courses.id = enrollments.course_id)`.execute(
+        db,
+      );
       if (postgres) {
         await sql`CREATE FUNCTION memberships_copy_email() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN
             IF NEW.email IS NULL THEN SELECT email INTO NEW.email FROM users WHERE id = NEW.user_id; END IF;
             RETURN NEW;
           END $$`.execute(db);
-        await sql`CREATE TRIGGER memberships_copy_email BEFORE INSERT ON memberships FOR EACH ROW EXECUTE FUNCTION memberships_copy_email()`.execute(db);
+        await sql`CREATE TRIGGER memberships_copy_email BEFORE INSERT ON memberships FOR EACH ROW EXECUTE FUNCTION memberships_copy_email()`.execute(
+          db,
+        );
         await sql`CREATE FUNCTION enrollments_copy_keys() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN
             IF NEW.email IS NULL THEN SELECT email INTO NEW.email FROM users WHERE id = NEW.user_id; END IF;
             IF NEW.course_slug IS NULL THEN SELECT slug INTO NEW.course_slug FROM courses WHERE id = NEW.course_id; END IF;
             RETURN NEW;
           END $$`.execute(db);
-        await sql`CREATE TRIGGER enrollments_copy_keys BEFORE INSERT ON enrollments FOR EACH ROW EXECUTE FUNCTION enrollments_copy_keys()`.execute(db);
+        await sql`CREATE TRIGGER enrollments_copy_keys BEFORE INSERT ON enrollments FOR EACH ROW EXECUTE FUNCTION enrollments_copy_keys()`.execute(
+          db,
+        );
       } else {
         // SQLite cannot assign NEW in a BEFORE trigger: the row is completed right after its insert.
         await sql`CREATE TRIGGER memberships_copy_email AFTER INSERT ON memberships WHEN NEW.email IS NULL
-          BEGIN UPDATE memberships SET email = (SELECT email FROM users WHERE id = NEW.user_id) WHERE rowid = NEW.rowid; END`.execute(db);
+          BEGIN UPDATE memberships SET email = (SELECT email FROM users WHERE id = NEW.user_id) WHERE rowid = NEW.rowid; END`.execute(
+          db,
+        );
         await sql`CREATE TRIGGER enrollments_copy_keys AFTER INSERT ON enrollments WHEN NEW.email IS NULL OR NEW.course_slug IS NULL
           BEGIN UPDATE enrollments SET email = coalesce(NEW.email, (SELECT email FROM users WHERE id = NEW.user_id)),
-            course_slug = coalesce(NEW.course_slug, (SELECT slug FROM courses WHERE id = NEW.course_id)) WHERE rowid = NEW.rowid; END`.execute(db);
+            course_slug = coalesce(NEW.course_slug, (SELECT slug FROM courses WHERE id = NEW.course_id)) WHERE rowid = NEW.rowid; END`.execute(
+          db,
+        );
       }
-      const index = (name: string, table: string, columns: string[]) => db.schema.createIndex(name).on(table).columns(columns).execute();
+      const index = (name: string, table: string, columns: string[]) =>
+        db.schema.createIndex(name).on(table).columns(columns).execute();
       // members: by e-mail; with a role filter, that role's people by e-mail.
       await index('memberships_site_email', 'memberships', ['site_id', 'email', 'user_id', 'role']);
       await index('memberships_site_role_email', 'memberships', ['site_id', 'role', 'email', 'user_id']);
@@ -498,7 +568,12 @@ const migrations: Record<string, Migration> = {
       await index('audit_events_at', 'audit_events', ['at', 'id']);
       // connected grants: newest first, of one client.
       await index('connected_grants_site_created', 'connected_grants', ['site_id', 'created_at', 'grant_id']);
-      await index('connected_grants_site_client', 'connected_grants', ['site_id', 'client_id', 'created_at', 'grant_id']);
+      await index('connected_grants_site_client', 'connected_grants', [
+        'site_id',
+        'client_id',
+        'created_at',
+        'grant_id',
+      ]);
       // comments: newest first.
       await index('comments_site_created_id', 'comments', ['site_id', 'created_at', 'id']);
       // analytics: active learners of the last 30 days.
@@ -517,7 +592,12 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint')
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('oauth_clients_expiry').ifNotExists().on('oauth_clients').column('expires_at').execute();
+      await db.schema
+        .createIndex('oauth_clients_expiry')
+        .ifNotExists()
+        .on('oauth_clients')
+        .column('expires_at')
+        .execute();
     },
   },
 };
@@ -553,7 +633,11 @@ export async function applyMigrations(db: Kysely<any>): Promise<string[]> {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     // No failed migration: the migrator itself could not run (lock table, connection).
-    throw new Error(failed ? `platform migration ${failed.migrationName} failed: ${String(error)}` : `platform migrations could not run: ${String(error)}`);
+    throw new Error(
+      failed
+        ? `platform migration ${failed.migrationName} failed: ${String(error)}`
+        : `platform migrations could not run: ${String(error)}`,
+    );
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -17,7 +17,6 @@ export const ONE_TIME_LINK_TTL_SECONDS = 24 * 3600;
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
 /**
@@ -28,16 +27,38 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
  * user begun before is refused from then on (src/oauth/session-policy.ts). The grants themselves are
  * revoked by the caller (`Connections.revokeAllOf`), which needs the provider.
  */
-export async function endEarlierSessions(trx: Transaction<PlatformDatabase> | Transaction<any>, userId: string, email: string, now: Date): Promise<void> {
+export async function endEarlierSessions(
+  // biome-ignore lint/suspicious/noExplicitAny: the callers' transactions are typed by their own table views
+  trx: Transaction<PlatformDatabase> | Transaction<any>,
+  userId: string,
+  email: string,
+  now: Date,
+): Promise<void> {
   const at = now.toISOString();
-  const t = trx as Transaction<PlatformDatabase & { address_links: { email: string; used_at: string | null; expires_at: string } }>;
-  await t.updateTable('one_time_links').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-  await t.updateTable('address_links').set({ used_at: at }).where('email', '=', email.toLowerCase()).where('used_at', 'is', null).execute();
+  const t = trx as Transaction<
+    PlatformDatabase & { address_links: { email: string; used_at: string | null; expires_at: string } }
+  >;
+  await t
+    .updateTable('one_time_links')
+    .set({ used_at: at })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+  await t
+    .updateTable('address_links')
+    .set({ used_at: at })
+    .where('email', '=', email.toLowerCase())
+    .where('used_at', 'is', null)
+    .execute();
   await t.updateTable('users').set({ sessions_valid_after: now.getTime() }).where('id', '=', userId).execute();
 }
 
 const expired = () =>
-  new PlatformError('not_found', 'This link has expired or was already used. Ask the site owner (or run `npm run admin -- owner reset-link`) for a new one.', { reason: 'unknown_or_used' });
+  new PlatformError(
+    'not_found',
+    'This link has expired or was already used. Ask the site owner (or run `npm run admin -- owner reset-link`) for a new one.',
+    { reason: 'unknown_or_used' },
+  );
 
 /** Issues and redeems set-password links. */
 export class OneTimeLinks {
@@ -53,7 +74,14 @@ export class OneTimeLinks {
     const expiresAt = new Date(now.getTime() + ONE_TIME_LINK_TTL_SECONDS * 1000).toISOString();
     await this.db
       .insertInto('one_time_links')
-      .values({ token_hash: hashToken(token), user_id: userId, purpose: 'set_password', expires_at: expiresAt, used_at: null, created_at: now.toISOString() })
+      .values({
+        token_hash: hashToken(token),
+        user_id: userId,
+        purpose: 'set_password',
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: now.toISOString(),
+      })
       .execute();
     return { token, expiresAt };
   }
@@ -81,7 +109,10 @@ export class OneTimeLinks {
    */
   async setPassword(token: string, password: string, now = new Date()): Promise<{ userId: string; email: string }> {
     if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-      throw new PlatformError('invalid', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, { reason: 'weak_password', field: 'password' });
+      throw new PlatformError('invalid', `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, {
+        reason: 'weak_password',
+        field: 'password',
+      });
     }
     const hash = await hashPassword(password);
     return this.db.transaction().execute(async (trx) => {
@@ -96,7 +127,12 @@ export class OneTimeLinks {
       // The user's row first (a row lock on PostgreSQL): two links of one user used at once wait
       // for each other here instead of locking each other's link rows (no deadlock); the second
       // then finds its link ended by the first.
-      const user = await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', live.user_id).returning('email').executeTakeFirst();
+      const user = await trx
+        .updateTable('users')
+        .set({ password_hash: hash })
+        .where('id', '=', live.user_id)
+        .returning('email')
+        .executeTakeFirst();
       const row = await trx
         .updateTable('one_time_links')
         .set({ used_at: now.toISOString() })

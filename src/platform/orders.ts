@@ -58,7 +58,9 @@ export class Orders {
       .limit(first + 1);
     if (page.after !== undefined) {
       const [createdAt, id] = parsePairKey(page.after);
-      q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+      );
     }
     const [rows, count] = await Promise.all([
       q.execute(),
@@ -70,7 +72,10 @@ export class Orders {
         .executeTakeFirstOrThrow(),
     ]);
     const pageRows = rows.slice(0, first);
-    const items = await this.itemsOf(member, pageRows.map((r) => r.id));
+    const items = await this.itemsOf(
+      member,
+      pageRows.map((r) => r.id),
+    );
     return {
       items: pageRows.map((r) => ({
         cursor: pairKey(r.created_at, r.id),
@@ -96,7 +101,9 @@ export class Orders {
       .selectFrom('order_items')
       .innerJoin('orders', 'orders.id', 'order_items.order_id')
       // A course of another site is never named (SPEC §1): the join is restricted to this site.
-      .leftJoin('courses', (j) => j.onRef('courses.id', '=', 'order_items.course_id').on('courses.site_id', '=', member.siteId))
+      .leftJoin('courses', (j) =>
+        j.onRef('courses.id', '=', 'order_items.course_id').on('courses.site_id', '=', member.siteId),
+      )
       .select([
         'order_items.id as id',
         'order_items.order_id as order_id',

@@ -41,7 +41,8 @@ export interface KeysetRequest {
  * The opaque cursor of a row: base64url of the JSON array of its sort key (last sort column the
  * row's unique id), e.g. `["2026-11-01T10:00:00.000Z","ord_1"]`.
  */
-export const encodeCursor = (key: readonly string[]): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+export const encodeCursor = (key: readonly string[]): string =>
+  Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 
 /**
  * The sort key inside a cursor made by {@link encodeCursor}.
@@ -62,10 +63,18 @@ export function decodeCursor(cursor: string, arity: number): string[] {
  * The page of `rows` read with `LIMIT limit + 1` (the extra row only says that more follow).
  * @param key the sort key of a row, as {@link encodeCursor} takes it
  */
-export function keysetPage<R, T>(rows: readonly R[], limit: number, key: (row: R) => readonly string[], view: (row: R) => T): KeysetPage<T> {
+export function keysetPage<R, T>(
+  rows: readonly R[],
+  limit: number,
+  key: (row: R) => readonly string[],
+  view: (row: R) => T,
+): KeysetPage<T> {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map(view), nextCursor: rows.length > limit && last !== undefined ? encodeCursor(key(last)) : null };
+  return {
+    items: page.map(view),
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(key(last)) : null,
+  };
 }
 
 /**

@@ -8,7 +8,7 @@
  * hashes with other parameters still verify; `needsRehash` tells the caller to store a fresh
  * hash after the next successful sign-in (transparent upgrade, `Accounts.authenticate`).
  */
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 
 /** Current Argon2id parameters: memory in KiB, iterations, lanes. */
@@ -36,7 +36,12 @@ async function verifyScrypt(password: string, parts: string[]): Promise<boolean>
   const N = Number(n);
   const R = Number(r);
   if (!Number.isInteger(N) || N < 2 || N > 2 ** 20 || expected.length === 0) return false;
-  const key = await scrypt(password, Buffer.from(saltB64!, 'base64url'), expected.length, { N, r: R, p: Number(p), maxmem: 256 * N * R + 1024 * 1024 });
+  const key = await scrypt(password, Buffer.from(saltB64!, 'base64url'), expected.length, {
+    N,
+    r: R,
+    p: Number(p),
+    maxmem: 256 * N * R + 1024 * 1024,
+  });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

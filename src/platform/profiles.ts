@@ -20,7 +20,8 @@ export function normaliseDisplayName(input: string): string {
   }
   const name = input.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (name.length === 0) throw invalid('name must not be empty');
-  if ([...name].length > MAX_DISPLAY_NAME_LENGTH) throw invalid(`name must be at most ${MAX_DISPLAY_NAME_LENGTH} characters`);
+  if ([...name].length > MAX_DISPLAY_NAME_LENGTH)
+    throw invalid(`name must be at most ${MAX_DISPLAY_NAME_LENGTH} characters`);
   return name;
 }
 
@@ -34,7 +35,12 @@ export class Profiles {
    */
   async setDisplayName(userId: string, input: string): Promise<User> {
     const name = normaliseDisplayName(input);
-    const updated = await this.db.updateTable('users').set({ name }).where('id', '=', userId).returning(['id', 'email', 'name']).executeTakeFirst();
+    const updated = await this.db
+      .updateTable('users')
+      .set({ name })
+      .where('id', '=', userId)
+      .returning(['id', 'email', 'name'])
+      .executeTakeFirst();
     if (!updated) throw new PlatformError('not_found', 'member not found');
     return updated;
   }

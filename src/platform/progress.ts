@@ -60,9 +60,16 @@ export class Progress {
     const lectures = await this.db
       .selectFrom('lectures')
       .leftJoin('lecture_progress as p', (j) =>
-        j.onRef('p.lecture_id', '=', 'lectures.id').on('p.user_id', '=', member.userId).on('p.site_id', '=', member.siteId),
+        j
+          .onRef('p.lecture_id', '=', 'lectures.id')
+          .on('p.user_id', '=', member.userId)
+          .on('p.site_id', '=', member.siteId),
       )
-      .select(['lectures.course_id as course_id', 'lectures.duration_seconds as duration', 'p.position_seconds as position'])
+      .select([
+        'lectures.course_id as course_id',
+        'lectures.duration_seconds as duration',
+        'p.position_seconds as position',
+      ])
       .where('lectures.course_id', 'in', [...courseIds])
       .execute();
     for (const id of courseIds) result.set(id, { completedLectures: 0, totalLectures: 0, fraction: 0 });
@@ -71,7 +78,8 @@ export class Progress {
       entry.totalLectures += 1;
       if (l.position !== null && isCompleted(l.position, l.duration)) entry.completedLectures += 1;
     }
-    for (const entry of result.values()) entry.fraction = entry.totalLectures === 0 ? 0 : entry.completedLectures / entry.totalLectures;
+    for (const entry of result.values())
+      entry.fraction = entry.totalLectures === 0 ? 0 : entry.completedLectures / entry.totalLectures;
     return result;
   }
 
@@ -96,7 +104,13 @@ export class Progress {
       .selectFrom('lectures')
       .innerJoin('courses', 'courses.id', 'lectures.course_id')
       .innerJoin('enrollments', 'enrollments.course_id', 'courses.id')
-      .select(['lectures.course_id as course_id', 'courses.slug as course_slug', 'lectures.duration_seconds as duration', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime'])
+      .select([
+        'lectures.course_id as course_id',
+        'courses.slug as course_slug',
+        'lectures.duration_seconds as duration',
+        'enrollments.expires_at as expires_at',
+        'enrollments.lifetime_access as lifetime',
+      ])
       .where('lectures.id', '=', write.lectureId)
       .where('courses.site_id', '=', member.siteId)
       .where('enrollments.site_id', '=', member.siteId)
@@ -127,7 +141,13 @@ export class Progress {
       .onConflict((oc) =>
         oc
           .columns(['user_id', 'lecture_id'])
-          .doUpdateSet({ position_seconds: row.position_seconds, recorded_at: row.recorded_at, updated_at: row.updated_at, site_id: row.site_id, course_id: row.course_id })
+          .doUpdateSet({
+            position_seconds: row.position_seconds,
+            recorded_at: row.recorded_at,
+            updated_at: row.updated_at,
+            site_id: row.site_id,
+            course_id: row.course_id,
+          })
           // recorded_at values are all `toISOString()` output, so text order is time order.
           .where('lecture_progress.recorded_at', '<', row.recorded_at),
       )

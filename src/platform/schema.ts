@@ -4,7 +4,6 @@
  */
 import type { Generated } from 'kysely';
 
-
 export interface SitesTable {
   id: string;
   name: string;
@@ -251,4 +250,3 @@ export interface PlatformDatabase {
   connected_grants: ConnectedGrantsTable;
   resource_versions: ResourceVersionsTable;
 }
-

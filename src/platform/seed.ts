@@ -24,8 +24,11 @@ export const DEMO_SEED_SCHEMA = z
       .array(
         z.object({
           id: id('site (its `org_id`)'),
-          name: z.string().describe('the site\'s name'),
-          mcp_connections_enabled: z.boolean().default(false).describe('the "MCP connections" beta (member clients work only while it is on)'),
+          name: z.string().describe("the site's name"),
+          mcp_connections_enabled: z
+            .boolean()
+            .default(false)
+            .describe('the "MCP connections" beta (member clients work only while it is on)'),
         }),
       )
       .describe('sites'),
@@ -57,7 +60,7 @@ export const DEMO_SEED_SCHEMA = z
               }),
             )
             .default([])
-            .describe('the course\'s lectures, in order'),
+            .describe("the course's lectures, in order"),
         }),
       )
       .describe('courses'),
@@ -185,7 +188,11 @@ export async function seedDemo(db: Kysely<PlatformDatabase>, seed: DemoSeed, pas
   if (existing) {
     if (!password) return { seeded: false, passwordsReset: 0 };
     const emails = seed.users.map((u) => u.email.toLowerCase());
-    const updated = await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('email', 'in', emails).executeTakeFirst();
+    const updated = await db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(password) })
+      .where('email', 'in', emails)
+      .executeTakeFirst();
     return { seeded: false, passwordsReset: Number(updated.numUpdatedRows) };
   }
   const generatedPassword = password ? undefined : randomBytes(9).toString('base64url');
@@ -195,27 +202,53 @@ export async function seedDemo(db: Kysely<PlatformDatabase>, seed: DemoSeed, pas
   const lectureCourse = new Map(seed.courses.flatMap((c) => c.lectures.map((l) => [l.id, c.id] as const)));
   await db.transaction().execute(async (trx) => {
     for (const s of seed.sites) {
-      await trx.insertInto('sites').values({ id: s.id, name: s.name, mcp_connections_enabled: s.mcp_connections_enabled ? 1 : 0, created_at: now }).execute();
+      await trx
+        .insertInto('sites')
+        .values({ id: s.id, name: s.name, mcp_connections_enabled: s.mcp_connections_enabled ? 1 : 0, created_at: now })
+        .execute();
     }
     for (const u of seed.users) {
-      await trx.insertInto('users').values({ id: u.id, email: u.email.toLowerCase(), name: u.name, password_hash: hash, created_at: now }).execute();
+      await trx
+        .insertInto('users')
+        .values({ id: u.id, email: u.email.toLowerCase(), name: u.name, password_hash: hash, created_at: now })
+        .execute();
       for (const [site, roles] of Object.entries(u.roles)) {
-        for (const role of roles) await trx.insertInto('memberships').values({ site_id: site, user_id: u.id, role }).execute();
+        for (const role of roles)
+          await trx.insertInto('memberships').values({ site_id: site, user_id: u.id, role }).execute();
       }
     }
     for (const c of seed.courses) {
       await trx
         .insertInto('courses')
-        .values({ id: c.id, site_id: c.site, slug: c.slug, title: c.title, description: c.description, is_public: c.is_public ? 1 : 0, created_at: now })
+        .values({
+          id: c.id,
+          site_id: c.site,
+          slug: c.slug,
+          title: c.title,
+          description: c.description,
+          is_public: c.is_public ? 1 : 0,
+          created_at: now,
+        })
         .execute();
       for (const [i, l] of c.lectures.entries()) {
-        await trx.insertInto('lectures').values({ id: l.id, course_id: c.id, title: l.title, position: i + 1, duration_seconds: l.duration_seconds }).execute();
+        await trx
+          .insertInto('lectures')
+          .values({ id: l.id, course_id: c.id, title: l.title, position: i + 1, duration_seconds: l.duration_seconds })
+          .execute();
       }
     }
     for (const e of seed.enrollments) {
       await trx
         .insertInto('enrollments')
-        .values({ id: e.id, site_id: e.site, user_id: e.user, course_id: e.course, expires_at: e.expires_at ?? null, lifetime_access: e.lifetime_access ? 1 : 0, created_at: now })
+        .values({
+          id: e.id,
+          site_id: e.site,
+          user_id: e.user,
+          course_id: e.course,
+          expires_at: e.expires_at ?? null,
+          lifetime_access: e.lifetime_access ? 1 : 0,
+          created_at: now,
+        })
         .execute();
     }
     for (const p of seed.progress) {
@@ -223,29 +256,70 @@ export async function seedDemo(db: Kysely<PlatformDatabase>, seed: DemoSeed, pas
       if (!course) throw new Error(`seed progress: unknown lecture ${p.lecture}`);
       await trx
         .insertInto('lecture_progress')
-        .values({ user_id: p.user, site_id: courseSite.get(course)!, course_id: course, lecture_id: p.lecture, position_seconds: p.position_seconds, recorded_at: p.recorded_at, updated_at: now })
+        .values({
+          user_id: p.user,
+          site_id: courseSite.get(course)!,
+          course_id: course,
+          lecture_id: p.lecture,
+          position_seconds: p.position_seconds,
+          recorded_at: p.recorded_at,
+          updated_at: now,
+        })
         .execute();
     }
     for (const o of seed.orders) {
       const total = o.items.reduce((sum, i) => sum + i.quantity * i.unit_price_minor, 0);
       await trx
         .insertInto('orders')
-        .values({ id: o.id, site_id: o.site, user_id: o.user, number: o.number, status: o.status, total_minor: total, currency: o.currency, created_at: o.created_at })
+        .values({
+          id: o.id,
+          site_id: o.site,
+          user_id: o.user,
+          number: o.number,
+          status: o.status,
+          total_minor: total,
+          currency: o.currency,
+          created_at: o.created_at,
+        })
         .execute();
       for (const i of o.items) {
         await trx
           .insertInto('order_items')
-          .values({ id: i.id, order_id: o.id, title: i.title, course_id: i.course ?? null, quantity: i.quantity, unit_price_minor: i.unit_price_minor })
+          .values({
+            id: i.id,
+            order_id: o.id,
+            title: i.title,
+            course_id: i.course ?? null,
+            quantity: i.quantity,
+            unit_price_minor: i.unit_price_minor,
+          })
           .execute();
       }
     }
     for (const ev of seed.events) {
-      await trx.insertInto('events').values({ id: ev.id, site_id: ev.site, title: ev.title, starts_at: ev.starts_at, ends_at: ev.ends_at, location: ev.location }).execute();
+      await trx
+        .insertInto('events')
+        .values({
+          id: ev.id,
+          site_id: ev.site,
+          title: ev.title,
+          starts_at: ev.starts_at,
+          ends_at: ev.ends_at,
+          location: ev.location,
+        })
+        .execute();
     }
     for (const r of seed.event_registrations) {
       await trx
         .insertInto('event_registrations')
-        .values({ id: r.id, site_id: r.site, user_id: r.user, event_id: r.event, status: r.status, created_at: r.created_at })
+        .values({
+          id: r.id,
+          site_id: r.site,
+          user_id: r.user,
+          event_id: r.event,
+          status: r.status,
+          created_at: r.created_at,
+        })
         .execute();
     }
   });

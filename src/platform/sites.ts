@@ -27,7 +27,8 @@ export class SiteSettings {
     const values: Partial<{ name: string; mcp_connections_enabled: number }> = {};
     if (patch.name !== undefined) values.name = patch.name;
     if (patch.mcpConnectionsEnabled !== undefined) values.mcp_connections_enabled = patch.mcpConnectionsEnabled ? 1 : 0;
-    if (Object.keys(values).length > 0) await this.db.updateTable('sites').set(values).where('id', '=', siteId).execute();
+    if (Object.keys(values).length > 0)
+      await this.db.updateTable('sites').set(values).where('id', '=', siteId).execute();
     if (values.mcp_connections_enabled !== undefined) this.onChange();
     const row = await this.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
     return row ? { id: row.id, name: row.name, mcpConnectionsEnabled: row.mcp_connections_enabled === 1 } : undefined;

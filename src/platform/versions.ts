@@ -20,7 +20,12 @@ export class ResourceVersions {
 
   /** The current version of `resource` at the site; 0 when it was never updated. */
   async current(siteId: string, resource: string): Promise<number> {
-    const row = await this.db.selectFrom('resource_versions').select('version').where('site_id', '=', siteId).where('resource', '=', resource).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('resource_versions')
+      .select('version')
+      .where('site_id', '=', siteId)
+      .where('resource', '=', resource)
+      .executeTakeFirst();
     return row ? Number(row.version) : 0;
   }
 

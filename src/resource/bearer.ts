@@ -53,7 +53,6 @@ export interface BearerState {
   principal?: Principal;
 }
 
-
 /**
  * What a surface names in `scope` when a token is refused before the operation's scope is known
  * (DESIGN D4: "the called operation's, else the caller kind's default").
@@ -77,7 +76,6 @@ export interface ScopeHint {
  */
 export const ANY_KIND_SCOPE = 'openid';
 
-
 /**
  * Extracts the token of an `Authorization: Bearer` header (RFC 6750 §2.1); undefined when absent.
  * @throws HttpError 401 invalid_token for any other Authorization header
@@ -86,7 +84,15 @@ export function readBearerToken(ctx: Context, baseUrl: string, hint: ScopeHint):
   const header = ctx.get('authorization');
   if (!header) return undefined;
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-  if (!match) throw challenge(baseUrl, 401, 'invalid_token', 'send the access token in the header Authorization: Bearer <access token>', hint.operation ?? hint.fallback, hint.errorUri);
+  if (!match)
+    throw challenge(
+      baseUrl,
+      401,
+      'invalid_token',
+      'send the access token in the header Authorization: Bearer <access token>',
+      hint.operation ?? hint.fallback,
+      hint.errorUri,
+    );
   return match[1];
 }
 
@@ -120,7 +126,13 @@ async function clientDefaultScope(provider: Provider, clientId: string | undefin
  * @throws HttpError 401 invalid_token for unknown/expired/revoked tokens, a foreign audience, or a
  *   user who no longer holds a role at the token's site
  */
-export async function authenticate(provider: Provider, baseUrl: string, token: string, members: Members, hint: ScopeHint): Promise<Principal> {
+export async function authenticate(
+  provider: Provider,
+  baseUrl: string,
+  token: string,
+  members: Members,
+  hint: ScopeHint,
+): Promise<Principal> {
   // Opaque tokens only (DESIGN D3); anything longer than a stored id cannot be one of ours.
   // Expired tokens are read too (until purged): their client tells which scope to ask for next.
   const at = token.length <= 128 ? await provider.AccessToken.find(token, { ignoreExpiration: true }) : undefined;
@@ -132,7 +144,12 @@ export async function authenticate(provider: Provider, baseUrl: string, token: s
       401,
       'invalid_token',
       description,
-      hint.operation ?? (await clientDefaultScope(provider, at ? at.clientId : token.length <= 128 ? await clientOfGoneToken(provider, token) : undefined)) ?? hint.fallback,
+      hint.operation ??
+        (await clientDefaultScope(
+          provider,
+          at ? at.clientId : token.length <= 128 ? await clientOfGoneToken(provider, token) : undefined,
+        )) ??
+        hint.fallback,
       hint.errorUri,
     );
   if (!at) throw await refuse('the access token is unknown or was revoked: sign in again');
@@ -184,7 +201,15 @@ export function bearer(
   return async function authenticateBearer(ctx, next) {
     const token = readBearerToken(ctx, baseUrl, hint);
     if (token === undefined) {
-      if (!options.anonymous) throw challenge(baseUrl, 401, 'invalid_token', 'an access token is required: send the header Authorization: Bearer <access token>', hint.fallback, hint.errorUri);
+      if (!options.anonymous)
+        throw challenge(
+          baseUrl,
+          401,
+          'invalid_token',
+          'an access token is required: send the header Authorization: Bearer <access token>',
+          hint.fallback,
+          hint.errorUri,
+        );
     } else {
       const principal = await authenticate(provider, baseUrl, token, members, hint);
       if (options.scopes) requireScopes(baseUrl, principal, options.scopes);
@@ -201,6 +226,12 @@ export function bearer(
 export function requireScopes(baseUrl: string, principal: Principal, needed: readonly string[]): void {
   const missing = needed.filter((s) => !principal.scopes.has(s));
   if (missing.length > 0) {
-    throw challenge(baseUrl, 403, 'insufficient_scope', `the access token lacks the scope ${missing.join(' ')}`, needed.join(' '));
+    throw challenge(
+      baseUrl,
+      403,
+      'insufficient_scope',
+      `the access token lacks the scope ${missing.join(' ')}`,
+      needed.join(' '),
+    );
   }
 }

@@ -73,7 +73,13 @@ export class KeptGrants {
       return undefined;
     }
     const scope = grant.getOIDCScope();
-    const facts: GrantFacts = { clientId: grant.clientId, accountId: grant.accountId, scope, scopes: parseScope(scope), exp: grant.exp ?? Infinity };
+    const facts: GrantFacts = {
+      clientId: grant.clientId,
+      accountId: grant.accountId,
+      scope,
+      scopes: parseScope(scope),
+      exp: grant.exp ?? Infinity,
+    };
     if (this.kept.size >= KEPT_GRANTS) this.kept.clear();
     this.kept.set(grantId, facts);
     return facts;

@@ -21,16 +21,20 @@ export const OAUTH2_SCHEME = 'oauth2';
 
 const oauthError = {
   type: 'object',
-  description: 'Error response of RFC 6749 §5.2 (also RFC 6750 §3 for bearer errors and RFC 7591 §3.2.2 for registration).',
+  description:
+    'Error response of RFC 6749 §5.2 (also RFC 6750 §3 for bearer errors and RFC 7591 §3.2.2 for registration).',
   required: ['error'],
   properties: { error: { type: 'string' }, error_description: { type: 'string' } },
 };
 
 /** Tags of the operations outside the admin API, with their descriptions (declared in `tags`). */
 const FIXED_TAGS: Record<string, string> = {
-  discovery: 'Metadata documents: OpenID Connect Discovery 1.0, RFC 8414 authorization server metadata, RFC 9728 protected resource metadata, the JWK Set and the scope map.',
-  oauth: 'OAuth 2.1 / OpenID Connect endpoints: authorization (code + PKCE S256), token, revocation (RFC 7009), introspection (RFC 7662), dynamic client registration (RFC 7591), UserInfo and RP-initiated logout.',
-  account: "Member Account API (GraphQL): the signed-in member's own enrollments, progress, orders and event registrations.",
+  discovery:
+    'Metadata documents: OpenID Connect Discovery 1.0, RFC 8414 authorization server metadata, RFC 9728 protected resource metadata, the JWK Set and the scope map.',
+  oauth:
+    'OAuth 2.1 / OpenID Connect endpoints: authorization (code + PKCE S256), token, revocation (RFC 7009), introspection (RFC 7662), dynamic client registration (RFC 7591), UserInfo and RP-initiated logout.',
+  account:
+    "Member Account API (GraphQL): the signed-in member's own enrollments, progress, orders and event registrations.",
   mcp: 'Model Context Protocol tool endpoint (Streamable HTTP, stateless). Public tools need no token; each protected tool needs its scope.',
 };
 
@@ -53,9 +57,13 @@ function describeAdminOperations(paths: Record<string, Json>): Record<string, Js
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item) as Json[]) {
       if (typeof op.description === 'string' && op.description.trim()) continue;
-      const scopes = ((op.security as Array<Record<string, string[]>> | undefined) ?? []).flatMap((r) => r[OAUTH2_SCHEME] ?? []);
+      const scopes = ((op.security as Array<Record<string, string[]>> | undefined) ?? []).flatMap(
+        (r) => r[OAUTH2_SCHEME] ?? [],
+      );
       const summary = String(op.summary ?? '').replace(/\.?$/, '.');
-      const needs = scopes.length ? ` Needs an access token of an operator of the site (owner or admin role) with ${scopes.map((s) => `\`${s}\``).join(' and ')}.` : '';
+      const needs = scopes.length
+        ? ` Needs an access token of an operator of the site (owner or admin role) with ${scopes.map((s) => `\`${s}\``).join(' and ')}.`
+        : '';
       const tool = typeof op['x-mcp-tool'] === 'string' ? ` Also offered as the MCP tool \`${op['x-mcp-tool']}\`.` : '';
       op.description = `${summary}${needs}${tool}`;
     }
@@ -80,10 +88,15 @@ function mcpSecurity(): Array<Record<string, string[]>> {
 /** Every tag an operation of `paths` uses, declared with its description (fixed tags first). */
 function declaredTags(paths: Record<string, Json>): Array<{ name: string; description: string }> {
   const used = new Set<string>();
-  for (const item of Object.values(paths)) for (const op of Object.values(item) as Json[]) for (const t of (op.tags as string[] | undefined) ?? []) used.add(t);
+  for (const item of Object.values(paths))
+    for (const op of Object.values(item) as Json[])
+      for (const t of (op.tags as string[] | undefined) ?? []) used.add(t);
   const fixed = Object.keys(FIXED_TAGS).filter((t) => used.has(t));
   const admin = [...used].filter((t) => !(t in FIXED_TAGS));
-  return [...fixed.map((name) => ({ name, description: FIXED_TAGS[name]! })), ...admin.map((name) => ({ name, description: adminTagDescription(name) }))];
+  return [
+    ...fixed.map((name) => ({ name, description: FIXED_TAGS[name]! })),
+    ...admin.map((name) => ({ name, description: adminTagDescription(name) })),
+  ];
 }
 
 /**
@@ -97,18 +110,39 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     'application/x-www-form-urlencoded': { schema: { type: 'object', properties, required } },
   });
   const oauthErrorBody = json({ $ref: '#/components/schemas/OAuthError' });
-  const tooMany = { description: 'too_many_requests: rate limit reached (Retry-After says when to retry)', content: oauthErrorBody };
+  const tooMany = {
+    description: 'too_many_requests: rate limit reached (Retry-After says when to retry)',
+    content: oauthErrorBody,
+  };
   const clientErrors = {
-    '400': { description: 'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target…)', content: oauthErrorBody },
+    '400': {
+      description:
+        'RFC 6749 §5.2 error (invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target…)',
+      content: oauthErrorBody,
+    },
     '401': { description: 'invalid_client: client authentication failed', content: oauthErrorBody },
     '429': tooMany,
   };
   const bearerErrors = {
-    '401': { description: 'invalid_token (WWW-Authenticate carries resource_metadata and the scope to ask for)', content: oauthErrorBody },
-    '403': { description: 'insufficient_scope (WWW-Authenticate carries the scope to step up to)', content: oauthErrorBody },
+    '401': {
+      description: 'invalid_token (WWW-Authenticate carries resource_metadata and the scope to ask for)',
+      content: oauthErrorBody,
+    },
+    '403': {
+      description: 'insufficient_scope (WWW-Authenticate carries the scope to step up to)',
+      content: oauthErrorBody,
+    },
   };
-  const unavailable = { '503': { description: 'temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry)', content: oauthErrorBody } };
-  const metadata = (schemaDescription: string) => ({ description: schemaDescription, content: json({ type: 'object' }) });
+  const unavailable = {
+    '503': {
+      description: 'temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry)',
+      content: oauthErrorBody,
+    },
+  };
+  const metadata = (schemaDescription: string) => ({
+    description: schemaDescription,
+    content: json({ type: 'object' }),
+  });
   /** Client authentication at the token, revocation and introspection endpoints (SPEC §2.1). */
   const clientAuthNote =
     ' Clients authenticate in the form body (RFC 6749 §2.3.1): a confidential client sends `client_id` and `client_secret` (`client_secret_post`), a public client sends `client_id` alone; no HTTP security scheme applies.';
@@ -120,7 +154,8 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'getOpenIdConfiguration',
         tags: ['discovery'],
         summary: 'OpenID Connect Discovery',
-        description: 'OpenID Provider metadata (OpenID Connect Discovery 1.0 §4): endpoints, supported scopes, grant types and algorithms.',
+        description:
+          'OpenID Provider metadata (OpenID Connect Discovery 1.0 §4): endpoints, supported scopes, grant types and algorithms.',
         security: [],
         responses: { '200': metadata('OpenID Provider metadata') },
       },
@@ -140,7 +175,8 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'getProtectedResourceMetadata',
         tags: ['discovery'],
         summary: 'RFC 9728 metadata',
-        description: 'OAuth 2.0 protected resource metadata (RFC 9728 §3) of this resource (`/mcp`, `/account/graphql`, `/api/v1`): its authorization server and the scopes a client may ask for.',
+        description:
+          'OAuth 2.0 protected resource metadata (RFC 9728 §3) of this resource (`/mcp`, `/account/graphql`, `/api/v1`): its authorization server and the scopes a client may ask for.',
         security: [],
         responses: { '200': metadata('protected resource metadata') },
       },
@@ -150,9 +186,18 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'getJwks',
         tags: ['discovery'],
         summary: 'JWKS (ES256 id_token keys)',
-        description: 'The public keys that sign ID tokens and JWT responses (RFC 7517 JWK Set), including the next key during a rotation.',
+        description:
+          'The public keys that sign ID tokens and JWT responses (RFC 7517 JWK Set), including the next key during a rotation.',
         security: [],
-        responses: { '200': { description: 'JWK Set', content: { 'application/jwk-set+json': { schema: { type: 'object' } }, 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': {
+            description: 'JWK Set',
+            content: {
+              'application/jwk-set+json': { schema: { type: 'object' } },
+              'application/json': { schema: { type: 'object' } },
+            },
+          },
+        },
       },
     },
     '/.well-known/coursegate-scope-map.json': {
@@ -160,7 +205,8 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'getScopeMap',
         tags: ['discovery'],
         summary: 'Which scope unlocks which MCP tool, GraphQL field and admin operation (generated from the code)',
-        description: 'The scope map: for every scope, its audience and the MCP tools, Account API fields and admin operations it unlocks (see the MCP guide).',
+        description:
+          'The scope map: for every scope, its audience and the MCP tools, Account API fields and admin operations it unlocks (see the MCP guide).',
         security: [],
         responses: { '200': metadata('scope map') },
       },
@@ -185,11 +231,26 @@ export function openApiDocument(config: Config): Record<string, unknown> {
             ['state', false, 'Opaque value returned to the client.'],
             ['nonce', false, 'OpenID Connect nonce, copied into the ID token.'],
           ] as const
-        ).map(([name, required, description]) => ({ name, in: 'query', required, description, schema: { type: 'string' } })),
+        ).map(([name, required, description]) => ({
+          name,
+          in: 'query',
+          required,
+          description,
+          schema: { type: 'string' },
+        })),
         responses: {
-          '200': { description: 'response_mode=form_post: a page that posts code, state and iss to redirect_uri', content: { 'text/html': { schema: { type: 'string' } } } },
-          '303': { description: 'redirect to the sign-in page or to redirect_uri with code, state and iss (RFC 9207), or with error' },
-          '400': { description: 'invalid client_id or redirect_uri: an error page, no redirect (RFC 6749 §4.1.2.1)', content: { 'text/html': { schema: { type: 'string' } } } },
+          '200': {
+            description: 'response_mode=form_post: a page that posts code, state and iss to redirect_uri',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '303': {
+            description:
+              'redirect to the sign-in page or to redirect_uri with code, state and iss (RFC 9207), or with error',
+          },
+          '400': {
+            description: 'invalid client_id or redirect_uri: an error page, no redirect (RFC 6749 §4.1.2.1)',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
         },
       },
     },
@@ -217,7 +278,11 @@ export function openApiDocument(config: Config): Record<string, unknown> {
             ['grant_type'],
           ),
         },
-        responses: { '200': { description: 'token response (RFC 6749 §5.1)', content: json({ type: 'object' }) }, ...clientErrors, ...unavailable },
+        responses: {
+          '200': { description: 'token response (RFC 6749 §5.1)', content: json({ type: 'object' }) },
+          ...clientErrors,
+          ...unavailable,
+        },
       },
     },
     '/api/oauth/revoke': {
@@ -227,7 +292,18 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         summary: 'RFC 7009 revocation',
         description: `Revokes an access or refresh token issued to the calling client (RFC 7009 §2); an unknown token is not an error.${clientAuthNote}`,
         security: [],
-        requestBody: { required: true, content: form({ token: { type: 'string' }, client_id: { type: 'string' }, client_secret: { type: 'string' }, token_type_hint: { type: 'string' } }, ['token']) },
+        requestBody: {
+          required: true,
+          content: form(
+            {
+              token: { type: 'string' },
+              client_id: { type: 'string' },
+              client_secret: { type: 'string' },
+              token_type_hint: { type: 'string' },
+            },
+            ['token'],
+          ),
+        },
         responses: { '200': { description: 'revoked (or unknown token)' }, ...clientErrors, ...unavailable },
       },
     },
@@ -238,8 +314,26 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         summary: 'RFC 7662 introspection',
         description: `Tells whether a token issued to the calling client is active, with its scope, audience and expiry (RFC 7662 §2).${clientAuthNote}`,
         security: [],
-        requestBody: { required: true, content: form({ token: { type: 'string' }, client_id: { type: 'string' }, client_secret: { type: 'string' }, token_type_hint: { type: 'string' } }, ['token']) },
-        responses: { '200': { description: 'introspection response (aud shows the resource binding)', content: json({ type: 'object' }) }, ...clientErrors, ...unavailable },
+        requestBody: {
+          required: true,
+          content: form(
+            {
+              token: { type: 'string' },
+              client_id: { type: 'string' },
+              client_secret: { type: 'string' },
+              token_type_hint: { type: 'string' },
+            },
+            ['token'],
+          ),
+        },
+        responses: {
+          '200': {
+            description: 'introspection response (aud shows the resource binding)',
+            content: json({ type: 'object' }),
+          },
+          ...clientErrors,
+          ...unavailable,
+        },
       },
     },
     '/api/oauth/register': {
@@ -247,12 +341,19 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'registerClient',
         tags: ['oauth'],
         summary: 'RFC 7591 client registration',
-        description: 'Open dynamic client registration (RFC 7591 §3): no initial access token. An absent `token_endpoint_auth_method` registers a public client (`none`); each client kind may ask for its own scopes only (see the client registration guide).',
+        description:
+          'Open dynamic client registration (RFC 7591 §3): no initial access token. An absent `token_endpoint_auth_method` registers a public client (`none`); each client kind may ask for its own scopes only (see the client registration guide).',
         security: [],
-        requestBody: { required: true, content: json({ type: 'object', description: 'client metadata (RFC 7591 §2)' }) },
+        requestBody: {
+          required: true,
+          content: json({ type: 'object', description: 'client metadata (RFC 7591 §2)' }),
+        },
         responses: {
           '201': { description: 'client information (RFC 7591 §3.2.1)', content: json({ type: 'object' }) },
-          '400': { description: 'invalid_client_metadata or invalid_redirect_uri (RFC 7591 §3.2.2)', content: oauthErrorBody },
+          '400': {
+            description: 'invalid_client_metadata or invalid_redirect_uri (RFC 7591 §3.2.2)',
+            content: oauthErrorBody,
+          },
           '429': tooMany,
           ...unavailable,
         },
@@ -263,9 +364,14 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'getUserInfo',
         tags: ['oauth'],
         summary: 'UserInfo (OpenID Connect Core §5.3)',
-        description: 'Claims about the signed-in person (OpenID Connect Core §5.3): `sub`, plus `name` with `profile` and `email` with `email`. Accepts the same resource-bound access token as the APIs.',
+        description:
+          'Claims about the signed-in person (OpenID Connect Core §5.3): `sub`, plus `name` with `profile` and `email` with `email`. Accepts the same resource-bound access token as the APIs.',
         security: [{ [OAUTH2_SCHEME]: ['openid'] }],
-        responses: { '200': { description: 'claims', content: json({ type: 'object' }) }, ...bearerErrors, ...unavailable },
+        responses: {
+          '200': { description: 'claims', content: json({ type: 'object' }) },
+          ...bearerErrors,
+          ...unavailable,
+        },
       },
     },
     '/api/oauth/logout': {
@@ -273,12 +379,25 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'endSession',
         tags: ['oauth'],
         summary: 'RP-initiated logout (end_session_endpoint)',
-        description: 'Signs the person out in the browser (OpenID Connect RP-Initiated Logout 1.0) after a confirmation page; `post_logout_redirect_uri` must be registered by the client.',
+        description:
+          'Signs the person out in the browser (OpenID Connect RP-Initiated Logout 1.0) after a confirmation page; `post_logout_redirect_uri` must be registered by the client.',
         security: [],
-        parameters: ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+        parameters: ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state'].map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+        })),
         responses: {
-          '200': { description: 'the logout confirmation page', content: { 'text/html': { schema: { type: 'string' } } } },
-          '400': { description: 'invalid_request or invalid_client (e.g. an unregistered post_logout_redirect_uri): JSON, or an error page for a browser', content: { ...oauthErrorBody, 'text/html': { schema: { type: 'string' } } } },
+          '200': {
+            description: 'the logout confirmation page',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '400': {
+            description:
+              'invalid_request or invalid_client (e.g. an unregistered post_logout_redirect_uri): JSON, or an error page for a browser',
+            content: { ...oauthErrorBody, 'text/html': { schema: { type: 'string' } } },
+          },
         },
       },
     },
@@ -287,12 +406,23 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         operationId: 'accountGraphql',
         tags: ['account'],
         summary: 'Member Account API (GraphQL)',
-        description: 'GraphQL over HTTP for the member’s own data: queries need `account:read`, mutations `account:write` (see the Account API guide and `/account/graphql/schema.graphql`).',
+        description:
+          'GraphQL over HTTP for the member’s own data: queries need `account:read`, mutations `account:write` (see the Account API guide and `/account/graphql/schema.graphql`).',
         security: [{ [OAUTH2_SCHEME]: ['account:read'] }],
-        requestBody: { required: true, content: json({ type: 'object', properties: { query: { type: 'string' }, variables: { type: 'object' }, operationName: { type: 'string' } }, required: ['query'] }) },
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            properties: { query: { type: 'string' }, variables: { type: 'object' }, operationName: { type: 'string' } },
+            required: ['query'],
+          }),
+        },
         responses: {
           '200': { description: 'GraphQL result', content: json({ type: 'object' }) },
-          '400': { description: 'not a GraphQL-over-HTTP request (e.g. no `query`)', content: json({ type: 'object' }) },
+          '400': {
+            description: 'not a GraphQL-over-HTTP request (e.g. no `query`)',
+            content: json({ type: 'object' }),
+          },
           ...bearerErrors,
           ...unavailable,
         },
@@ -306,11 +436,17 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         description:
           'Anonymous callers are served: no token is fine for `initialize`, `tools/list` and the public tools. A protected tool called without its scope answers 401 `invalid_token` or 403 `insufficient_scope` with `WWW-Authenticate` naming `resource_metadata` and the scope. `security` lists the anonymous requirement and the scope of each protected tool (any one of them). GET and DELETE answer 405 (no sessions, no server-initiated stream).',
         security: mcpSecurity(),
-        requestBody: { required: true, content: json({ type: 'object', properties: { jsonrpc: { const: '2.0' }, method: { type: 'string' } } }) },
+        requestBody: {
+          required: true,
+          content: json({ type: 'object', properties: { jsonrpc: { const: '2.0' }, method: { type: 'string' } } }),
+        },
         responses: {
           '200': { description: 'JSON-RPC response', content: json({ type: 'object' }) },
           '202': { description: 'notification accepted' },
-          '400': { description: 'not a valid JSON-RPC request (a JSON-RPC error object)', content: json({ type: 'object' }) },
+          '400': {
+            description: 'not a valid JSON-RPC request (a JSON-RPC error object)',
+            content: json({ type: 'object' }),
+          },
           ...bearerErrors,
           ...unavailable,
         },

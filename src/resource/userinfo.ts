@@ -29,17 +29,33 @@ export function userinfoHandler(provider: Provider, accounts: Accounts, baseUrl:
     // The row's bearer step (route table `auth: bearer, challengeScope: openid`) authenticated the
     // token with the same rule as every resource, naming `openid` in its 401s (DESIGN D4).
     const principal = (ctx.state as BearerState).principal;
-    if (!principal) throw new Error('userinfo: the row\'s bearer step did not run');
+    if (!principal) throw new Error("userinfo: the row's bearer step did not run");
     const grant = grants.known(principal.grantId) ?? (await grants.read(principal.grantId));
     if (!grant || grant.clientId !== principal.clientId || grant.accountId !== principal.userId) {
-      throw challenge(baseUrl, 401, 'invalid_token', 'the grant of this access token was revoked: sign in again', 'openid');
+      throw challenge(
+        baseUrl,
+        401,
+        'invalid_token',
+        'the grant of this access token was revoked: sign in again',
+        'openid',
+      );
     }
     if (!grant.scopes.has('openid')) {
-      throw challenge(baseUrl, 403, 'insufficient_scope', 'UserInfo needs a token whose grant includes openid', 'openid');
+      throw challenge(
+        baseUrl,
+        403,
+        'insufficient_scope',
+        'UserInfo needs a token whose grant includes openid',
+        'openid',
+      );
     }
     // The bearer step read the user and their roles at the site (one query, issue #15).
-    const claims = principal.user && principal.roles ? claimsOf(principal.user, principal.siteId, principal.roles, grant.scopes) : await loadClaims(accounts, principal.userId, principal.siteId, grant.scope);
-    if (!claims) throw challenge(baseUrl, 401, 'invalid_token', 'the account of this access token no longer exists', 'openid');
+    const claims =
+      principal.user && principal.roles
+        ? claimsOf(principal.user, principal.siteId, principal.roles, grant.scopes)
+        : await loadClaims(accounts, principal.userId, principal.siteId, grant.scope);
+    if (!claims)
+      throw challenge(baseUrl, 401, 'invalid_token', 'the account of this access token no longer exists', 'openid');
     ctx.set('Cache-Control', 'no-store');
     // Named here so Koa's body setter does not look `json` up in the MIME table at each request.
     ctx.set('Content-Type', JSON_TYPE);

@@ -46,7 +46,10 @@ export async function openEmbeddedStore(
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const statements = statementCache(sqlite);
-  const db = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, statements) }), log });
+  const db = new Kysely<PlatformDatabase>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite, statements) }),
+    log,
+  });
   registerDirectReader(db, directReader(sqlite, statements, typeof log === 'function' ? log : undefined));
   try {
     await migrateOrCheck(db, migrate);
@@ -75,7 +78,10 @@ const STORE_FILES = ['coursegate.db', 'coursegate.db-wal', 'coursegate.db-shm'];
  */
 function secureDataDir(dataDir: string, file: string, warn: (message: string) => void): boolean {
   if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  else if ((statSync(dataDir).mode & 0o077) !== 0) warn(`DATA_DIR ${dataDir} is readable by other users (mode ${(statSync(dataDir).mode & 0o777).toString(8)}); chmod 700 it`);
+  else if ((statSync(dataDir).mode & 0o077) !== 0)
+    warn(
+      `DATA_DIR ${dataDir} is readable by other users (mode ${(statSync(dataDir).mode & 0o777).toString(8)}); chmod 700 it`,
+    );
   if (!existsSync(file)) return true;
   const mode = statSync(file).mode & 0o777;
   if ((mode & 0o077) !== 0) warn(`${file} is readable by other users (mode ${mode.toString(8)}); chmod 600 it`);
@@ -133,7 +139,11 @@ function withStatementCache(sqlite: Database.Database, statements: Statements): 
  * (`sqlite.inTransaction`) a read would see its uncommitted rows, so it answers undefined and the
  * read waits for the connection through Kysely.
  */
-function directReader(sqlite: Database.Database, statements: Statements, log?: (event: LogEvent) => void): DirectReader {
+function directReader(
+  sqlite: Database.Database,
+  statements: Statements,
+  log?: (event: LogEvent) => void,
+): DirectReader {
   return (query) => {
     if (sqlite.inTransaction) return undefined;
     const stmt = statements(query.sql);

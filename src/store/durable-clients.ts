@@ -36,7 +36,11 @@ export class PlatformClients {
    * @throws the platform store's error (a store outage when it is unreachable)
    */
   async find(clientId: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db.selectFrom('oauth_clients').select(['metadata', 'expires_at']).where('client_id', '=', clientId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('oauth_clients')
+      .select(['metadata', 'expires_at'])
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
     if (!row) return undefined;
     if (row.expires_at !== null && Number(row.expires_at) <= nowSeconds()) return undefined;
     return JSON.parse(row.metadata) as AdapterPayload;
@@ -48,13 +52,26 @@ export class PlatformClients {
    */
   async upsert(clientId: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const expiresAt = expiresIn && expiresIn > 0 ? nowSeconds() + Math.ceil(expiresIn) : null;
-    const row = { client_id: clientId, metadata: JSON.stringify(payload), expires_at: expiresAt, updated_at: new Date().toISOString() };
+    const row = {
+      client_id: clientId,
+      metadata: JSON.stringify(payload),
+      expires_at: expiresAt,
+      updated_at: new Date().toISOString(),
+    };
     await this.db
       .insertInto('oauth_clients')
       .values(row)
-      .onConflict((oc) => oc.column('client_id').doUpdateSet({ metadata: row.metadata, expires_at: row.expires_at, updated_at: row.updated_at }))
+      .onConflict((oc) =>
+        oc
+          .column('client_id')
+          .doUpdateSet({ metadata: row.metadata, expires_at: row.expires_at, updated_at: row.updated_at }),
+      )
       .execute();
-    await this.db.deleteFrom('oauth_clients').where('expires_at', 'is not', null).where('expires_at', '<=', nowSeconds()).execute();
+    await this.db
+      .deleteFrom('oauth_clients')
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<=', nowSeconds())
+      .execute();
   }
 
   /** Deletes a client (no error when there is none). */
@@ -81,7 +98,11 @@ export class PlatformClients {
  * @param onFallback told when a lookup was answered from the inner copy because the platform store
  *   was unreachable (logging, at most once per outage is the caller's business)
  */
-export function durableClients(Inner: AdapterClass, db: Kysely<PlatformDatabase>, onFallback?: (err: unknown) => void): AdapterClass {
+export function durableClients(
+  Inner: AdapterClass,
+  db: Kysely<PlatformDatabase>,
+  onFallback?: (err: unknown) => void,
+): AdapterClass {
   const platform = new PlatformClients(db);
   return class DurableClients extends Inner {
     private readonly durable: boolean;

@@ -34,7 +34,8 @@ async function waitForDatabase(db: Kysely<PlatformDatabase>, waitMs: number): Pr
       return;
     } catch (err) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`PostgreSQL did not answer within ${Math.round(waitMs / 1000)} s: ${(err as Error).message}`);
+      if (left <= 0)
+        throw new Error(`PostgreSQL did not answer within ${Math.round(waitMs / 1000)} s: ${(err as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
     }
   }
@@ -111,7 +112,12 @@ export async function openPostgresStore(
  * @throws when the server stays unreachable or a migration fails
  */
 export async function migratePostgres(url: string, waitMs = START_WAIT_MS): Promise<string[]> {
-  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000, options: '-c statement_timeout=0 -c lock_timeout=0' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    connectionTimeoutMillis: 5000,
+    options: '-c statement_timeout=0 -c lock_timeout=0',
+  });
   pool.on('error', () => undefined); // a broken idle connection surfaces at the next query
   const db = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {

@@ -35,7 +35,9 @@ export interface Stores {
   /** `sqlite` or `redis`: where OIDC state lives. */
   oidcKind: 'sqlite' | 'redis';
   /** The adapter class handed to oidc-provider (wrapped by src/oauth/refresh-rotation.ts). */
-  adapter: new (name: string) => Adapter & RefreshRotation;
+  adapter: new (
+    name: string,
+  ) => Adapter & RefreshRotation;
   /** The embedded SQLite handle when one is open (expired-row purge). */
   sqlite?: Database.Database;
   /** The Redis client when OIDC state is on Redis (rate limits share it). */
@@ -67,8 +69,13 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
  * @param onQuery called after each platform query with its duration in ms (metrics)
  * @throws when a store cannot be reached at start or a migration fails
  */
-export async function openStores(config: Config, logger?: Logger, onQuery?: (store: 'sqlite' | 'postgres', ms: number, ok: boolean) => void): Promise<Stores> {
-  const log = (store: 'sqlite' | 'postgres') => (onQuery ? (e: LogEvent) => onQuery(store, e.queryDurationMillis, e.level === 'query') : undefined);
+export async function openStores(
+  config: Config,
+  logger?: Logger,
+  onQuery?: (store: 'sqlite' | 'postgres', ms: number, ok: boolean) => void,
+): Promise<Stores> {
+  const log = (store: 'sqlite' | 'postgres') =>
+    onQuery ? (e: LogEvent) => onQuery(store, e.queryDurationMillis, e.level === 'query') : undefined;
   const probes: Record<string, () => Promise<void>> = {};
   const localFaults: Record<string, () => Promise<string | undefined>> = {};
   const closers: (() => Promise<void>)[] = [];
@@ -77,18 +84,34 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
   let db: Kysely<PlatformDatabase>;
   if (config.databaseUrl) {
     let pgDown = false;
-    const pgStore = await openPostgresStore(config.databaseUrl, config.databasePoolMax, log('postgres'), (err) => {
-      // One line per burst of connection errors (a restart kills every pooled connection).
-      if (pgDown) return;
-      pgDown = true;
-      logger?.warn({ event: 'postgres_connection_lost', err: { type: err.name, message: err.message } }, 'postgres connection lost');
-      setTimeout(() => (pgDown = false), 5000).unref();
-    }, undefined, { migrate: config.migrateOnStart });
+    const pgStore = await openPostgresStore(
+      config.databaseUrl,
+      config.databasePoolMax,
+      log('postgres'),
+      (err) => {
+        // One line per burst of connection errors (a restart kills every pooled connection).
+        if (pgDown) return;
+        pgDown = true;
+        logger?.warn(
+          { event: 'postgres_connection_lost', err: { type: err.name, message: err.message } },
+          'postgres connection lost',
+        );
+        setTimeout(() => (pgDown = false), 5000).unref();
+      },
+      undefined,
+      { migrate: config.migrateOnStart },
+    );
     db = pgStore.db;
     probes.postgres = () => within(pgStore.ping(), 1000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
-    embedded = await openEmbeddedStore(config.dataDir, log('sqlite'), warnPermissions, config.sqliteSynchronous, config.migrateOnStart);
+    embedded = await openEmbeddedStore(
+      config.dataDir,
+      log('sqlite'),
+      warnPermissions,
+      config.sqliteSynchronous,
+      config.migrateOnStart,
+    );
     db = embedded.db;
     const e = embedded;
     probes.sqlite = async () => {
@@ -100,7 +123,11 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
   let adapter: new (name: string) => Adapter & RefreshRotation;
   let redis: RedisClient | undefined;
   if (config.redisUrl || config.redisClusterNodes || config.redisSentinel) {
-    const client = connectRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes, sentinel: config.redisSentinel });
+    const client = connectRedis({
+      url: config.redisUrl,
+      clusterNodes: config.redisClusterNodes,
+      sentinel: config.redisSentinel,
+    });
     // The client reconnects by itself; /readyz reports the outage. Log state changes, not each
     // retry (and never the URL: it may carry a password).
     let down = false;
@@ -121,7 +148,10 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
     const durable = durableClients(redisAdapterFactory(client, { prefix: config.redisKeyPrefix }), db, (err) => {
       if (Date.now() - clientsLost.at < 5000) return;
       clientsLost.at = Date.now();
-      logger?.warn({ event: 'clients_from_redis_copy', err: { type: (err as Error).name, message: (err as Error).message } }, 'platform store unreachable: clients read from their Redis copy');
+      logger?.warn(
+        { event: 'clients_from_redis_copy', err: { type: (err as Error).name, message: (err as Error).message } },
+        'platform store unreachable: clients read from their Redis copy',
+      );
     });
     adapter = client instanceof Redis ? requireReplicaAcks(durable, client, config.redisMinReplicasAcked) : durable;
     probes.redis = async () => {
@@ -131,7 +161,9 @@ export async function openStores(config: Config, logger?: Logger, onQuery?: (sto
     if (client instanceof Redis) {
       localFaults.redis = async () => {
         if (client.status !== 'ready') return undefined; // reconnecting or down: a store outage, not this process's
-        const role = (await within(client.call('ROLE') as Promise<unknown[]>, 1000, 'redis').catch(() => undefined))?.[0];
+        const role = (
+          await within(client.call('ROLE') as Promise<unknown[]>, 1000, 'redis').catch(() => undefined)
+        )?.[0];
         if (role === undefined || role === 'master') return undefined;
         // Connected to a replica (a failover demoted our node): make the connection again.
         client.disconnect(true);

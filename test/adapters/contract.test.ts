@@ -60,22 +60,23 @@ const subjects: Record<string, (() => Promise<Subject>) | undefined> = {
       }
     : undefined,
   // A real 3-master Cluster: every script must stay within one slot (hash tags) to run at all.
-  'redis-cluster': findBinary('redis-server') && findBinary('redis-cli')
-    ? async () => {
-        const cluster = await startPrivateRedisCluster();
-        const a = connectRedis({ clusterNodes: cluster.nodes });
-        const b = connectRedis({ clusterNodes: cluster.nodes });
-        return {
-          adapter: redisAdapterFactory(a, { prefix: 'cg' }),
-          other: redisAdapterFactory(b, { prefix: 'cg' }),
-          async close() {
-            a.disconnect();
-            b.disconnect();
-            await cluster.stop();
-          },
-        };
-      }
-    : undefined,
+  'redis-cluster':
+    findBinary('redis-server') && findBinary('redis-cli')
+      ? async () => {
+          const cluster = await startPrivateRedisCluster();
+          const a = connectRedis({ clusterNodes: cluster.nodes });
+          const b = connectRedis({ clusterNodes: cluster.nodes });
+          return {
+            adapter: redisAdapterFactory(a, { prefix: 'cg' }),
+            other: redisAdapterFactory(b, { prefix: 'cg' }),
+            async close() {
+              a.disconnect();
+              b.disconnect();
+              await cluster.stop();
+            },
+          };
+        }
+      : undefined,
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,7 +97,13 @@ for (const [name, open] of Object.entries(subjects)) {
     test('upsert then find returns the payload; unknown ids are undefined', async () => {
       const at = new s.adapter('AccessToken');
       const id = uniq('at');
-      const payload: AdapterPayload = { jti: id, kind: 'AccessToken', grantId: uniq('g'), accountId: 'u1', scope: 'openid' };
+      const payload: AdapterPayload = {
+        jti: id,
+        kind: 'AccessToken',
+        grantId: uniq('g'),
+        accountId: 'u1',
+        scope: 'openid',
+      };
       await at.upsert(id, payload, 60);
       expect(await at.find(id)).toEqual(payload);
       expect(await new s.other('AccessToken').find(id)).toEqual(payload);
@@ -221,7 +228,9 @@ for (const [name, open] of Object.entries(subjects)) {
     test('concurrency: 50 parallel consumes of one code from two connections → exactly one wins', async () => {
       const id = uniq('code');
       await new s.adapter('AuthorizationCode').upsert(id, { jti: id, grantId: uniq('g') }, 60);
-      const attempts = Array.from({ length: 50 }, (_, i) => new (i % 2 ? s.other : s.adapter)('AuthorizationCode').consume(id));
+      const attempts = Array.from({ length: 50 }, (_, i) =>
+        new (i % 2 ? s.other : s.adapter)('AuthorizationCode').consume(id),
+      );
       const results = await Promise.allSettled(attempts);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -232,7 +241,9 @@ for (const [name, open] of Object.entries(subjects)) {
     test('revokeByGrantId removes every token of a grant written from both connections', async () => {
       const grantId = uniq('g');
       const ids = Array.from({ length: 30 }, () => uniq('at'));
-      await Promise.all(ids.map((id, i) => new (i % 2 ? s.other : s.adapter)('AccessToken').upsert(id, { jti: id, grantId }, 60)));
+      await Promise.all(
+        ids.map((id, i) => new (i % 2 ? s.other : s.adapter)('AccessToken').upsert(id, { jti: id, grantId }, 60)),
+      );
       const at = new s.adapter('AccessToken');
       await new s.other('AccessToken').revokeByGrantId(grantId);
       const left = await Promise.all(ids.map((id) => at.find(id)));
@@ -251,7 +262,9 @@ for (const [name, open] of Object.entries(subjects)) {
         const old = await live(grantId);
         const next = uniq('rt');
         const rt = new s.adapter('RefreshToken');
-        expect((await rt.rotateRefreshToken(old, next, { jti: next, grantId, accountId: 'u1' }, 600, policy)).result).toBe('rotated');
+        expect(
+          (await rt.rotateRefreshToken(old, next, { jti: next, grantId, accountId: 'u1' }, 600, policy)).result,
+        ).toBe('rotated');
         expect(typeof (await new s.other('RefreshToken').find(old))?.consumed).toBe('number');
         expect((await new s.other('RefreshToken').find(next))?.consumed).toBeUndefined();
       });
@@ -262,8 +275,12 @@ for (const [name, open] of Object.entries(subjects)) {
         const [n1, n2, n3, n4] = [uniq('rt'), uniq('rt'), uniq('rt'), uniq('rt')];
         const rt = new s.adapter('RefreshToken');
         expect(await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy)).toEqual({ result: 'rotated' });
-        expect(await new s.other('RefreshToken').rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy)).toEqual({ result: 'grace', successor: { refreshToken: n1 } });
-        expect((await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 })).result).toBe('reused');
+        expect(
+          await new s.other('RefreshToken').rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy),
+        ).toEqual({ result: 'grace', successor: { refreshToken: n1 } });
+        expect(
+          (await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 })).result,
+        ).toBe('reused');
         expect((await rt.rotateRefreshToken(uniq('ghost'), n4, { jti: n4, grantId }, 600, policy)).result).toBe('gone');
         expect(await rt.find(n1)).toBeDefined();
         expect(await rt.find(n2)).toBeUndefined();
@@ -280,24 +297,43 @@ for (const [name, open] of Object.entries(subjects)) {
         const old = await live(grantId);
         const [n1, n2, n3] = [uniq('rt'), uniq('rt'), uniq('rt')];
         const [a1, a2, a3, a4] = [uniq('at'), uniq('at'), uniq('at'), uniq('at')];
-        const along = (id: string, g = grantId) => ({ model: 'AccessToken', id, payload: { jti: id, grantId: g, accountId: 'u1' }, expiresIn: 600 });
+        const along = (id: string, g = grantId) => ({
+          model: 'AccessToken',
+          id,
+          payload: { jti: id, grantId: g, accountId: 'u1' },
+          expiresIn: 600,
+        });
         const rt = new s.adapter('RefreshToken');
         const at = new s.other('AccessToken');
-        expect((await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy, along(a1))).result).toBe('rotated');
+        expect((await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy, along(a1))).result).toBe(
+          'rotated',
+        );
         expect(await at.find(a1)).toMatchObject({ jti: a1, grantId });
         // A replay within the window: the first access token while it is stored, nothing saved.
         const replay = await rt.rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy, along(a2));
-        expect(replay).toMatchObject({ result: 'grace', successor: { refreshToken: n1, accessToken: { id: a1, payload: { jti: a1, grantId } } } });
+        expect(replay).toMatchObject({
+          result: 'grace',
+          successor: { refreshToken: n1, accessToken: { id: a1, payload: { jti: a1, grantId } } },
+        });
         expect(await at.find(a2)).toBeUndefined();
         // Once that access token is gone, the one saved along takes its place, recorded for the next replay.
         await at.destroy(a1);
         const again = await rt.rotateRefreshToken(old, n2, { jti: n2, grantId }, 600, policy, along(a2));
         expect(again).toMatchObject({ result: 'grace', successor: { refreshToken: n1, accessToken: { id: a2 } } });
         expect(await at.find(a2)).toMatchObject({ jti: a2, grantId });
-        expect((await rt.rotateRefreshToken(old, uniq('rt'), { jti: 'z', grantId }, 600, policy, along(uniq('at')))).successor?.accessToken?.id).toBe(a2);
+        expect(
+          (await rt.rotateRefreshToken(old, uniq('rt'), { jti: 'z', grantId }, 600, policy, along(uniq('at'))))
+            .successor?.accessToken?.id,
+        ).toBe(a2);
         expect(await rt.find(n2)).toBeUndefined();
-        expect((await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 }, along(a3))).result).toBe('reused');
-        expect((await rt.rotateRefreshToken(uniq('ghost'), uniq('rt'), { jti: 'x', grantId }, 600, policy, along(a4))).result).toBe('gone');
+        expect(
+          (await rt.rotateRefreshToken(old, n3, { jti: n3, grantId }, 600, { ...policy, graceSeconds: 0 }, along(a3)))
+            .result,
+        ).toBe('reused');
+        expect(
+          (await rt.rotateRefreshToken(uniq('ghost'), uniq('rt'), { jti: 'x', grantId }, 600, policy, along(a4)))
+            .result,
+        ).toBe('gone');
         expect(await at.find(a3)).toBeUndefined();
         expect(await at.find(a4)).toBeUndefined();
         // Revoking the grant removes the access token saved along, as one saved by upsert.
@@ -306,7 +342,9 @@ for (const [name, open] of Object.entries(subjects)) {
         // An instance of another grant (another Redis slot) is saved too.
         const other = uniq('g');
         const a5 = uniq('at');
-        expect((await rt.rotateRefreshToken(n1, uniq('rt'), { jti: 'y', grantId }, 600, policy, along(a5, other))).result).toBe('rotated');
+        expect(
+          (await rt.rotateRefreshToken(n1, uniq('rt'), { jti: 'y', grantId }, 600, policy, along(a5, other))).result,
+        ).toBe('rotated');
         expect(await at.find(a5)).toMatchObject({ jti: a5, grantId: other });
       });
 
@@ -314,7 +352,17 @@ for (const [name, open] of Object.entries(subjects)) {
         const grantId = uniq('g');
         const old = await live(grantId);
         const ids = Array.from({ length: 10 }, () => uniq('rt'));
-        const results = await Promise.all(ids.map((id, i) => new (i % 2 ? s.other : s.adapter)('RefreshToken').rotateRefreshToken(old, id, { jti: id, grantId }, 600, policy)));
+        const results = await Promise.all(
+          ids.map((id, i) =>
+            new (i % 2 ? s.other : s.adapter)('RefreshToken').rotateRefreshToken(
+              old,
+              id,
+              { jti: id, grantId },
+              600,
+              policy,
+            ),
+          ),
+        );
         expect(results.filter((r) => r.result === 'rotated')).toHaveLength(1);
         expect(results.filter((r) => r.result === 'grace')).toHaveLength(9);
         // One chain: every replay names the one successor that was saved.
@@ -330,13 +378,23 @@ for (const [name, open] of Object.entries(subjects)) {
         const rt = new s.adapter('RefreshToken');
         for (let i = 0; i < 8; i++) {
           const next = uniq('rt');
-          expect((await rt.rotateRefreshToken(chain.at(-1)!, next, { jti: next, grantId }, 600, policy)).result).toBe('rotated');
+          expect((await rt.rotateRefreshToken(chain.at(-1)!, next, { jti: next, grantId }, 600, policy)).result).toBe(
+            'rotated',
+          );
           chain.push(next);
         }
         const found = await Promise.all(chain.map((id) => rt.find(id)));
         // 9 tokens: the live one, the 3 newest tombstones (still consumed), the rest gone.
         expect(found.map((f) => (f ? (f.consumed ? 'tombstone' : 'live') : 'gone'))).toEqual([
-          'gone', 'gone', 'gone', 'gone', 'gone', 'tombstone', 'tombstone', 'tombstone', 'live',
+          'gone',
+          'gone',
+          'gone',
+          'gone',
+          'gone',
+          'tombstone',
+          'tombstone',
+          'tombstone',
+          'live',
         ]);
         await rt.revokeByGrantId(grantId);
         expect((await Promise.all(chain.map((id) => rt.find(id)))).filter(Boolean)).toHaveLength(0);
@@ -346,7 +404,19 @@ for (const [name, open] of Object.entries(subjects)) {
         const grantId = uniq('g');
         const rt = new s.adapter('RefreshToken');
         const first = uniq('rt');
-        const full = { jti: first, kind: 'RefreshToken', iat: 1, exp: 4102444800, clientId: 'c', accountId: 'u1', grantId, scope: 'openid', resource: 'https://x', sessionUid: 'sess', gty: 'authorization_code' };
+        const full = {
+          jti: first,
+          kind: 'RefreshToken',
+          iat: 1,
+          exp: 4102444800,
+          clientId: 'c',
+          accountId: 'u1',
+          grantId,
+          scope: 'openid',
+          resource: 'https://x',
+          sessionUid: 'sess',
+          gty: 'authorization_code',
+        };
         await rt.upsert(first, full, 600);
         const [n1, n2] = [uniq('rt'), uniq('rt')];
         const noGrace = { ...policy, graceSeconds: 0 };
@@ -355,7 +425,15 @@ for (const [name, open] of Object.entries(subjects)) {
         await sleep(1100);
         await rt.rotateRefreshToken(n1, n2, { ...full, jti: n2 }, 600, noGrace);
         const tomb = await new s.other('RefreshToken').find(first);
-        expect(tomb).toMatchObject({ jti: first, kind: 'RefreshToken', exp: 4102444800, clientId: 'c', accountId: 'u1', grantId, scope: 'openid' });
+        expect(tomb).toMatchObject({
+          jti: first,
+          kind: 'RefreshToken',
+          exp: 4102444800,
+          clientId: 'c',
+          accountId: 'u1',
+          grantId,
+          scope: 'openid',
+        });
         expect(typeof tomb?.consumed).toBe('number');
         expect(tomb?.resource).toBeUndefined();
         expect(tomb?.sessionUid).toBeUndefined();

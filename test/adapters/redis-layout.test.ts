@@ -33,7 +33,12 @@ describeWith('redis')('Redis adapter key layout', () => {
     for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(0);
     const grantKeys = keys.filter((k) => k.includes('{g:G1}'));
     expect(grantKeys.sort()).toEqual(
-      [`${prefix}:{g:G1}:AccessToken:at1`, `${prefix}:{g:G1}:AccessToken:idx`, `${prefix}:{g:G1}:RefreshToken:idx`, `${prefix}:{g:G1}:RefreshToken:rt1`].sort(),
+      [
+        `${prefix}:{g:G1}:AccessToken:at1`,
+        `${prefix}:{g:G1}:AccessToken:idx`,
+        `${prefix}:{g:G1}:RefreshToken:idx`,
+        `${prefix}:{g:G1}:RefreshToken:rt1`,
+      ].sort(),
     );
     expect(new Set(grantKeys.map(hashTag))).toEqual(new Set(['g:G1']));
     // The index lives as long as its longest-lived member.
@@ -73,7 +78,10 @@ describeWith('redis')('Redis adapter key layout', () => {
       for (let i = 1; i <= 4; i++) {
         commands.length = 0;
         const along = { model: 'AccessToken', id: `a${i}`, payload: { jti: `a${i}`, grantId: 'G4' }, expiresIn: 600 };
-        expect((await rt.rotateRefreshToken(chain.at(-1)!, `c${i}`, { jti: `c${i}`, grantId: 'G4' }, 7200, policy, along)).result).toBe('rotated');
+        expect(
+          (await rt.rotateRefreshToken(chain.at(-1)!, `c${i}`, { jti: `c${i}`, grantId: 'G4' }, 7200, policy, along))
+            .result,
+        ).toBe('rotated');
         chain.push(`c${i}`);
         // The script is loaded once (EVALSHA, after one EVAL or SCRIPT LOAD at first use).
         if (i > 1) expect(commands).toEqual(['evalsha']);

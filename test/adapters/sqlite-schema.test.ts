@@ -45,8 +45,22 @@ describe.each([
       `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at, consumed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const t = now();
-    const row = (model: string, id: string, grantId: string | null, extra: { uid?: string; consumed?: number; expires?: number } = {}) =>
-      insert.run(model, id, JSON.stringify({ jti: id, kind: model, grantId: grantId ?? undefined, uid: extra.uid, accountId: 'u1' }), grantId, extra.uid ?? null, null, extra.expires ?? t + 3600, extra.consumed ?? null);
+    const row = (
+      model: string,
+      id: string,
+      grantId: string | null,
+      extra: { uid?: string; consumed?: number; expires?: number } = {},
+    ) =>
+      insert.run(
+        model,
+        id,
+        JSON.stringify({ jti: id, kind: model, grantId: grantId ?? undefined, uid: extra.uid, accountId: 'u1' }),
+        grantId,
+        extra.uid ?? null,
+        null,
+        extra.expires ?? t + 3600,
+        extra.consumed ?? null,
+      );
     // Grant g1: a live refresh token, two tombstones of the old shape (consumed, no rotation
     // order), an access token. Grant g2: one live refresh token. A session found by uid.
     row('RefreshToken', 'rt-live', 'g1');
@@ -60,12 +74,23 @@ describe.each([
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const indexes = (db: Database.Database) =>
-    (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'oidc_models' AND sql IS NOT NULL ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+    (
+      db
+        .prepare(
+          `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'oidc_models' AND sql IS NOT NULL ORDER BY name`,
+        )
+        .all() as { name: string }[]
+    ).map((r) => r.name);
 
   test('opening it replaces the grant indexes by one and keeps every row working', async () => {
     const db = new Database(file);
     const Adapter = sqliteAdapterFactory(db);
-    expect(indexes(db)).toEqual(['oidc_models_by_grant', 'oidc_models_expiry', 'oidc_models_uid', 'oidc_models_user_code']);
+    expect(indexes(db)).toEqual([
+      'oidc_models_by_grant',
+      'oidc_models_expiry',
+      'oidc_models_uid',
+      'oidc_models_user_code',
+    ]);
 
     const rt = new Adapter('RefreshToken');
     expect(await rt.find('rt-live')).toMatchObject({ jti: 'rt-live', grantId: 'g1' });
@@ -74,16 +99,56 @@ describe.each([
 
     // Rotating the old live token: a tombstone with rotation order 1; the two tombstones of the old
     // shape (no order) are the oldest, so with keepTombstones 2 the first rotation drops both.
-    expect((await rt.rotateRefreshToken('rt-live', 'rt-new-1', { jti: 'rt-new-1', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('rotated');
+    expect(
+      (
+        await rt.rotateRefreshToken(
+          'rt-live',
+          'rt-new-1',
+          { jti: 'rt-new-1', grantId: 'g1', accountId: 'u1' },
+          3600,
+          policy,
+        )
+      ).result,
+    ).toBe('rotated');
     expect(await rt.find('rt-old-1')).toBeUndefined();
     expect(await rt.find('rt-old-2')).toBeUndefined();
     expect(await rt.find('rt-live')).toMatchObject({ consumed: expect.any(Number) });
-    expect((await rt.rotateRefreshToken('rt-new-1', 'rt-new-2', { jti: 'rt-new-2', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('rotated');
-    expect((await rt.rotateRefreshToken('rt-new-2', 'rt-new-3', { jti: 'rt-new-3', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('rotated');
-    const order = db.prepare(`SELECT id, rotated_seq FROM oidc_models WHERE grant_id = 'g1' AND model = 'RefreshToken' AND consumed_at IS NOT NULL ORDER BY rotated_seq`).all();
-    expect(order).toEqual([{ id: 'rt-new-1', rotated_seq: 2 }, { id: 'rt-new-2', rotated_seq: 3 }]);
+    expect(
+      (
+        await rt.rotateRefreshToken(
+          'rt-new-1',
+          'rt-new-2',
+          { jti: 'rt-new-2', grantId: 'g1', accountId: 'u1' },
+          3600,
+          policy,
+        )
+      ).result,
+    ).toBe('rotated');
+    expect(
+      (
+        await rt.rotateRefreshToken(
+          'rt-new-2',
+          'rt-new-3',
+          { jti: 'rt-new-3', grantId: 'g1', accountId: 'u1' },
+          3600,
+          policy,
+        )
+      ).result,
+    ).toBe('rotated');
+    const order = db
+      .prepare(
+        `SELECT id, rotated_seq FROM oidc_models WHERE grant_id = 'g1' AND model = 'RefreshToken' AND consumed_at IS NOT NULL ORDER BY rotated_seq`,
+      )
+      .all();
+    expect(order).toEqual([
+      { id: 'rt-new-1', rotated_seq: 2 },
+      { id: 'rt-new-2', rotated_seq: 3 },
+    ]);
     // Reuse of a tombstone outside the (zero) grace window is still detected.
-    expect((await rt.rotateRefreshToken('rt-new-2', 'rt-x', { jti: 'rt-x', grantId: 'g1', accountId: 'u1' }, 3600, policy)).result).toBe('reused');
+    expect(
+      (await rt.rotateRefreshToken('rt-new-2', 'rt-x', { jti: 'rt-x', grantId: 'g1', accountId: 'u1' }, 3600, policy))
+        .result,
+    ).toBe('reused');
 
     // revokeByGrantId reaches rows written before and after the migration, of that grant only.
     await rt.revokeByGrantId('g1');
@@ -112,14 +177,21 @@ describe('a tombstone’s stored life (DESIGN D3)', () => {
   test('is the tombstone window, or the token’s own expiry when that comes first', async () => {
     const db = new Database(':memory:');
     const rt = new (sqliteAdapterFactory(db))('RefreshToken');
-    const expiresAt = (id: string) => (db.prepare(`SELECT expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ?`).get(id) as { expires_at: number | null }).expires_at;
+    const expiresAt = (id: string) =>
+      (
+        db.prepare(`SELECT expires_at FROM oidc_models WHERE model = 'RefreshToken' AND id = ?`).get(id) as {
+          expires_at: number | null;
+        }
+      ).expires_at;
     const t = now();
     await rt.upsert('short', { jti: 'short', grantId: 'g1' }, 600);
     await rt.upsert('long', { jti: 'long', grantId: 'g2' }, 86_400);
     await rt.upsert('endless', { jti: 'endless', grantId: 'g3' });
     const window = { graceSeconds: 30, tombstoneSeconds: 3600, keepTombstones: 2 };
     for (const id of ['short', 'long', 'endless']) {
-      expect((await rt.rotateRefreshToken(id, `${id}-2`, { jti: `${id}-2`, grantId: `g-${id}` }, 600, window)).result).toBe('rotated');
+      expect(
+        (await rt.rotateRefreshToken(id, `${id}-2`, { jti: `${id}-2`, grantId: `g-${id}` }, 600, window)).result,
+      ).toBe('rotated');
     }
     expect(expiresAt('short')).toBeGreaterThanOrEqual(t + 600);
     expect(expiresAt('short')).toBeLessThanOrEqual(t + 601);
@@ -129,12 +201,21 @@ describe('a tombstone’s stored life (DESIGN D3)', () => {
     expect(expiresAt('endless')).toBeLessThanOrEqual(t + 3601);
     // A grace window longer than the tombstone window keeps the tombstone for the grace window.
     await rt.upsert('graceful', { jti: 'graceful', grantId: 'g4' }, 86_400);
-    expect((await rt.rotateRefreshToken('graceful', 'graceful-2', { jti: 'graceful-2', grantId: 'g4' }, 600, { ...window, graceSeconds: 7200 })).result).toBe('rotated');
+    expect(
+      (
+        await rt.rotateRefreshToken('graceful', 'graceful-2', { jti: 'graceful-2', grantId: 'g4' }, 600, {
+          ...window,
+          graceSeconds: 7200,
+        })
+      ).result,
+    ).toBe('rotated');
     expect(expiresAt('graceful')).toBeGreaterThanOrEqual(t + 7200);
     expect(expiresAt('graceful')).toBeLessThanOrEqual(t + 7201);
     // An expired token is gone, not rotated, and stays as it was.
     db.prepare(`UPDATE oidc_models SET expires_at = ? WHERE id = 'long-2'`).run(t - 1);
-    expect((await rt.rotateRefreshToken('long-2', 'long-3', { jti: 'long-3', grantId: 'g2' }, 600, window)).result).toBe('gone');
+    expect(
+      (await rt.rotateRefreshToken('long-2', 'long-3', { jti: 'long-3', grantId: 'g2' }, 600, window)).result,
+    ).toBe('gone');
     expect(expiresAt('long-2')).toBe(t - 1);
     expect(await rt.find('long-3')).toBeUndefined();
     db.close();
@@ -143,15 +224,33 @@ describe('a tombstone’s stored life (DESIGN D3)', () => {
 
 describe('slim token rows (issue #15)', () => {
   const stored = (db: Database.Database, model: string, id: string) =>
-    JSON.parse((db.prepare(`SELECT payload FROM oidc_models WHERE model = ? AND id = ?`).get(model, id) as { payload: string }).payload) as Record<string, unknown>;
+    JSON.parse(
+      (db.prepare(`SELECT payload FROM oidc_models WHERE model = ? AND id = ?`).get(model, id) as { payload: string })
+        .payload,
+    ) as Record<string, unknown>;
 
   test('access and refresh tokens and codes are stored without jti, kind and grantId, and read back with them', async () => {
     const db = new Database(':memory:');
     const Adapter = sqliteAdapterFactory(db);
     for (const model of ['AccessToken', 'RefreshToken', 'AuthorizationCode']) {
-      const payload = { jti: `${model}-1`, kind: model, grantId: 'g1', accountId: 'u1', clientId: 'c1', scope: 'openid', iat: 1, exp: now() + 600 };
+      const payload = {
+        jti: `${model}-1`,
+        kind: model,
+        grantId: 'g1',
+        accountId: 'u1',
+        clientId: 'c1',
+        scope: 'openid',
+        iat: 1,
+        exp: now() + 600,
+      };
       await new Adapter(model).upsert(`${model}-1`, payload, 600);
-      expect(stored(db, model, `${model}-1`)).toEqual({ accountId: 'u1', clientId: 'c1', scope: 'openid', iat: 1, exp: payload.exp });
+      expect(stored(db, model, `${model}-1`)).toEqual({
+        accountId: 'u1',
+        clientId: 'c1',
+        scope: 'openid',
+        iat: 1,
+        exp: payload.exp,
+      });
       expect(await new Adapter(model).find(`${model}-1`)).toEqual(payload);
     }
     // Without a grant (client credentials, a code of no grant): no grantId comes back.
@@ -168,10 +267,22 @@ describe('slim token rows (issue #15)', () => {
   test('a rotated and shrunk tombstone reads as jti, kind and grantId plus what reuse detection needs', async () => {
     const db = new Database(':memory:');
     const rt = new (sqliteAdapterFactory(db))('RefreshToken');
-    const body = (jti: string) => ({ jti, kind: 'RefreshToken', grantId: 'g1', accountId: 'u1', clientId: 'c1', scope: 'openid', iat: 1, exp: now() + 600, sessionUid: 's1' });
+    const body = (jti: string) => ({
+      jti,
+      kind: 'RefreshToken',
+      grantId: 'g1',
+      accountId: 'u1',
+      clientId: 'c1',
+      scope: 'openid',
+      iat: 1,
+      exp: now() + 600,
+      sessionUid: 's1',
+    });
     await rt.upsert('rt-1', body('rt-1'), 600);
     // A row of an earlier version (full payload) is shrunk too.
-    db.prepare(`INSERT INTO oidc_models (model, id, payload, grant_id, expires_at) VALUES ('RefreshToken', 'rt-old', ?, 'g1', ?)`).run(JSON.stringify(body('rt-old')), now() + 600);
+    db.prepare(
+      `INSERT INTO oidc_models (model, id, payload, grant_id, expires_at) VALUES ('RefreshToken', 'rt-old', ?, 'g1', ?)`,
+    ).run(JSON.stringify(body('rt-old')), now() + 600);
     const window = { graceSeconds: 0, tombstoneSeconds: 3600, keepTombstones: 5 };
     expect((await rt.rotateRefreshToken('rt-old', 'rt-0', body('rt-0'), 600, window)).result).toBe('rotated');
     expect((await rt.rotateRefreshToken('rt-1', 'rt-2', body('rt-2'), 600, window)).result).toBe('rotated');
@@ -179,8 +290,26 @@ describe('slim token rows (issue #15)', () => {
     db.prepare(`UPDATE oidc_models SET consumed_at = consumed_at - 10 WHERE consumed_at IS NOT NULL`).run();
     expect((await rt.rotateRefreshToken('rt-2', 'rt-3', body('rt-3'), 600, window)).result).toBe('rotated');
     for (const id of ['rt-old', 'rt-1']) {
-      expect(stored(db, 'RefreshToken', id)).toEqual({ iat: 1, exp: expect.any(Number), clientId: 'c1', accountId: 'u1', scope: 'openid', tombstone: true });
-      expect(await rt.find(id)).toEqual({ jti: id, kind: 'RefreshToken', grantId: 'g1', iat: 1, exp: expect.any(Number), clientId: 'c1', accountId: 'u1', scope: 'openid', tombstone: true, consumed: expect.any(Number) });
+      expect(stored(db, 'RefreshToken', id)).toEqual({
+        iat: 1,
+        exp: expect.any(Number),
+        clientId: 'c1',
+        accountId: 'u1',
+        scope: 'openid',
+        tombstone: true,
+      });
+      expect(await rt.find(id)).toEqual({
+        jti: id,
+        kind: 'RefreshToken',
+        grantId: 'g1',
+        iat: 1,
+        exp: expect.any(Number),
+        clientId: 'c1',
+        accountId: 'u1',
+        scope: 'openid',
+        tombstone: true,
+        consumed: expect.any(Number),
+      });
     }
     db.close();
   });

@@ -24,7 +24,11 @@ interface Service {
   secrets?: string[];
 }
 
-const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service>; secrets: Record<string, unknown>; volumes: Record<string, unknown> };
+const compose = parse(read('compose.yaml'), { merge: true }) as {
+  services: Record<string, Service>;
+  secrets: Record<string, unknown>;
+  volumes: Record<string, unknown>;
+};
 const seconds = (v: string) => Number(/^(\d+)s$/.exec(v)?.[1]);
 
 describe('deploy/compose.yaml (issue #28)', () => {
@@ -33,7 +37,18 @@ describe('deploy/compose.yaml (issue #28)', () => {
 
   test('two coursegate processes, a migration job, haproxy, PostgreSQL, a Redis primary + replica and three sentinels', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['coursegate-a', 'coursegate-b', 'haproxy', 'migrate', 'postgres', 'redis-primary', 'redis-replica', 'redis-sentinel-1', 'redis-sentinel-2', 'redis-sentinel-3'].sort(),
+      [
+        'coursegate-a',
+        'coursegate-b',
+        'haproxy',
+        'migrate',
+        'postgres',
+        'redis-primary',
+        'redis-replica',
+        'redis-sentinel-1',
+        'redis-sentinel-2',
+        'redis-sentinel-3',
+      ].sort(),
     );
     for (const s of Object.values(compose.services)) expect(s.image).toMatch(/\S/);
   });
@@ -41,8 +56,13 @@ describe('deploy/compose.yaml (issue #28)', () => {
   test('every variable the processes get is a documented setting; production with the required ones', () => {
     for (const app of apps) {
       for (const name of Object.keys(app.environment!)) expect(known).toContain(name);
-      expect(app.environment).toMatchObject({ NODE_ENV: 'production', MIGRATE_ON_START: 'false', REDIS_MIN_REPLICAS_ACKED: '1' });
-      for (const required of SETTINGS.filter((s) => s.requiredInProduction).map((s) => s.env)) expect(Object.keys(app.environment!)).toContain(required);
+      expect(app.environment).toMatchObject({
+        NODE_ENV: 'production',
+        MIGRATE_ON_START: 'false',
+        REDIS_MIN_REPLICAS_ACKED: '1',
+      });
+      for (const required of SETTINGS.filter((s) => s.requiredInProduction).map((s) => s.env))
+        expect(Object.keys(app.environment!)).toContain(required);
       expect(app.secrets).toContain('signing_key');
     }
     expect(Object.keys(compose.secrets)).toContain('signing_key');
@@ -52,7 +72,10 @@ describe('deploy/compose.yaml (issue #28)', () => {
     const migrate = compose.services.migrate!;
     expect(migrate.command).toEqual(['node', 'dist/src/cli/migrate.js']);
     expect(existsSync(path.join(ROOT, 'src/cli/migrate.ts'))).toBe(true); // compiled to dist/src/cli/migrate.js
-    for (const app of apps) expect((app.depends_on as Record<string, { condition: string }>).migrate).toEqual({ condition: 'service_completed_successfully' });
+    for (const app of apps)
+      expect((app.depends_on as Record<string, { condition: string }>).migrate).toEqual({
+        condition: 'service_completed_successfully',
+      });
   });
 
   test('Redis through the sentinels, under the name sentinel.conf monitors', () => {
@@ -63,8 +86,11 @@ describe('deploy/compose.yaml (issue #28)', () => {
     const sentinels = apps[0]!.environment!.REDIS_SENTINELS!.split(',');
     expect(sentinels).toHaveLength(3);
     for (const s of sentinels) expect(Object.keys(compose.services)).toContain(s.split(':')[0]);
-    expect(compose.services['redis-replica']!.command).toEqual(expect.arrayContaining(['--replicaof', 'redis-primary']));
-    for (const n of ['redis-primary', 'redis-replica']) expect(compose.services[n]!.command).toEqual(expect.arrayContaining(['--appendfsync', 'always']));
+    expect(compose.services['redis-replica']!.command).toEqual(
+      expect.arrayContaining(['--replicaof', 'redis-primary']),
+    );
+    for (const n of ['redis-primary', 'redis-replica'])
+      expect(compose.services[n]!.command).toEqual(expect.arrayContaining(['--appendfsync', 'always']));
   });
 
   test('Docker waits longer than the drain; haproxy takes a process out on /readyz', () => {

@@ -32,7 +32,11 @@ interface Stage {
 
 /** Parses the Dockerfile into stages of instructions (continuations joined, comments dropped). */
 function parseDockerfile(text: string): Stage[] {
-  const logical = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const logical = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const stages: Stage[] = [];
   for (const line of logical) {
     const [, op, args] = /^(\w+)\s+(.*)$/.exec(line) ?? [];
@@ -58,10 +62,20 @@ function installFromCheckout(dir: string, omitDev: boolean): void {
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     return;
   }
-  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
-  for (const abs of listed.split('\n').map((l) => l.trim()).filter((l) => l.startsWith(path.join(ROOT, 'node_modules')))) {
+  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  for (const abs of listed
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith(path.join(ROOT, 'node_modules')))) {
     const rel = path.relative(ROOT, abs);
-    cpSync(abs, path.join(dir, rel), { recursive: true, filter: (src) => src === abs || !path.relative(abs, src).split(path.sep).includes('node_modules') });
+    cpSync(abs, path.join(dir, rel), {
+      recursive: true,
+      filter: (src) => src === abs || !path.relative(abs, src).split(path.sep).includes('node_modules'),
+    });
   }
 }
 
@@ -116,7 +130,9 @@ describe('Dockerfile', () => {
 
   test('`npm run start:prod` runs the CMD with the same node flags and malloc settings (docs/deployment.md §2 Memory)', () => {
     const cmd = JSON.parse(dockerfile.at(-1)!.steps.find((s) => s.op === 'CMD')!.args) as string[];
-    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     expect(cmd[0]).toBe('node');
     expect(cmd).toContain('--max-semi-space-size=8');
     // Old generation collected at 1.5× the live heap (≤ 250 MB after the bench, issue #15).
@@ -124,7 +140,11 @@ describe('Dockerfile', () => {
     // No old-space cap: 128–160 MB made V8 collect so often that a refresh cost 1.6–5× the CPU.
     expect(cmd.some((a) => a.startsWith('--max-old-space-size'))).toBe(false);
     // glibc settings of the runtime ENV (MALLOC_ARENA_MAX) precede the command in start:prod.
-    const malloc = dockerfile.at(-1)!.steps.filter((s) => s.op === 'ENV').flatMap((s) => s.args.split(' ')).filter((kv) => kv.startsWith('MALLOC_'));
+    const malloc = dockerfile
+      .at(-1)!
+      .steps.filter((s) => s.op === 'ENV')
+      .flatMap((s) => s.args.split(' '))
+      .filter((kv) => kv.startsWith('MALLOC_'));
     expect(malloc).toContain('MALLOC_ARENA_MAX=2');
     expect(pkg.scripts['start:prod']).toBe(`${malloc.join(' ')} node scripts/on-lts.mjs ${cmd.join(' ')}`);
   });
@@ -168,7 +188,12 @@ describe('Dockerfile', () => {
         child.stderr.on('data', (d) => (output += d));
         const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
         try {
-          const healthcheck = JSON.parse(dockerfile.at(-1)!.steps.find((s) => s.op === 'HEALTHCHECK')!.args.replace(/^.*?CMD /, '')) as string[];
+          const healthcheck = JSON.parse(
+            dockerfile
+              .at(-1)!
+              .steps.find((s) => s.op === 'HEALTHCHECK')!
+              .args.replace(/^.*?CMD /, ''),
+          ) as string[];
           let healthy = false;
           for (let i = 0; i < 100 && !healthy; i++) {
             await new Promise((r) => setTimeout(r, 200));

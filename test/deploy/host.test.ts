@@ -56,7 +56,9 @@ describe('deploy/coursegate.service', () => {
 
   test('runs the Dockerfile CMD with its V8 flags and its MALLOC_ARENA_MAX, in production mode', () => {
     const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile.split(/^HEALTHCHECK[\s\S]*?\n(?=\S)/m).at(-1)!)![1]!) as string[];
+    const cmd = JSON.parse(
+      /^CMD (\[.*\])$/m.exec(dockerfile.split(/^HEALTHCHECK[\s\S]*?\n(?=\S)/m).at(-1)!)![1]!,
+    ) as string[];
     const exec = service.get('ExecStart')!;
     expect(exec).toHaveLength(1);
     const [binary, ...args] = exec[0]!.split(/\s+/);
@@ -108,13 +110,19 @@ describe('deploy/nginx.conf', () => {
       expect(depth).toBeGreaterThanOrEqual(0);
     }
     expect(depth).toBe(0);
-    for (const line of code.split('\n').map((l) => l.trim()).filter(Boolean)) expect(line).toMatch(/[;{}]$/);
+    for (const line of code
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean))
+      expect(line).toMatch(/[;{}]$/);
   });
 
   test('proxies to the address the systemd unit listens on, with the headers TRUST_PROXY=1 reads', () => {
     const service = parseUnit(unitText).get('Service')!;
     const env = new Map((service.get('Environment') ?? []).map((e) => e.split('=', 2) as [string, string]));
-    expect(code).toMatch(new RegExp(`upstream coursegate \\{[^}]*server ${env.get('HOST')!.replaceAll('.', '\\.')}:${env.get('PORT')}\\b`));
+    expect(code).toMatch(
+      new RegExp(`upstream coursegate \\{[^}]*server ${env.get('HOST')!.replaceAll('.', '\\.')}:${env.get('PORT')}\\b`),
+    );
     expect(code).toMatch(/proxy_pass http:\/\/coursegate;/);
     // one hop: the proxy replaces the header with the address it saw, so a client cannot put entries before it
     expect(code).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
@@ -127,29 +135,63 @@ describe('deploy/nginx.conf', () => {
     const defaultBytes = Number(/`(\d+)`/.exec(setting.default)![1]);
     expect(defaultBytes).toBeGreaterThan(0);
     const [, n, unit] = /client_max_body_size (\d+)([kmg]?);/i.exec(code)!;
-    const bytes = Number(n) * ({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[unit!.toLowerCase()]!;
+    const bytes =
+      Number(n) * ({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[unit!.toLowerCase()]!;
     expect(bytes).toBeGreaterThanOrEqual(defaultBytes);
   });
 
   // NGINX_BIN names an nginx binary when none is on PATH (e.g. one unpacked from Debian's package).
   const nginx = which(process.env.NGINX_BIN ?? 'nginx') ?? which('/usr/sbin/nginx');
   const openssl = which('openssl');
-  (nginx && openssl ? test : test.skip)('nginx -t accepts it inside an http block (a throwaway certificate for the TLS server)', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cg-nginx-'));
-    try {
-      mkdirSync(path.join(dir, 'tmp'));
-      const key = path.join(dir, 'key.pem');
-      const cert = path.join(dir, 'cert.pem');
-      execFileSync(openssl!, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=auth.example.com'], { stdio: 'ignore' });
-      const site = path.join(dir, 'site.conf');
-      writeFileSync(site, nginxText.replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${cert};`).replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${key};`));
-      const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${dir}/tmp/${t};`).join(' ');
-      const main = path.join(dir, 'nginx.conf');
-      writeFileSync(main, `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp { access_log off; ${temps} include ${site}; }\n`);
-      const run = spawnSync(nginx!, ['-t', '-p', dir, '-e', `${dir}/error.log`, '-c', main], { encoding: 'utf8' });
-      expect([run.status, run.stderr]).toEqual([0, expect.stringContaining('test is successful')]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  (nginx && openssl ? test : test.skip)(
+    'nginx -t accepts it inside an http block (a throwaway certificate for the TLS server)',
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'cg-nginx-'));
+      try {
+        mkdirSync(path.join(dir, 'tmp'));
+        const key = path.join(dir, 'key.pem');
+        const cert = path.join(dir, 'cert.pem');
+        execFileSync(
+          openssl!,
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:P-256',
+            '-nodes',
+            '-keyout',
+            key,
+            '-out',
+            cert,
+            '-days',
+            '1',
+            '-subj',
+            '/CN=auth.example.com',
+          ],
+          { stdio: 'ignore' },
+        );
+        const site = path.join(dir, 'site.conf');
+        writeFileSync(
+          site,
+          nginxText
+            .replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${cert};`)
+            .replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${key};`),
+        );
+        const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+          .map((t) => `${t}_temp_path ${dir}/tmp/${t};`)
+          .join(' ');
+        const main = path.join(dir, 'nginx.conf');
+        writeFileSync(
+          main,
+          `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp { access_log off; ${temps} include ${site}; }\n`,
+        );
+        const run = spawnSync(nginx!, ['-t', '-p', dir, '-e', `${dir}/error.log`, '-c', main], { encoding: 'utf8' });
+        expect([run.status, run.stderr]).toEqual([0, expect.stringContaining('test is successful')]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

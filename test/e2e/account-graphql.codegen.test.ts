@@ -44,7 +44,24 @@ export const wrong = (q: ViewerQuery): unknown => q.viewer.passwordHash;
     );
     const tsc = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules/@types'), path.join(dir, 'client.ts'), path.join(ROOT, 'examples/member-graphql.ts')],
+      [
+        path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--target',
+        'ES2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        path.join(ROOT, 'node_modules/@types'),
+        path.join(dir, 'client.ts'),
+        path.join(ROOT, 'examples/member-graphql.ts'),
+      ],
       { encoding: 'utf8', cwd: ROOT },
     );
     const errors = tsc.stdout.split('\n').filter((l) => /error TS\d+/.test(l));

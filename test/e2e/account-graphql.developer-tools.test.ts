@@ -7,7 +7,13 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  lexicographicSortSchema,
+  printSchema,
+  type IntrospectionQuery,
+} from 'graphql';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -53,7 +59,9 @@ describe('introspection and the SDL', () => {
   });
 
   test('a GET with a token and no query is the API, not the page', async () => {
-    const res = await fetch(`${server.baseUrl}/account/graphql`, { headers: { accept: 'text/html', authorization: `Bearer ${token}` } });
+    const res = await fetch(`${server.baseUrl}/account/graphql`, {
+      headers: { accept: 'text/html', authorization: `Bearer ${token}` },
+    });
     expect(res.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
     expect(await res.text()).not.toContain('<html');
   });
@@ -77,13 +85,17 @@ describe('GraphiQL at GET /account/graphql (development)', () => {
   });
 
   /** One raw GET (node:http, no decompression) of the page. */
-  function rawGet(headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  function rawGet(
+    headers: Record<string, string>,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
-      http.get(`${server.baseUrl}/account/graphql`, { headers: { accept: 'text/html', ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      }).on('error', reject);
+      http
+        .get(`${server.baseUrl}/account/graphql`, { headers: { accept: 'text/html', ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
     });
   }
 
@@ -128,16 +140,26 @@ describe('GraphiQL at GET /account/graphql (development)', () => {
     await page.getByText('Headers', { exact: true }).first().waitFor();
 
     // The headers editor: select the placeholder and paste the real header (as a person would).
-    await page.evaluate((text) => navigator.clipboard.writeText(text), JSON.stringify({ Authorization: `Bearer ${token}` }));
+    await page.evaluate(
+      (text) => navigator.clipboard.writeText(text),
+      JSON.stringify({ Authorization: `Bearer ${token}` }),
+    );
     await page.locator('.graphiql-editor-tool .graphiql-editor').last().click();
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Control+V');
 
-    const answered = page.waitForResponse((r) => r.url() === `${server.baseUrl}/account/graphql` && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('viewer'));
+    const answered = page.waitForResponse(
+      (r) =>
+        r.url() === `${server.baseUrl}/account/graphql` &&
+        r.request().method() === 'POST' &&
+        (r.request().postData() ?? '').includes('viewer'),
+    );
     await page.locator('.graphiql-execute-button').click();
     const response = await answered;
     expect(response.status()).toBe(200);
-    const json = (await response.json()) as { data?: { viewer: { email: string; enrolledCourses: { nodes: Array<{ slug: string }> } } } };
+    const json = (await response.json()) as {
+      data?: { viewer: { email: string; enrolledCourses: { nodes: Array<{ slug: string }> } } };
+    };
     expect(json.data?.viewer.email).toBe('student@demo.test');
     await page.getByText('student@demo.test').first().waitFor(); // shown in the result pane
     expect(outside).toEqual([]);

@@ -17,7 +17,7 @@ import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
-import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 import { CookieJar, completeAuthorization, parseForm } from '../helpers/user-agent.js';
 import { pkcePair, randomString } from '../helpers/pkce.js';
@@ -42,9 +42,18 @@ afterAll(async () => {
 
 /** Runs `npm run admin -- …` against the test server's store (the same entry point, without npm's banner). */
 function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test', DATA_DIR: server.dataDir, BASE_URL: base, LOG_LEVEL: 'silent' };
+  const env = {
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME ?? '/tmp',
+    NODE_ENV: 'test',
+    DATA_DIR: server.dataDir,
+    BASE_URL: base,
+    LOG_LEVEL: 'silent',
+  };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }));
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+    );
   });
 }
 
@@ -69,7 +78,16 @@ async function get(path: string, jar: CookieJar) {
 function authorizeUrl(clientId: string, scope: string) {
   const { verifier, challenge } = pkcePair();
   const url = new URL('/oauth/authorize', base);
-  url.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:53777/callback', scope, resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: randomString(8) }).toString();
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:53777/callback',
+    scope,
+    resource: base,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: randomString(8),
+  }).toString();
   return { url, verifier };
 }
 
@@ -89,17 +107,33 @@ async function landing(url: URL, jar: CookieJar): Promise<'login' | 'other'> {
 }
 
 async function tokens(clientId: string, code: string, verifier: string) {
-  const res = await form('/api/oauth/token', { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:53777/callback', client_id: clientId, resource: base });
+  const res = await form('/api/oauth/token', {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: 'http://127.0.0.1:53777/callback',
+    client_id: clientId,
+    resource: base,
+  });
   expect(res.status).toBe(200);
   return JSON.parse(res.html) as { access_token: string; refresh_token: string };
 }
 
-const bearer = (token: string) => fetch(`${base}/api/v1/members`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+const bearer = (token: string) =>
+  fetch(`${base}/api/v1/members`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
 
 test('issue #25 finding 2: the pre-account takeover chain ends with the attacker refused at every step', async () => {
   // The attacker is an admin of site B ("second"): they may invite people there.
-  const attackerClient = await registerLoopbackClient(base, 'attacker tools', { redirect_uris: ['http://127.0.0.1:53777/callback'] });
-  const attackerToken = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: attackerClient, scope: 'openid members:write', site: 'second' });
+  const attackerClient = await registerLoopbackClient(base, 'attacker tools', {
+    redirect_uris: ['http://127.0.0.1:53777/callback'],
+  });
+  const attackerToken = await memberToken({
+    baseUrl: base,
+    email: 'owner@demo.test',
+    clientId: attackerClient,
+    scope: 'openid members:write',
+    site: 'second',
+  });
   const created = await fetch(`${base}/api/v1/invitations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${attackerToken}`, 'content-type': 'application/json' },
@@ -114,20 +148,36 @@ test('issue #25 finding 2: the pre-account takeover chain ends with the attacker
   await page.goto(acceptUrl);
   await page.getByLabel('Password').fill(ATTACKER_PASSWORD);
   await page.getByRole('button', { name: 'Sign in and accept' }).click();
-  await page.getByRole('alert').filter({ hasText: `Wrong password, or no account yet for ${VICTIM}` }).waitFor();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: `Wrong password, or no account yet for ${VICTIM}` })
+    .waitFor();
   await page.getByRole('button', { name: 'E-mail me a link' }).click();
-  await page.getByRole('status').filter({ hasText: `We sent a link to ${VICTIM}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `We sent a link to ${VICTIM}` })
+    .waitFor();
   const attackerSaw = await page.content();
   await page.close();
   // The form of the old page (password + name) makes no account either.
-  const oldForm = parseForm((await (await fetch(acceptUrl)).text()).replace('<form method="post"', `<form method="post" action="${acceptUrl}"`));
-  const replay = await form(new URL(acceptUrl).pathname, { ...oldForm.hidden, decision: 'accept', password: ATTACKER_PASSWORD, name: 'Not The Founder' });
+  const oldForm = parseForm(
+    (await (await fetch(acceptUrl)).text()).replace('<form method="post"', `<form method="post" action="${acceptUrl}"`),
+  );
+  const replay = await form(new URL(acceptUrl).pathname, {
+    ...oldForm.hidden,
+    decision: 'accept',
+    password: ATTACKER_PASSWORD,
+    name: 'Not The Founder',
+  });
   expect(replay.status).toBe(401);
   expect(await server.accounts.userIdByEmail(VICTIM)).toBeUndefined();
 
   // The links went to the invited address only: RFC 5322 files in the outbox, never in an answer.
   const all = mailsTo(server.dataDir, VICTIM);
-  expect(all.map((m) => m.headers.subject)).toEqual(['You are invited to Second School', ...Array(3).fill('Choose your password and join Second School')]);
+  expect(all.map((m) => m.headers.subject)).toEqual([
+    'You are invited to Second School',
+    ...Array(3).fill('Choose your password and join Second School'),
+  ]);
   expect(statSync(outboxOf(server.dataDir)).mode & 0o777).toBe(0o700);
   const mails = all.slice(1);
   for (const mail of all) {
@@ -160,7 +210,17 @@ test('issue #25 finding 2: the pre-account takeover chain ends with the attacker
   expect(refused.err).toContain(`${VICTIM} already has an account`);
   expect(refused.err).toContain('--existing-account');
   expect(await server.accounts.findSite('new-school')).toBeUndefined();
-  const adopted = await admin('site', 'create', '--id', 'new-school', '--name', 'New School', '--owner-email', VICTIM, '--existing-account');
+  const adopted = await admin(
+    'site',
+    'create',
+    '--id',
+    'new-school',
+    '--name',
+    'New School',
+    '--owner-email',
+    VICTIM,
+    '--existing-account',
+  );
   expect(adopted.code).toBe(0);
   expect(adopted.out).toContain(`Adopted the existing account ${VICTIM} as its owner`);
 
@@ -168,11 +228,23 @@ test('issue #25 finding 2: the pre-account takeover chain ends with the attacker
   // a cg_web session on /admin/new-school, an OpenID Provider session, an owner token pair.
   const web = new CookieJar();
   const webForm = parseForm((await get('/signin?next=/admin/new-school', web)).html);
-  expect((await form('/signin', { ...webForm.hidden, email: VICTIM, password: 'founder-first-password', next: '/admin/new-school' }, web)).status).toBe(303);
+  expect(
+    (
+      await form(
+        '/signin',
+        { ...webForm.hidden, email: VICTIM, password: 'founder-first-password', next: '/admin/new-school' },
+        web,
+      )
+    ).status,
+  ).toBe(303);
   expect((await get('/admin/new-school', web)).status).toBe(200);
   const oidc = new CookieJar();
   const first = authorizeUrl(attackerClient, 'openid members:read');
-  const { callback } = await completeAuthorization(first.url, { email: VICTIM, password: 'founder-first-password', site: 'new-school' }, oidc);
+  const { callback } = await completeAuthorization(
+    first.url,
+    { email: VICTIM, password: 'founder-first-password', site: 'new-school' },
+    oidc,
+  );
   const stolen = await tokens(attackerClient, callback.searchParams.get('code')!, first.verifier);
   expect(await bearer(stolen.access_token)).toBe(200);
   expect(await landing(authorizeUrl(attackerClient, 'openid members:read').url, oidc)).toBe('other');
@@ -194,13 +266,27 @@ test('issue #25 finding 2: the pre-account takeover chain ends with the attacker
   expect(adminPage.status).toBe(302);
   expect(adminPage.location).toContain('/signin');
   expect(await bearer(stolen.access_token)).toBe(401);
-  const refreshed = await form('/api/oauth/token', { grant_type: 'refresh_token', refresh_token: stolen.refresh_token, client_id: attackerClient });
+  const refreshed = await form('/api/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: stolen.refresh_token,
+    client_id: attackerClient,
+  });
   expect(refreshed.status).toBe(400);
   expect(JSON.parse(refreshed.html).error).toBe('invalid_grant');
   expect(await landing(authorizeUrl(attackerClient, 'openid members:read').url, oidc)).toBe('login');
   const again = new CookieJar();
   const againForm = parseForm((await get('/signin', again)).html);
-  expect((await form('/signin', { ...againForm.hidden, email: VICTIM, password: 'founder-first-password' }, again)).status).toBe(401);
+  expect(
+    (await form('/signin', { ...againForm.hidden, email: VICTIM, password: 'founder-first-password' }, again)).status,
+  ).toBe(401);
   // The founder's new password works.
-  expect((await form('/signin', { ...parseForm((await get('/signin', again)).html).hidden, email: VICTIM, password: 'founder-new-password' }, again)).status).toBe(303);
+  expect(
+    (
+      await form(
+        '/signin',
+        { ...parseForm((await get('/signin', again)).html).hidden, email: VICTIM, password: 'founder-new-password' },
+        again,
+      )
+    ).status,
+  ).toBe(303);
 }, 120_000);

@@ -33,14 +33,23 @@ let owner: Page;
 
 /** axe-core finds no serious or critical violation; the page fits 390 px and 1280 px; screenshots kept. */
 async function check(page: Page, name: string): Promise<void> {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 900 },
+  ]) {
     await page.setViewportSize(viewport);
-    expect({ name, viewport: viewport.width, scrollWidth: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, viewport: viewport.width, scrollWidth: viewport.width });
+    expect({
+      name,
+      viewport: viewport.width,
+      scrollWidth: await page.evaluate(() => document.documentElement.scrollWidth),
+    }).toEqual({ name, viewport: viewport.width, scrollWidth: viewport.width });
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
   }
   await page.addScriptTag({ content: AXE });
   const serious = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe.run();
+    const result = await (
+      window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> } }
+    ).axe.run();
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
   });
   expect({ name, serious }).toEqual({ name, serious: [] });
@@ -52,7 +61,11 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
   // bypassCSP only lets the test inject axe-core; JavaScript off proves the forms need none.
-  context = await browser.newContext({ bypassCSP: true, javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext({
+    bypassCSP: true,
+    javaScriptEnabled: false,
+    viewport: { width: 1280, height: 900 },
+  });
   owner = await context.newPage();
   await owner.goto(`${server.baseUrl}/signin?next=/admin/demo`);
   await owner.fill('#email', 'owner@demo.test');
@@ -89,7 +102,9 @@ test('with the beta off, Developers is in the menu and its page links to the swi
   await owner.click('main button[type=submit]');
   await owner.getByText('Saved.').waitFor();
   await owner.click('nav[aria-label=Sections] >> text=Developers');
-  await expect(main(owner).innerText()).resolves.toContain('This needs the MCP connections beta feature, which is off at this site.');
+  await expect(main(owner).innerText()).resolves.toContain(
+    'This needs the MCP connections beta feature, which is off at this site.',
+  );
   await checked(owner, 'developers-beta-off');
   await owner.click('text=Turn it on in Site settings');
   expect(new URL(owner.url()).pathname).toBe('/admin/demo/settings');
@@ -103,7 +118,11 @@ test('with the beta off, Developers is in the menu and its page links to the swi
 test('a refused form keeps what was typed; creation answers what the developer needs; delete asks first', async () => {
   await owner.goto(`${server.baseUrl}/admin/demo/apps`);
   // Scopes are described to the operator.
-  await owner.getByRole('checkbox', { name: "account:read Lets the app read the member's enrollments, progress, orders and event registrations" }).waitFor();
+  await owner
+    .getByRole('checkbox', {
+      name: "account:read Lets the app read the member's enrollments, progress, orders and event registrations",
+    })
+    .waitFor();
   await expect(main(owner).innerText()).resolves.not.toContain('See your');
   await owner.fill('#client_name', 'Quiz helper');
   await owner.fill('#redirect_uris', 'https://quiz.example.com/cb\nhttp://evil.example/cb');
@@ -132,7 +151,12 @@ test('a refused form keeps what was typed; creation answers what the developer n
   await expect(owner.locator('h1').first().innerText()).resolves.toBe('Client developer guide');
 
   // A member connects it; Delete is a link to a confirmation, never a one-click POST.
-  const token = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', clientId, scope: 'openid account:read' });
+  const token = await memberToken({
+    baseUrl: server.baseUrl,
+    email: 'student@demo.test',
+    clientId,
+    scope: 'openid account:read',
+  });
   await owner.goto(`${server.baseUrl}/admin/demo/apps`);
   await owner.click(`a[aria-label="Delete Quiz helper"]`);
   await owner.getByRole('heading', { name: /Delete Quiz helper\?/ }).waitFor();
@@ -154,7 +178,12 @@ test('role pickers start at student; an admin is not offered owner; the only own
   await owner.goto(`${server.baseUrl}/admin/demo/people`);
   await expect(owner.inputValue('#role_role')).resolves.toBe('student');
   await expect(owner.inputValue('#invite_role')).resolves.toBe('student');
-  await expect(owner.locator('#invite_role option').allInnerTexts()).resolves.toEqual(['owner', 'admin', 'instructor', 'student']);
+  await expect(owner.locator('#invite_role option').allInnerTexts()).resolves.toEqual([
+    'owner',
+    'admin',
+    'instructor',
+    'student',
+  ]);
   await expect(owner.getByRole('button', { name: 'Remove owner' }).count()).resolves.toBe(0);
   await expect(owner.getByRole('button', { name: 'Remove student' }).count()).resolves.toBeGreaterThan(0);
   await checked(owner, 'people-owner');
@@ -169,7 +198,11 @@ test('role pickers start at student; an admin is not offered owner; the only own
   await owner.goto(`${server.baseUrl}/admin/second/people`);
   for (const picker of ['#role_role', '#invite_role']) {
     await expect(owner.inputValue(picker)).resolves.toBe('student');
-    await expect(owner.locator(`${picker} option`).allInnerTexts()).resolves.toEqual(['admin', 'instructor', 'student']);
+    await expect(owner.locator(`${picker} option`).allInnerTexts()).resolves.toEqual([
+      'admin',
+      'instructor',
+      'student',
+    ]);
   }
   await expect(owner.getByRole('button', { name: 'Remove owner' }).count()).resolves.toBe(0);
 }, 60_000);

@@ -21,7 +21,12 @@ afterAll(async () => {
 });
 
 /** Opens the URL and resolves with the first request the browser makes to the redirect URI. */
-async function runUntilRedirect(page: Page, url: string, redirectPrefix: string, steps: (page: Page) => Promise<void>): Promise<URL> {
+async function runUntilRedirect(
+  page: Page,
+  url: string,
+  redirectPrefix: string,
+  steps: (page: Page) => Promise<void>,
+): Promise<URL> {
   const reached = new Promise<URL>((resolve) => {
     page.on('request', (req) => {
       if (req.url().startsWith(redirectPrefix)) resolve(new URL(req.url()));
@@ -33,7 +38,9 @@ async function runUntilRedirect(page: Page, url: string, redirectPrefix: string,
 }
 
 async function authorizationUrl(clientId: string, redirectUri: string, scope: string, resource?: string) {
-  const config = await client.discovery(new URL(server.baseUrl), clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+  const config = await client.discovery(new URL(server.baseUrl), clientId, undefined, client.None(), {
+    execute: [client.allowInsecureRequests],
+  });
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const url = client.buildAuthorizationUrl(config, {
@@ -50,7 +57,12 @@ async function authorizationUrl(clientId: string, redirectUri: string, scope: st
 test('a student signs in and allows demo-member-cli in chromium', async () => {
   const page = await browser.newPage();
   const redirectUri = 'http://127.0.0.1:61002/callback';
-  const { url, state } = await authorizationUrl('demo-member-cli', redirectUri, 'openid profile email account:read', server.baseUrl);
+  const { url, state } = await authorizationUrl(
+    'demo-member-cli',
+    redirectUri,
+    'openid profile email account:read',
+    server.baseUrl,
+  );
   const callback = await runUntilRedirect(page, url, redirectUri, async (p) => {
     await p.fill('input[name=email]', 'student@demo.test');
     await p.fill('input[name=password]', DEMO_PASSWORD);
@@ -72,13 +84,23 @@ test('a student signs in and allows demo-member-cli in chromium', async () => {
 test('an owner of two sites picks the site, then sees the operator scopes on the consent page', async () => {
   const registered = await client.dynamicClientRegistration(
     new URL(server.baseUrl),
-    { redirect_uris: ['http://127.0.0.1:61003/cb'], token_endpoint_auth_method: 'none', application_type: 'native', client_name: 'Browser test CLI', scope: 'openid courses:read' },
+    {
+      redirect_uris: ['http://127.0.0.1:61003/cb'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+      client_name: 'Browser test CLI',
+      scope: 'openid courses:read',
+    },
     client.None(),
     { execute: [client.allowInsecureRequests] },
   );
   const page = await browser.newPage();
   const redirectUri = 'http://127.0.0.1:61003/cb';
-  const { url, state, verifier, config } = await authorizationUrl(registered.clientMetadata().client_id, redirectUri, 'openid courses:read');
+  const { url, state, verifier, config } = await authorizationUrl(
+    registered.clientMetadata().client_id,
+    redirectUri,
+    'openid courses:read',
+  );
   const callback = await runUntilRedirect(page, url, redirectUri, async (p) => {
     await p.fill('input[name=email]', 'owner@demo.test');
     await p.fill('input[name=password]', DEMO_PASSWORD);
@@ -96,7 +118,10 @@ test('an owner of two sites picks the site, then sees the operator scopes on the
   });
   expect(callback.searchParams.get('code')).toBeTruthy();
   // The token acts at the site the person picked (DESIGN D5).
-  const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  const tokens = await client.authorizationCodeGrant(config, callback, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  });
   expect(tokens.claims()).toMatchObject({ sub: 'usr_owner', org_id: 'second', roles: ['admin'] });
   const introspection = await client.tokenIntrospection(config, tokens.access_token);
   expect(introspection).toMatchObject({ active: true, org_id: 'second', scope: 'courses:read', aud: server.baseUrl });

@@ -12,7 +12,6 @@ import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { pkcePair } from '../helpers/pkce.js';
 
-
 interface Arrival {
   method: string;
   path: string;
@@ -42,10 +41,16 @@ beforeAll(async () => {
         res.writeHead(404).end();
         return;
       }
-      const arrival = { method: req.method ?? '', path: url.pathname, body: new URLSearchParams(req.method === 'POST' ? raw : url.search) };
+      const arrival = {
+        method: req.method ?? '',
+        path: url.pathname,
+        body: new URLSearchParams(req.method === 'POST' ? raw : url.search),
+      };
       arrivals.push(arrival);
       waiters.shift()?.(arrival);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><title>client</title><p>back at the client</p>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html><title>client</title><p>back at the client</p>');
     });
   });
   await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', () => resolve()));
@@ -77,8 +82,15 @@ function authorizeUrl(extra: Record<string, string> = {}): string {
   const pkce = pkcePair();
   verifier = pkce.verifier;
   const params = {
-    response_type: 'code', client_id: clientId, redirect_uri: `${clientOrigin}/cb`, scope: 'openid',
-    response_mode: 'form_post', code_challenge: pkce.challenge, code_challenge_method: 'S256', state: 'csp-state', ...extra,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: `${clientOrigin}/cb`,
+    scope: 'openid',
+    response_mode: 'form_post',
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+    state: 'csp-state',
+    ...extra,
   };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url.href;
@@ -89,7 +101,13 @@ async function subjectOf(code: string): Promise<string> {
   const res = await fetch(`${server.baseUrl}/api/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: `${clientOrigin}/cb`, client_id: clientId, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: `${clientOrigin}/cb`,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
   });
   const tokens = (await res.json()) as { id_token?: string };
   expect(res.status).toBe(200);
@@ -155,7 +173,9 @@ test('form_post, signing in again as another person, and RP-initiated logout all
 
   // 3. RP-initiated logout: confirm on our page, end at the registered post-logout URI.
   arrival = nextArrival();
-  await page.goto(`${server.baseUrl}/api/oauth/logout?client_id=${encodeURIComponent(clientId)}&post_logout_redirect_uri=${encodeURIComponent(`${clientOrigin}/bye`)}&state=out`);
+  await page.goto(
+    `${server.baseUrl}/api/oauth/logout?client_id=${encodeURIComponent(clientId)}&post_logout_redirect_uri=${encodeURIComponent(`${clientOrigin}/bye`)}&state=out`,
+  );
   await page.waitForSelector('button[name=logout]');
   expect(await page.textContent('h1')).toContain(new URL(server.baseUrl).host);
   await page.click('button[name=logout]');

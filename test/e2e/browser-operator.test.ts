@@ -39,10 +39,23 @@ let member: BrowserContext;
 async function check(page: Page, name: string): Promise<void> {
   await page.addScriptTag({ content: AXE });
   const violations = (await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run();
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+    }));
   })) as Array<{ id: string; impact: string; targets: string[] }>;
-  expect({ page: name, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ page: name, serious: [] });
+  expect({ page: name, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({
+    page: name,
+    serious: [],
+  });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
@@ -52,7 +65,15 @@ beforeAll(async () => {
   const keyFile = path.join(dir, 'signing-key.json');
   writeFileSync(keyFile, JSON.stringify(await generateSigningKey()));
   const port = await freePort();
-  env = { NODE_ENV: 'production', BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'o'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
+  env = {
+    NODE_ENV: 'production',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    COOKIE_SECRETS: 'o'.repeat(48),
+    SIGNING_KEY_FILE: keyFile,
+    DATA_DIR: path.join(dir, 'data'),
+    LOG_LEVEL: 'silent',
+  };
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
@@ -64,17 +85,37 @@ afterAll(async () => {
 /** The first-run command, as an operator types it. @returns the one-time link it prints */
 function firstRun(): Promise<string> {
   return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', 'src/cli/admin.ts', 'site', 'create', '--id', 'maple', '--name', 'Maple School', '--owner-email', 'owner@maple.test'];
-    execFile(process.execPath, args, { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env } }, (error, stdout) => {
-      const link = /(http\S+\/set-password\?token=\S+)/.exec(stdout)?.[1];
-      if (error || !link) reject(error ?? new Error(stdout));
-      else resolve(link);
-    });
+    const args = [
+      '--import',
+      'tsx',
+      'src/cli/admin.ts',
+      'site',
+      'create',
+      '--id',
+      'maple',
+      '--name',
+      'Maple School',
+      '--owner-email',
+      'owner@maple.test',
+    ];
+    execFile(
+      process.execPath,
+      args,
+      { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env } },
+      (error, stdout) => {
+        const link = /(http\S+\/set-password\?token=\S+)/.exec(stdout)?.[1];
+        if (error || !link) reject(error ?? new Error(stdout));
+        else resolve(link);
+      },
+    );
   });
 }
 
 /** The member's authorization in their own browser context: login + consent. @returns the redirect (or undefined when a page refused) */
-async function memberAuthorizes(config: client.Configuration, screenshots: boolean): Promise<{ callback?: URL; verifier: string; state: string; page: Page }> {
+async function memberAuthorizes(
+  config: client.Configuration,
+  screenshots: boolean,
+): Promise<{ callback?: URL; verifier: string; state: string; page: Page }> {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const url = client.buildAuthorizationUrl(config, {
@@ -89,7 +130,11 @@ async function memberAuthorizes(config: client.Configuration, screenshots: boole
   let callback: URL | undefined;
   await page.route(`${REDIRECT}**`, (route) => {
     callback = new URL(route.request().url());
-    return route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>done</title><main>done</main></html>' });
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!DOCTYPE html><html lang="en"><title>done</title><main>done</main></html>',
+    });
   });
   await page.goto(url.href);
   if (await page.locator('input[name=password]').count()) {
@@ -111,7 +156,16 @@ test('issue 11 story: first run → owner → beta → app → member consent �
   server = await startTestServer(env, env.DATA_DIR, Number(env.PORT));
   // A member of the site (invitations are the admin API's, issue 10): a student with a password.
   const db = server.store.db;
-  await db.insertInto('users').values({ id: 'usr_member', email: 'member@maple.test', name: 'Mia Member', password_hash: await hashPassword(MEMBER_PASSWORD), created_at: new Date().toISOString() }).execute();
+  await db
+    .insertInto('users')
+    .values({
+      id: 'usr_member',
+      email: 'member@maple.test',
+      name: 'Mia Member',
+      password_hash: await hashPassword(MEMBER_PASSWORD),
+      created_at: new Date().toISOString(),
+    })
+    .execute();
   await db.insertInto('memberships').values({ site_id: 'maple', user_id: 'usr_member', role: 'student' }).execute();
 
   const ownerContext = await browser.newContext({ bypassCSP: true }); // bypassCSP only lets the test inject axe-core
@@ -147,16 +201,37 @@ test('issue 11 story: first run → owner → beta → app → member consent �
   await check(owner, '04-developers');
 
   member = await browser.newContext({ bypassCSP: true });
-  const config = await client.discovery(new URL(server.baseUrl), clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+  const config = await client.discovery(new URL(server.baseUrl), clientId, undefined, client.None(), {
+    execute: [client.allowInsecureRequests],
+  });
   const first = await memberAuthorizes(config, true);
   expect(first.callback?.searchParams.get('code')).toEqual(expect.any(String));
-  const tokens = await client.authorizationCodeGrant(config, first.callback!, { pkceCodeVerifier: first.verifier, expectedState: first.state }, { resource: server.baseUrl });
-  const viewer = () => fetch(`${server.baseUrl}/account/graphql`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: '{"query":"{ viewer { id } }"}' });
+  const tokens = await client.authorizationCodeGrant(
+    config,
+    first.callback!,
+    { pkceCodeVerifier: first.verifier, expectedState: first.state },
+    { resource: server.baseUrl },
+  );
+  const viewer = () =>
+    fetch(`${server.baseUrl}/account/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+      body: '{"query":"{ viewer { id } }"}',
+    });
   const mcp = () =>
     fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }),
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+      }),
     });
   expect((await viewer()).status).toBe(200);
 
@@ -181,7 +256,12 @@ test('issue 11 story: first run → owner → beta → app → member consent �
 
   // Authorized again, then the beta goes off: the next authorization and the refresh are refused.
   const second = await memberAuthorizes(config, false);
-  const again = await client.authorizationCodeGrant(config, second.callback!, { pkceCodeVerifier: second.verifier, expectedState: second.state }, { resource: server.baseUrl });
+  const again = await client.authorizationCodeGrant(
+    config,
+    second.callback!,
+    { pkceCodeVerifier: second.verifier, expectedState: second.state },
+    { resource: server.baseUrl },
+  );
   await owner.click('nav >> text=Site settings');
   await owner.check('input[name=mcp_connections][value=off]');
   await owner.click('main button[type=submit]');
@@ -190,7 +270,9 @@ test('issue 11 story: first run → owner → beta → app → member consent �
   expect(refused.callback).toBeUndefined();
   await refused.page.getByText('suspended').first().waitFor();
   await check(refused.page, '10-suspended');
-  await expect(client.refreshTokenGrant(config, again.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  await expect(client.refreshTokenGrant(config, again.refresh_token!)).rejects.toMatchObject({
+    error: 'invalid_grant',
+  });
 
   const home = await member.newPage();
   await home.goto(server.baseUrl);

@@ -64,15 +64,50 @@ async function check(page: Page, name: string): Promise<void> {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     if (await page.evaluate(() => !('axe' in window))) await page.addScriptTag({ content: AXE });
     const serious = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+          };
+        }
+      ).axe;
       const result = await axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+        );
     })) as string[];
     // What sticks out: the innermost elements whose right edge passes the viewport.
-    const culprits = width > viewport.width
-      ? await page.evaluate((w) => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > w + 0.5 && ![...el.children].some((c) => c.getBoundingClientRect().right > w + 0.5)).slice(0, 3).map((el) => `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''} (${Math.round(el.getBoundingClientRect().right)})`), viewport.width)
-      : [];
-    if (width > viewport.width || serious.length) findings.push({ page: name, width: viewport.width, ...(width > viewport.width ? { overflow: width, culprits } : {}), ...(serious.length ? { serious } : {}) });
+    const culprits =
+      width > viewport.width
+        ? await page.evaluate(
+            (w) =>
+              [...document.querySelectorAll('body *')]
+                .filter(
+                  (el) =>
+                    el.getBoundingClientRect().right > w + 0.5 &&
+                    ![...el.children].some((c) => c.getBoundingClientRect().right > w + 0.5),
+                )
+                .slice(0, 3)
+                .map(
+                  (el) =>
+                    `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''} (${Math.round(el.getBoundingClientRect().right)})`,
+                ),
+            viewport.width,
+          )
+        : [];
+    if (width > viewport.width || serious.length)
+      findings.push({
+        page: name,
+        width: viewport.width,
+        ...(width > viewport.width ? { overflow: width, culprits } : {}),
+        ...(serious.length ? { serious } : {}),
+      });
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
   }
   await page.setViewportSize(VIEWPORTS[0]);
@@ -84,16 +119,30 @@ const main = (page: Page) => page.locator('main').innerText();
 
 /** An authorization request of a registered public client, as openid-client builds it. */
 async function authorizationUrl(clientId: string, scope: string): Promise<string> {
-  const config = await client.discovery(new URL(server.baseUrl), clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+  const config = await client.discovery(new URL(server.baseUrl), clientId, undefined, client.None(), {
+    execute: [client.allowInsecureRequests],
+  });
   const verifier = client.randomPKCECodeVerifier();
-  return client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: client.randomState() }).href;
+  return client.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state: client.randomState(),
+  }).href;
 }
 
 test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core, and says what a person needs', async () => {
   const visitor = await person();
   const owner = await person();
   const student = await person();
-  await owner.route(`${REDIRECT}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>done</title><main>done</main></html>' }));
+  await owner.route(`${REDIRECT}**`, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!DOCTYPE html><html lang="en"><title>done</title><main>done</main></html>',
+    }),
+  );
 
   // --- Public pages.
   await visitor.goto(server.baseUrl);
@@ -117,7 +166,10 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   expect(await visitor.locator('main a[href="/signout"]').count()).toBe(1);
   await check(visitor, 'error-not-found');
   const api = await fetch(`${server.baseUrl}/no/such/page`, { headers: { accept: 'application/json' } });
-  expect([api.status, await api.json()]).toEqual([404, { error: 'not_found', error_description: 'no resource at /no/such/page' }]);
+  expect([api.status, await api.json()]).toEqual([
+    404,
+    { error: 'not_found', error_description: 'no resource at /no/such/page' },
+  ]);
   const icon = await fetch(`${server.baseUrl}/favicon.ico`);
   expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
   expect(await icon.text()).toMatch(/^<svg /);
@@ -128,7 +180,14 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   await check(visitor, 'error-expired-sign-in');
 
   const unknownClient = new URL('/oauth/authorize', server.baseUrl);
-  unknownClient.search = new URLSearchParams({ client_id: 'no-such-client', response_type: 'code', redirect_uri: REDIRECT, scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString();
+  unknownClient.search = new URLSearchParams({
+    client_id: 'no-such-client',
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    scope: 'openid',
+    code_challenge: 'x'.repeat(43),
+    code_challenge_method: 'S256',
+  }).toString();
   await visitor.goto(unknownClient.href);
   expect(await visitor.locator('h1').innerText()).toBe('This application cannot sign you in');
   const unknownText = await main(visitor);
@@ -148,7 +207,13 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   // --- An authorization by a self-registered (loopback) client: login, site picker, consent (item 10).
   const registered = await client.dynamicClientRegistration(
     new URL(server.baseUrl),
-    { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', application_type: 'native', client_name: 'Pocket course tool', scope: 'openid courses:read students:read' },
+    {
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+      client_name: 'Pocket course tool',
+      scope: 'openid courses:read students:read',
+    },
     client.None(),
     { execute: [client.allowInsecureRequests] },
   );
@@ -186,7 +251,9 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   await owner.goto(await authorizationUrl(clientId, 'openid courses:read students:read'));
   await owner.click('main button[type=submit]'); // site picker
   await owner.locator('button[value=approve]').waitFor();
-  expect(await owner.locator('.scopes li', { has: owner.locator('.new') }).innerText()).toContain('See the students of the site');
+  expect(await owner.locator('.scopes li', { has: owner.locator('.new') }).innerText()).toContain(
+    'See the students of the site',
+  );
   await check(owner, 'consent-new-scope');
   await owner.click('button[value=approve]');
   await owner.waitForURL(`${REDIRECT}**`);
@@ -205,7 +272,15 @@ test('issue 30: every human-facing page fits 390 px and 1280 px, passes axe-core
   await owner.goto(`${server.baseUrl}/admin`);
   await owner.waitForURL(/\/admin\/demo$/);
   await check(owner, 'admin-overview');
-  for (const section of ['settings', 'apps', 'apps/demo-member-cli', 'apps/demo-member-cli/delete', 'connections', 'audit', 'people']) {
+  for (const section of [
+    'settings',
+    'apps',
+    'apps/demo-member-cli',
+    'apps/demo-member-cli/delete',
+    'connections',
+    'audit',
+    'people',
+  ]) {
     const res = await owner.goto(`${server.baseUrl}/admin/demo/${section}`);
     expect({ section, status: res?.status() }).toEqual({ section, status: 200 });
     await check(owner, `admin-${section.replace('/', '-')}`);

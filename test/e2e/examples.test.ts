@@ -33,8 +33,16 @@ interface Run {
  * Runs `npx tsx examples/<file>` (as node --import tsx); when it prints an authorization URL,
  * signs in as `login.email` like a browser would and follows the redirect to its loopback server.
  */
-function example(file: string, args: string[], env: Record<string, string>, login?: { email: string; site?: string }): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `examples/${file}`, ...args], { env: { ...process.env, COURSEGATE_URL: server.baseUrl, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function example(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  login?: { email: string; site?: string },
+): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `examples/${file}`, ...args], {
+    env: { ...process.env, COURSEGATE_URL: server.baseUrl, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let signingIn: Promise<unknown> = Promise.resolve();
@@ -46,8 +54,13 @@ function example(file: string, args: string[], env: Record<string, string>, logi
     if (url && login && !started) {
       started = true;
       // As a browser does (issue #30 item 3): the redirect, the favicon and a reload, at once.
-      signingIn = completeAuthorization(url, { email: login.email, password: DEMO_PASSWORD, site: login.site }).then(({ callback }) =>
-        Promise.all([fetch(callback), fetch(new URL('/favicon.ico', callback)).catch(() => undefined), fetch(callback).catch(() => undefined)]),
+      signingIn = completeAuthorization(url, { email: login.email, password: DEMO_PASSWORD, site: login.site }).then(
+        ({ callback }) =>
+          Promise.all([
+            fetch(callback),
+            fetch(new URL('/favicon.ico', callback)).catch(() => undefined),
+            fetch(callback).catch(() => undefined),
+          ]),
       );
     }
   });
@@ -87,7 +100,9 @@ describe('examples/ against a running server', () => {
   test('member-graphql.ts: the viewer and their enrolled courses', async () => {
     const run = await example('member-graphql.ts', [], { ACCESS_TOKEN: token });
     expect(run.stderr).toBe('');
-    const data = JSON.parse(run.stdout) as { viewer: { email: string; enrolledCourses: { nodes: Array<{ slug: string }> } } };
+    const data = JSON.parse(run.stdout) as {
+      viewer: { email: string; enrolledCourses: { nodes: Array<{ slug: string }> } };
+    };
     expect(data.viewer.email).toBe('student@demo.test');
     expect(data.viewer.enrolledCourses.nodes.length).toBeGreaterThan(0);
   }, 30_000);
@@ -96,12 +111,25 @@ describe('examples/ against a running server', () => {
     const run = await example('mcp-member-tool.ts', [], { ACCESS_TOKEN: token });
     expect(run.status).toBe(0);
     expect(run.stderr).toContain('my_enrollments');
-    const slugs = ((await (await fetch(`${server.baseUrl}/account/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { enrolledCourses { nodes { slug } } } }' }) })).json()) as { data: { viewer: { enrolledCourses: { nodes: Array<{ slug: string }> } } } }).data.viewer.enrolledCourses.nodes.map((n) => n.slug);
+    const slugs = (
+      (await (
+        await fetch(`${server.baseUrl}/account/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ viewer { enrolledCourses { nodes { slug } } } }' }),
+        })
+      ).json()) as { data: { viewer: { enrolledCourses: { nodes: Array<{ slug: string }> } } } }
+    ).data.viewer.enrolledCourses.nodes.map((n) => n.slug);
     for (const slug of slugs) expect(run.stdout).toContain(slug);
   }, 30_000);
 
   test('operator-site.ts: a registered CLI signs the owner in with school:read; the script reads the site', async () => {
-    const login = await example('cli-login.ts', ['--register', '--scope', 'openid school:read'], { COURSEGATE_TOKEN_CACHE: path.join(dir, 'operator.json') }, { email: 'owner@demo.test', site: 'demo' });
+    const login = await example(
+      'cli-login.ts',
+      ['--register', '--scope', 'openid school:read'],
+      { COURSEGATE_TOKEN_CACHE: path.join(dir, 'operator.json') },
+      { email: 'owner@demo.test', site: 'demo' },
+    );
     expect(login.stderr).toContain('registered client');
     expect(login.status).toBe(0);
     const run = await example('operator-site.ts', [], { ACCESS_TOKEN: login.stdout.trim() });
@@ -115,8 +143,16 @@ describe('examples/ against a running server', () => {
 test('every command of the guide\'s "Runnable examples" is copied from an example\'s header', () => {
   const guide = readFileSync('docs/client-developer-guide.md', 'utf8');
   const section = guide.slice(guide.indexOf('## Runnable examples'));
-  const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n').map((l) => l.trim()).filter(Boolean));
+  const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) =>
+    m[1]!
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
   expect(commands.length).toBeGreaterThanOrEqual(5);
-  const sources = readdirSync('examples').filter((f) => f.endsWith('.ts')).map((f) => readFileSync(path.join('examples', f), 'utf8'));
-  for (const command of commands) expect([command, sources.some((s) => s.includes(` *   ${command}\n`))]).toEqual([command, true]);
+  const sources = readdirSync('examples')
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(path.join('examples', f), 'utf8'));
+  for (const command of commands)
+    expect([command, sources.some((s) => s.includes(` *   ${command}\n`))]).toEqual([command, true]);
 });

@@ -36,7 +36,9 @@ describe('the operator guide, as printed', () => {
       // A file captured with npm's banner is named as such, with the fix.
       const banner = path.join(dir, 'banner.json');
       execSync(`npm run keys:generate > ${banner}`, { cwd: dir, stdio: 'pipe' });
-      expect(() => loadConfig({ NODE_ENV: 'test', SIGNING_KEY_FILE: banner, DATA_DIR: dir })).toThrow(/npm's "> …" banner lines: make it with `npm run keys:generate -- --out <file>`/);
+      expect(() => loadConfig({ NODE_ENV: 'test', SIGNING_KEY_FILE: banner, DATA_DIR: dir })).toThrow(
+        /npm's "> …" banner lines: make it with `npm run keys:generate -- --out <file>`/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -50,7 +52,15 @@ describe('the operator guide, as printed', () => {
       message = (err as Error).message;
     }
     expect(message).toMatch(/^4 settings to fix:/);
-    for (const name of ['RATE_LIMIT_TOKEN:', 'BASE_URL: required', 'COOKIE_SECRETS: required', 'openssl rand -base64 32', 'SIGNING_KEY_FILE: required', 'npm run keys:generate -- --out signing-key.json']) expect(message).toContain(name);
+    for (const name of [
+      'RATE_LIMIT_TOKEN:',
+      'BASE_URL: required',
+      'COOKIE_SECRETS: required',
+      'openssl rand -base64 32',
+      'SIGNING_KEY_FILE: required',
+      'npm run keys:generate -- --out signing-key.json',
+    ])
+      expect(message).toContain(name);
   });
 
   test('DEMO_PASSWORD on a store seeded earlier becomes the demo password; the old one stops working', async () => {
@@ -65,12 +75,24 @@ describe('the operator guide, as printed', () => {
       const authorize = () => {
         const { challenge } = pkcePair();
         const url = new URL('/oauth/authorize', server.baseUrl);
-        for (const [k, v] of Object.entries({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: 'http://127.0.0.1/callback', scope: 'openid account:read', resource: server.baseUrl, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })) url.searchParams.set(k, v);
+        for (const [k, v] of Object.entries({
+          response_type: 'code',
+          client_id: 'demo-member-cli',
+          redirect_uri: 'http://127.0.0.1/callback',
+          scope: 'openid account:read',
+          resource: server.baseUrl,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          state: 's',
+        }))
+          url.searchParams.set(k, v);
         return url;
       };
       const ok = await completeAuthorization(authorize(), { email: 'student@demo.test', password: NEW });
       expect(ok.callback.searchParams.get('code')).toBeTruthy();
-      await expect(completeAuthorization(authorize(), { email: 'student@demo.test', password: DEMO_PASSWORD })).rejects.toThrow();
+      await expect(
+        completeAuthorization(authorize(), { email: 'student@demo.test', password: DEMO_PASSWORD }),
+      ).rejects.toThrow();
     } finally {
       await server.close();
     }

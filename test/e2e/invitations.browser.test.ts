@@ -10,7 +10,6 @@ import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/serv
 import { memberToken } from '../helpers/member-token.js';
 import { mailsTo } from '../helpers/outbox.js';
 
-
 let server: TestServer;
 let browser: Browser;
 let base: string;
@@ -24,10 +23,20 @@ beforeAll(async () => {
   const reg = await fetch(`${base}/api/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'people cli', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'people cli',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'none',
+    }),
   });
   clientId = ((await reg.json()) as { client_id: string }).client_id;
-  owner = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid members:read members:write students:write', site: 'demo' });
+  owner = await memberToken({
+    baseUrl: base,
+    email: 'owner@demo.test',
+    clientId,
+    scope: 'openid members:read members:write students:write',
+    site: 'demo',
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -44,8 +53,12 @@ function api(method: string, path: string, token: string, body?: unknown) {
 
 describe('DESIGN D5: people without leaks', () => {
   test('a user of another site is not found, exactly like an unknown address', async () => {
-    const known = await api('PUT', '/api/v1/courses/sql-basics/students/learner@second.test', owner, { lifetimeAccess: true });
-    const unknown = await api('PUT', '/api/v1/courses/sql-basics/students/nobody@example.com', owner, { lifetimeAccess: true });
+    const known = await api('PUT', '/api/v1/courses/sql-basics/students/learner@second.test', owner, {
+      lifetimeAccess: true,
+    });
+    const unknown = await api('PUT', '/api/v1/courses/sql-basics/students/nobody@example.com', owner, {
+      lifetimeAccess: true,
+    });
     expect([known.status, unknown.status]).toEqual([404, 404]);
     const [a, b] = [await known.json(), await unknown.json()];
     expect(a.detail.replace('learner@second.test', 'X')).toBe(b.detail.replace('nobody@example.com', 'X'));
@@ -56,7 +69,13 @@ describe('DESIGN D5: people without leaks', () => {
 
   test('role hierarchy: an admin cannot grant or invite owner, nor raise their own roles', async () => {
     // owner@demo.test is only admin at site "second".
-    const admin = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid members:write', site: 'second' });
+    const admin = await memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid members:write',
+      site: 'second',
+    });
     const promote = await api('PUT', '/api/v1/members/learner@second.test/roles/owner', admin);
     expect(promote.status).toBe(403);
     expect(await promote.json()).toMatchObject({ error: 'role_hierarchy', errors: [{ pointer: '/role' }] });
@@ -93,14 +112,19 @@ describe('DESIGN D5: invite → the invited person signs in and accepts → role
     expect(members.members.map((m: { email: string }) => m.email)).toContain('learner@second.test');
     expect((await (await api('GET', `/api/v1/invitations/${invitation.id}`, owner)).json()).status).toBe('accepted');
     // Now a member of the site: the operator can enroll her.
-    expect((await api('PUT', '/api/v1/courses/sql-basics/students/learner@second.test', owner, { lifetimeAccess: true })).status).toBe(200);
+    expect(
+      (await api('PUT', '/api/v1/courses/sql-basics/students/learner@second.test', owner, { lifetimeAccess: true }))
+        .status,
+    ).toBe(200);
     // One use only.
     const again = await fetch(invitation.acceptUrl);
     expect(again.status).toBe(410);
   });
 
   test('someone without an account gets a link mailed to the invited address, chooses a password there, and is in', async () => {
-    const created = await (await api('POST', '/api/v1/invitations', owner, { email: 'New.Person@Example.com', role: 'student' })).json();
+    const created = await (
+      await api('POST', '/api/v1/invitations', owner, { email: 'New.Person@Example.com', role: 'student' })
+    ).json();
     const page = await browser.newPage();
     await page.goto(created.acceptUrl);
     // DESIGN D5: no password is chosen on the invitation page (holding its link proves nothing).
@@ -126,11 +150,15 @@ describe('DESIGN D5: invite → the invited person signs in and accepts → role
       body: JSON.stringify({ query: '{ viewer { site { id } } }' }),
     });
     expect((await viewer.json()).data.viewer.site.id).toBe('demo');
-    expect((await server.accounts.findUser((await server.accounts.userIdByEmail('new.person@example.com'))!))?.name).toBe('New Person');
+    expect(
+      (await server.accounts.findUser((await server.accounts.userIdByEmail('new.person@example.com'))!))?.name,
+    ).toBe('New Person');
   });
 
   test('a withdrawn invitation stops working; bad links are 404', async () => {
-    const created = await (await api('POST', '/api/v1/invitations', owner, { email: 'late@example.com', role: 'instructor' })).json();
+    const created = await (
+      await api('POST', '/api/v1/invitations', owner, { email: 'late@example.com', role: 'instructor' })
+    ).json();
     expect((await api('DELETE', `/api/v1/invitations/${created.id}`, owner)).status).toBe(204);
     expect((await fetch(created.acceptUrl)).status).toBe(410);
     expect((await fetch(`${base}/invitations/not-a-token`)).status).toBe(404);

@@ -15,7 +15,9 @@ import { generateSigningKey } from '../../src/oauth/keys.js';
 const REDIRECT = 'http://127.0.0.1:61001/callback';
 
 async function memberLogin(base: string, jar: CookieJar, scope = 'openid profile email account:read') {
-  const config = await client.discovery(new URL(base), 'demo-member-cli', undefined, client.None(), { execute: [client.allowInsecureRequests] });
+  const config = await client.discovery(new URL(base), 'demo-member-cli', undefined, client.None(), {
+    execute: [client.allowInsecureRequests],
+  });
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const url = client.buildAuthorizationUrl(config, {
@@ -26,8 +28,17 @@ async function memberLogin(base: string, jar: CookieJar, scope = 'openid profile
     code_challenge_method: 'S256',
     state,
   });
-  const { callback, visits } = await completeAuthorization(url, { email: 'student@demo.test', password: DEMO_PASSWORD }, jar);
-  const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: base });
+  const { callback, visits } = await completeAuthorization(
+    url,
+    { email: 'student@demo.test', password: DEMO_PASSWORD },
+    jar,
+  );
+  const tokens = await client.authorizationCodeGrant(
+    config,
+    callback,
+    { pkceCodeVerifier: verifier, expectedState: state },
+    { resource: base },
+  );
   return { config, tokens, visits };
 }
 
@@ -52,7 +63,12 @@ describe('DESIGN §3: a restart loses nothing', () => {
     const { tokens } = await memberLogin(base, jar);
     const registered = await client.dynamicClientRegistration(
       new URL(base),
-      { redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none', application_type: 'native', client_name: 'restart test' },
+      {
+        redirect_uris: ['http://127.0.0.1:9/callback'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+        client_name: 'restart test',
+      },
       client.None(),
       { execute: [client.allowInsecureRequests] },
     );
@@ -63,7 +79,9 @@ describe('DESIGN §3: a restart loses nothing', () => {
     second = await startTestServer({}, first.dataDir, first.port);
     expect((await viewer(base, tokens.access_token)).status).toBe(200);
     expect(await (await fetch(`${base}/.well-known/jwks.json`)).json()).toEqual(jwksBefore);
-    const config = await client.discovery(new URL(base), 'demo-member-cli', undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    const config = await client.discovery(new URL(base), 'demo-member-cli', undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+    });
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!, { resource: base });
     expect((await viewer(base, refreshed.access_token)).status).toBe(200);
     const clientAfter = await second.provider.Client.find(registered.clientMetadata().client_id);
@@ -125,17 +143,41 @@ describe('production mode (DESIGN §3)', () => {
     expect(() => loadConfig({ ...base })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base })).toThrow(/BASE_URL/);
     expect(() => loadConfig({ ...base, BASE_URL: 'https://auth.example.com' })).toThrow(/COOKIE_SECRETS/);
-    expect(() => loadConfig({ ...base, BASE_URL: 'https://auth.example.com', COOKIE_SECRETS: 'short' })).toThrow(/COOKIE_SECRETS/);
-    expect(() => loadConfig({ ...base, BASE_URL: 'https://auth.example.com', COOKIE_SECRETS: 'x'.repeat(40) })).toThrow(/SIGNING_KEY/);
-    expect(() => loadConfig({ ...base, BASE_URL: 'https://auth.example.com/path', COOKIE_SECRETS: 'x'.repeat(40), SIGNING_KEY: '{}' })).toThrow(/BASE_URL/);
-    expect(() => loadConfig({ ...base, BASE_URL: 'https://auth.example.com', COOKIE_SECRETS: 'x'.repeat(40), SIGNING_KEY: '{"kty":"RSA"}' })).toThrow(/SIGNING_KEY/);
+    expect(() => loadConfig({ ...base, BASE_URL: 'https://auth.example.com', COOKIE_SECRETS: 'short' })).toThrow(
+      /COOKIE_SECRETS/,
+    );
+    expect(() => loadConfig({ ...base, BASE_URL: 'https://auth.example.com', COOKIE_SECRETS: 'x'.repeat(40) })).toThrow(
+      /SIGNING_KEY/,
+    );
+    expect(() =>
+      loadConfig({
+        ...base,
+        BASE_URL: 'https://auth.example.com/path',
+        COOKIE_SECRETS: 'x'.repeat(40),
+        SIGNING_KEY: '{}',
+      }),
+    ).toThrow(/BASE_URL/);
+    expect(() =>
+      loadConfig({
+        ...base,
+        BASE_URL: 'https://auth.example.com',
+        COOKIE_SECRETS: 'x'.repeat(40),
+        SIGNING_KEY: '{"kty":"RSA"}',
+      }),
+    ).toThrow(/SIGNING_KEY/);
   });
 
   test('`npm start` in production exits 1 with the missing setting; with all settings it starts without demo data', async () => {
     const run = (env: Record<string, string>, untilListening = false) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+          env: {
+            PATH: process.env.PATH!,
+            HOME: process.env.HOME ?? '/tmp',
+            NODE_ENV: 'production',
+            LOG_LEVEL: 'warn',
+            ...env,
+          },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let out = '';
@@ -158,7 +200,13 @@ describe('production mode (DESIGN §3)', () => {
       writeFileSync(keyFile, JSON.stringify(await generateSigningKey()));
       const port = await freePort();
       const ok = await run(
-        { BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'c'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data') },
+        {
+          BASE_URL: `http://127.0.0.1:${port}`,
+          PORT: String(port),
+          COOKIE_SECRETS: 'c'.repeat(48),
+          SIGNING_KEY_FILE: keyFile,
+          DATA_DIR: path.join(dir, 'data'),
+        },
         true,
       );
       expect(ok.out).toContain('listening on port');
@@ -179,34 +227,72 @@ describe('production mode (DESIGN §3)', () => {
       writeFileSync(keyFile, JSON.stringify(await generateSigningKey()));
       const port = await freePort();
       child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', LOG_LEVEL: 'info', BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'c'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data') },
+        env: {
+          PATH: process.env.PATH!,
+          HOME: process.env.HOME ?? '/tmp',
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'info',
+          BASE_URL: `http://127.0.0.1:${port}`,
+          PORT: String(port),
+          COOKIE_SECRETS: 'c'.repeat(48),
+          SIGNING_KEY_FILE: keyFile,
+          DATA_DIR: path.join(dir, 'data'),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number | null>((resolve) => child!.on('exit', resolve));
-      const requestLines = () => out.split('\n').filter((l) => l.startsWith('{') && (JSON.parse(l) as { msg?: string }).msg === 'request');
+      const requestLines = () =>
+        out.split('\n').filter((l) => l.startsWith('{') && (JSON.parse(l) as { msg?: string }).msg === 'request');
       for (let i = 0; i < 600 && !out.includes('listening on port'); i++) await new Promise((r) => setTimeout(r, 100));
       expect(out).toContain('listening on port');
       // One request, then idle: the periodic flush writes its line although the buffer is far from full.
-      await (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-request-id': 'idle-probe-1' } })).arrayBuffer();
+      await (
+        await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-request-id': 'idle-probe-1' } })
+      ).arrayBuffer();
       for (let i = 0; i < 20 && !out.includes('idle-probe-1'); i++) await new Promise((r) => setTimeout(r, 100));
       expect(out).toContain('idle-probe-1');
       const before = requestLines().length;
       // A burst, then SIGTERM at once: every line still buffered reaches stdout before the exit.
       const burst = 200;
-      await Promise.all(Array.from({ length: burst }, async (_, i) => (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-request-id': `burst-${i}` } })).arrayBuffer()));
+      await Promise.all(
+        Array.from({ length: burst }, async (_, i) =>
+          (
+            await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-request-id': `burst-${i}` } })
+          ).arrayBuffer(),
+        ),
+      );
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      const ids = new Set(requestLines().slice(before).map((l) => (JSON.parse(l) as { req_id: string }).req_id));
+      const ids = new Set(
+        requestLines()
+          .slice(before)
+          .map((l) => (JSON.parse(l) as { req_id: string }).req_id),
+      );
       expect(ids.size).toBe(burst);
       for (let i = 0; i < burst; i++) expect(ids.has(`burst-${i}`)).toBe(true);
       // Issue #28: in production every stdout line is JSON (the start and shutdown lines too), and a
       // request line names the client address and the route.
       const lines = out.split('\n').filter(Boolean);
-      expect(lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toEqual([]);
-      expect(lines.map((l) => (JSON.parse(l) as { event?: string }).event)).toEqual(expect.arrayContaining(['started', 'shutdown']));
-      expect(JSON.parse(requestLines()[0]!)).toMatchObject({ remote_addr: expect.stringMatching(/127\.0\.0\.1$/), route: 'healthz', status: 200 });
+      expect(
+        lines.filter((l) => {
+          try {
+            JSON.parse(l);
+            return false;
+          } catch {
+            return true;
+          }
+        }),
+      ).toEqual([]);
+      expect(lines.map((l) => (JSON.parse(l) as { event?: string }).event)).toEqual(
+        expect.arrayContaining(['started', 'shutdown']),
+      );
+      expect(JSON.parse(requestLines()[0]!)).toMatchObject({
+        remote_addr: expect.stringMatching(/127\.0\.0\.1$/),
+        route: 'healthz',
+        status: 200,
+      });
     } finally {
       if (child && child.exitCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -16,7 +16,12 @@ beforeAll(async () => {
   server = await startTestServer();
   config = await client.dynamicClientRegistration(
     new URL(server.baseUrl),
-    { client_name: 'coursegate-cli', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', application_type: 'native' },
+    {
+      client_name: 'coursegate-cli',
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    },
     client.None(),
     { execute: [client.allowInsecureRequests] },
   );
@@ -24,7 +29,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const expiresAt = (clientId: string) =>
-  (server.store.sqlite!.prepare('SELECT expires_at FROM oidc_models WHERE model = ? AND id = ?').get('Client', clientId) as { expires_at: number | null }).expires_at;
+  (
+    server.store
+      .sqlite!.prepare('SELECT expires_at FROM oidc_models WHERE model = ? AND id = ?')
+      .get('Client', clientId) as { expires_at: number | null }
+  ).expires_at;
 
 async function authorize(email: string, scope: string | undefined, site?: string) {
   const codeVerifier = client.randomPKCECodeVerifier();
@@ -56,7 +65,10 @@ describe('SPEC §5.4 loopback client with openid-client dynamicClientRegistratio
     const { callback, codeVerifier, state, visits } = await authorize('owner@demo.test', 'openid courses:read', 'demo');
     expect(callback.searchParams.get('iss')).toBe(server.baseUrl);
     expect(visits.some((v) => v.body.includes('Application on your computer'))).toBe(true);
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: codeVerifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
     // The token response names every granted scope, identity scopes included (issue #12).
     expect(tokens.scope).toBe('openid courses:read');
     expect(tokens.id_token).toBeTruthy();
@@ -67,7 +79,9 @@ describe('SPEC §5.4 loopback client with openid-client dynamicClientRegistratio
     expect(expiresAt(config.clientMetadata().client_id)).toBeNull();
 
     // SPEC §2.5 rule 1 at the token endpoint: asking for account:read on refresh is invalid_scope.
-    await expect(client.refreshTokenGrant(config, tokens.refresh_token!, { scope: 'account:read' })).rejects.toMatchObject({ error: 'invalid_scope' });
+    await expect(
+      client.refreshTokenGrant(config, tokens.refresh_token!, { scope: 'account:read' }),
+    ).rejects.toMatchObject({ error: 'invalid_scope' });
   });
 
   test('a student asking for operator scopes gets access_denied (DESIGN D2)', async () => {
@@ -79,7 +93,10 @@ describe('SPEC §5.4 loopback client with openid-client dynamicClientRegistratio
 
   test('DESIGN D3: no scope → the client default set (identity + read scopes only)', async () => {
     const { callback, codeVerifier, state } = await authorize('owner@demo.test', undefined, 'demo');
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: codeVerifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
     const granted = String(tokens.scope).split(' ');
     expect(tokens.id_token).toBeTruthy(); // openid was in the default set
     expect(tokens.claims()!.email).toBe('owner@demo.test'); // and email

@@ -7,7 +7,11 @@
  * The SDK does not check RFC 9207 `iss`; the test does, in `redirectToAuthorization`.
  */
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { completeAuthorization } from '../helpers/user-agent.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/https-documents.js';
@@ -30,7 +34,13 @@ class HeadlessProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'mcp-sdk-test', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'mcp-sdk-test',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   state() {
     this.expectedState = crypto.randomUUID();
@@ -55,7 +65,11 @@ class HeadlessProvider implements OAuthClientProvider {
     return this.verifier;
   }
   async redirectToAuthorization(url: URL) {
-    const { callback, visits } = await completeAuthorization(url, { email: 'owner@demo.test', password: DEMO_PASSWORD, site: 'demo' });
+    const { callback, visits } = await completeAuthorization(url, {
+      email: 'owner@demo.test',
+      password: DEMO_PASSWORD,
+      site: 'demo',
+    });
     this.pages = visits.map((v) => v.body);
     this.callback = callback;
     expect(callback.searchParams.get('state')).toBe(this.expectedState);
@@ -75,13 +89,22 @@ beforeAll(async () => {
     client_name: 'MCP CIMD test client',
     redirect_uris: [REDIRECT],
     // Real assistants list grant types this server does not offer: tolerated (filtered).
-    grant_types: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
+    grant_types: [
+      'authorization_code',
+      'refresh_token',
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:device_code',
+    ],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
     application_type: 'native',
   });
   // Test-only switches (refused when NODE_ENV=production): fetch from loopback, trust the test CA.
-  server = await startTestServer({ CIMD_ALLOWED_HOSTS: docs.host, CIMD_ALLOW_LOOPBACK: '1', CIMD_TEST_CA_FILE: docs.caFile });
+  server = await startTestServer({
+    CIMD_ALLOWED_HOSTS: docs.host,
+    CIMD_ALLOW_LOOPBACK: '1',
+    CIMD_TEST_CA_FILE: docs.caFile,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -93,7 +116,9 @@ async function authorizeWith(provider: HeadlessProvider) {
   // The scope comes from the resource's WWW-Authenticate challenge in real use (SEP-835).
   const scope = 'openid courses:read';
   expect(await auth(provider, { serverUrl, scope })).toBe('REDIRECT');
-  expect(await auth(provider, { serverUrl, scope, authorizationCode: provider.callback!.searchParams.get('code')! })).toBe('AUTHORIZED');
+  expect(
+    await auth(provider, { serverUrl, scope, authorizationCode: provider.callback!.searchParams.get('code')! }),
+  ).toBe('AUTHORIZED');
   return provider.saved!;
 }
 
@@ -124,8 +149,17 @@ describe('MCP SDK auth() against coursegate', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token: tokens.access_token, client_id: cimdUrl }),
     });
-    expect(await introspect.json()).toMatchObject({ active: true, client_id: cimdUrl, aud: server.baseUrl, scope: 'courses:read' });
+    expect(await introspect.json()).toMatchObject({
+      active: true,
+      client_id: cimdUrl,
+      aud: server.baseUrl,
+      scope: 'courses:read',
+    });
     // Consent names the kind and the document host.
-    expect(provider.pages.some((p) => p.includes('Application described by its website (not reviewed)') && p.includes(docs.host))).toBe(true);
+    expect(
+      provider.pages.some(
+        (p) => p.includes('Application described by its website (not reviewed)') && p.includes(docs.host),
+      ),
+    ).toBe(true);
   });
 });

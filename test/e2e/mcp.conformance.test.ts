@@ -17,20 +17,37 @@ afterAll(() => server.close());
 const SERVER_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
 describe('conformance server scenarios against anonymous /mcp', () => {
-  test.each(SERVER_SCENARIOS)('%s passes', async (scenario) => {
-    const run = await runConformance(['server', '--url', `${server.baseUrl}/mcp`, '--scenario', scenario]);
-    expect(run.output).not.toContain('FAILURE');
-    expect(run.summary.at(-1)).toMatch(/^Passed: (\d+)\/\1, 0 failed/);
-    expect(run.exitCode).toBe(0);
-  }, 60_000);
+  test.each(SERVER_SCENARIOS)(
+    '%s passes',
+    async (scenario) => {
+      const run = await runConformance(['server', '--url', `${server.baseUrl}/mcp`, '--scenario', scenario]);
+      expect(run.output).not.toContain('FAILURE');
+      expect(run.summary.at(-1)).toMatch(/^Passed: (\d+)\/\1, 0 failed/);
+      expect(run.exitCode).toBe(0);
+    },
+    60_000,
+  );
 });
 
 describe('conformance authorization scenarios against the authorization server', () => {
   test('authorization-server-metadata-endpoint and authorization-code-grant (demo-member-cli, no scope sent) pass', async () => {
     const port = await freePort();
     const run = await runConformance(
-      ['authorization', '--url', server.baseUrl, '--client-id', 'demo-member-cli', '--resource', server.baseUrl, '--port', String(port)],
-      { login: { email: 'student@demo.test', password: DEMO_PASSWORD }, authorizePrefix: `${server.baseUrl}/oauth/authorize?` },
+      [
+        'authorization',
+        '--url',
+        server.baseUrl,
+        '--client-id',
+        'demo-member-cli',
+        '--resource',
+        server.baseUrl,
+        '--port',
+        String(port),
+      ],
+      {
+        login: { email: 'student@demo.test', password: DEMO_PASSWORD },
+        authorizePrefix: `${server.baseUrl}/oauth/authorize?`,
+      },
     );
     if (!run.output.includes('authorization-code-grant: 1 passed')) console.log(run.output);
     // 2 checks since CIMD is advertised (client_id_metadata_document_supported: a WARNING before).

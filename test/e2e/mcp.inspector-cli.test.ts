@@ -28,7 +28,16 @@ afterAll(() => server.close());
 async function inspector(bearer: string, ...args: string[]): Promise<string> {
   const { stdout } = await run(
     process.execPath,
-    [INSPECTOR, '--cli', `${server.baseUrl}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${bearer}`, ...args],
+    [
+      INSPECTOR,
+      '--cli',
+      `${server.baseUrl}/mcp`,
+      '--transport',
+      'http',
+      '--header',
+      `Authorization: Bearer ${bearer}`,
+      ...args,
+    ],
     // cwd: the CLI decides which package.json to import by testing `../package.json` against the
     // working directory but imports it relative to its own file; from test/ both resolve.
     { timeout: 30_000, cwd: path.join(ROOT, 'test'), env: { ...process.env, NO_COLOR: '1' } },
@@ -38,10 +47,23 @@ async function inspector(bearer: string, ...args: string[]): Promise<string> {
 
 describe('MCP Inspector CLI with --header "Authorization: Bearer …"', () => {
   test('tools/list shows every tool (issue #26), each saying whom it is for', async () => {
-    const out = JSON.parse(await inspector(token, '--method', 'tools/list')) as { tools: Array<{ name: string; description: string }> };
+    const out = JSON.parse(await inspector(token, '--method', 'tools/list')) as {
+      tools: Array<{ name: string; description: string }>;
+    };
     const names = out.tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['search_courses', 'my_enrollments', 'continue_watching', 'my_orders', 'record_progress', 'list_courses']));
-    expect(out.tools.find((t) => t.name === 'list_courses')!.description).toMatch(/^For the site's owners and admins only/);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'search_courses',
+        'my_enrollments',
+        'continue_watching',
+        'my_orders',
+        'record_progress',
+        'list_courses',
+      ]),
+    );
+    expect(out.tools.find((t) => t.name === 'list_courses')!.description).toMatch(
+      /^For the site's owners and admins only/,
+    );
   }, 40_000);
 
   test('tools/call my_enrollments answers with the member course slugs', async () => {
@@ -50,7 +72,11 @@ describe('MCP Inspector CLI with --header "Authorization: Bearer …"', () => {
       structuredContent: { enrollments: Array<{ slug: string }> };
     };
     expect(out.isError).toBeFalsy();
-    expect(out.structuredContent.enrollments.map((e) => e.slug)).toEqual(['typescript-fundamentals', 'oauth-in-practice', 'sql-basics']);
+    expect(out.structuredContent.enrollments.map((e) => e.slug)).toEqual([
+      'typescript-fundamentals',
+      'oauth-in-practice',
+      'sql-basics',
+    ]);
   }, 40_000);
 
   test('a revoked token: the CLI fails with the server 401, no tool list', async () => {
@@ -65,6 +91,6 @@ describe('MCP Inspector CLI with --header "Authorization: Bearer …"', () => {
     );
     expect(failed).toBeDefined();
     expect(failed!.code).not.toBe(0);
-    expect(`${failed!.stdout}${failed!.stderr}`).toContain("\"error\":\"invalid_token\"");
+    expect(`${failed!.stdout}${failed!.stderr}`).toContain('"error":"invalid_token"');
   }, 40_000);
 });

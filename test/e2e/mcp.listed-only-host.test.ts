@@ -91,7 +91,9 @@ describe('a member reaches their enrollments through demo-member-cli, starting a
     });
     const host = new ListedOnlyHost(provider);
     await host.start();
-    const { tool, result } = await host.ask('members: which courses am I enrolled in, my enrollments and access expiry');
+    const { tool, result } = await host.ask(
+      'members: which courses am I enrolled in, my enrollments and access expiry',
+    );
     expect(tool.name).toBe('my_enrollments');
     expect(tool.description).toMatch(/^For members of the site/);
     expect(tool._meta).toMatchObject({ 'coursegate/audience': 'member', 'coursegate/scopes': ['account:read'] });
@@ -128,14 +130,18 @@ describe('an owner reaches operator tools through dynamic registration, steps up
     expect(tool.name).toBe('list_courses');
     expect(tool.description).toMatch(/^For the site's owners and admins only/);
     expect(result.isError).toBeFalsy();
-    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain('sql-basics');
+    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain(
+      'sql-basics',
+    );
     expect(param(provider.challenges[0], 'scope')).toBe('courses:read');
     expect(provider.registrations).toBe(1);
     expect(scopesOf(provider.authorizationUrls[0])).toEqual(['courses:read']);
   });
 
   test('second scope: 403 insufficient_scope → step-up with the same registration', async () => {
-    const { tool, result } = await host.ask('owners and admins: list the orders and payments of the site', { status: 'paid' });
+    const { tool, result } = await host.ask('owners and admins: list the orders and payments of the site', {
+      status: 'paid',
+    });
     expect(tool.name).toBe('list_orders');
     expect(result.isError).toBeFalsy();
     expect(provider.challenges.at(-1)).toContain('error="insufficient_scope"');

@@ -14,10 +14,12 @@ let session: McpRemoteSession;
 
 beforeAll(async () => {
   server = await startTestServer();
-  session = await startMcpRemote(`${server.baseUrl}/mcp`, await freePort(), { email: 'student@demo.test', password: DEMO_PASSWORD }, [
-    '--static-oauth-client-info',
-    JSON.stringify({ client_id: 'demo-member-cli' }),
-  ]);
+  session = await startMcpRemote(
+    `${server.baseUrl}/mcp`,
+    await freePort(),
+    { email: 'student@demo.test', password: DEMO_PASSWORD },
+    ['--static-oauth-client-info', JSON.stringify({ client_id: 'demo-member-cli' })],
+  );
 }, 60_000);
 afterAll(async () => {
   if (process.env.MCP_REMOTE_LOG) writeFileSync(process.env.MCP_REMOTE_LOG, session?.log() ?? '');
@@ -28,12 +30,16 @@ afterAll(async () => {
 describe('mcp-remote as a real client', () => {
   test('lists every tool anonymously (issue #26), the member tools among them', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_course', 'how_to_connect', 'search_courses', 'my_enrollments', 'site_analytics']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['get_course', 'how_to_connect', 'search_courses', 'my_enrollments', 'site_analytics']),
+    );
     expect(tools.find((t) => t.name === 'my_enrollments')!.description).toMatch(/^For members of the site/);
   }, 30_000);
 
   test('a member tool makes mcp-remote sign in (401 → OAuth with demo-member-cli) and answers with the course slugs', async () => {
-    const result = await session.client.callTool({ name: 'my_enrollments', arguments: {} }, undefined, { timeout: 30_000 });
+    const result = await session.client.callTool({ name: 'my_enrollments', arguments: {} }, undefined, {
+      timeout: 30_000,
+    });
     if (result.isError) console.log(session.log());
     expect(result.isError).toBeFalsy();
     const slugs = (result.structuredContent as { enrollments: Array<{ slug: string }> }).enrollments.map((e) => e.slug);
@@ -52,7 +58,11 @@ describe('mcp-remote as a real client', () => {
 describe('mcp-remote with dynamic registration (operator, owner@demo.test at site demo)', () => {
   let operator: McpRemoteSession;
   beforeAll(async () => {
-    operator = await startMcpRemote(`${server.baseUrl}/mcp`, await freePort(), { email: 'owner@demo.test', password: DEMO_PASSWORD, site: 'demo' });
+    operator = await startMcpRemote(`${server.baseUrl}/mcp`, await freePort(), {
+      email: 'owner@demo.test',
+      password: DEMO_PASSWORD,
+      site: 'demo',
+    });
   }, 60_000);
   afterAll(async () => {
     if (process.env.MCP_REMOTE_LOG) writeFileSync(`${process.env.MCP_REMOTE_LOG}.operator`, operator?.log() ?? '');
@@ -60,9 +70,13 @@ describe('mcp-remote with dynamic registration (operator, owner@demo.test at sit
   });
 
   test('an operator tool makes mcp-remote register a loopback client (DCR), sign in and call it', async () => {
-    const result = await operator.client.callTool({ name: 'list_courses', arguments: {} }, undefined, { timeout: 30_000 });
+    const result = await operator.client.callTool({ name: 'list_courses', arguments: {} }, undefined, {
+      timeout: 30_000,
+    });
     expect(result.isError).toBeFalsy();
-    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain('sql-basics');
+    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain(
+      'sql-basics',
+    );
     const url = operator.authorizationUrls[0]!;
     expect(url.searchParams.get('client_id')).not.toBe('demo-member-cli');
     expect(url.searchParams.get('scope')).toContain('courses:read');
@@ -70,18 +84,25 @@ describe('mcp-remote with dynamic registration (operator, owner@demo.test at sit
 
   test('step-up (DESIGN D2, issue #12): orders:read then analytics:read tools, re-authorized with the same registration', async () => {
     const clientId = operator.authorizationUrls[0]!.searchParams.get('client_id');
-    const orders = await operator.client.callTool({ name: 'list_orders', arguments: { status: 'paid' } }, undefined, { timeout: 30_000 });
+    const orders = await operator.client.callTool({ name: 'list_orders', arguments: { status: 'paid' } }, undefined, {
+      timeout: 30_000,
+    });
     if (orders.isError) console.log(operator.log());
     expect(orders.isError).toBeFalsy();
     expect((orders.structuredContent as { orders: unknown[] }).orders).toHaveLength(2);
-    const analytics = await operator.client.callTool({ name: 'site_analytics', arguments: {} }, undefined, { timeout: 30_000 });
+    const analytics = await operator.client.callTool({ name: 'site_analytics', arguments: {} }, undefined, {
+      timeout: 30_000,
+    });
     expect(analytics.isError).toBeFalsy();
     expect(analytics.structuredContent).toMatchObject({ courses: { total: 3 } });
     // Two step-ups, one registration: every authorization names the first client_id.
     expect(operator.authorizationUrls).toHaveLength(3);
     for (const url of operator.authorizationUrls) expect(url.searchParams.get('client_id')).toBe(clientId);
-    expect(operator.authorizationUrls[1]!.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['courses:read', 'orders:read']));
-    expect(operator.authorizationUrls[2]!.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['courses:read', 'orders:read', 'analytics:read']));
+    expect(operator.authorizationUrls[1]!.searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['courses:read', 'orders:read']),
+    );
+    expect(operator.authorizationUrls[2]!.searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['courses:read', 'orders:read', 'analytics:read']),
+    );
   }, 90_000);
 });
-

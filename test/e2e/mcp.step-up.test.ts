@@ -61,7 +61,9 @@ describe('DESIGN D2: the registered scope is a default, not a cage (MCP SDK clie
   test('courses:read tool: the first 401 names courses:read; the SDK registers with it and signs in', async () => {
     const result = await call('list_courses');
     expect(result.isError).toBeFalsy();
-    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain('sql-basics');
+    expect((result.structuredContent as { courses: Array<{ slug: string }> }).courses.map((c) => c.slug)).toContain(
+      'sql-basics',
+    );
     expect(param(provider.challenges[0], 'scope')).toBe('courses:read');
     expect(scopesOf(provider.authorizationUrls[0])).toEqual(['courses:read']);
     // The registered default, as the client asked (the ceiling, `x_scope_ceiling`, is dropped by
@@ -109,11 +111,20 @@ describe('DESIGN D4: after its tokens are revoked, the client is told what to as
     const rpc = (body: unknown) =>
       fetch(mcpUrl, {
         method: 'POST',
-        headers: { authorization: `Bearer ${at}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${at}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify(body),
       });
     // tools/call: the called tool's scope.
-    const toolCall = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'site_analytics', arguments: {} } });
+    const toolCall = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'site_analytics', arguments: {} },
+    });
     expect(toolCall.status).toBe(401);
     const header = toolCall.headers.get('www-authenticate')!;
     expect(header).toContain('error="invalid_token"');

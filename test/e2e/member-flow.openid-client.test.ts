@@ -82,7 +82,10 @@ describe('SPEC §5.3 member flow with openid-client (demo-member-cli, student@de
     const header = jose.decodeProtectedHeader(tokens.id_token!);
     expect(header.alg).toBe('ES256');
     const jwks = jose.createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!));
-    const { payload } = await jose.jwtVerify(tokens.id_token!, jwks, { issuer: server.baseUrl, audience: 'demo-member-cli' });
+    const { payload } = await jose.jwtVerify(tokens.id_token!, jwks, {
+      issuer: server.baseUrl,
+      audience: 'demo-member-cli',
+    });
     expect(payload.nonce).toBe(nonce);
     expect(payload.exp! - payload.iat!).toBe(600);
     const claims = tokens.claims()!;
@@ -127,7 +130,9 @@ describe('SPEC §5.3 member flow with openid-client (demo-member-cli, student@de
 
     // Revocation (RFC 7009, SPEC §5.8) with token + client_id; then both tokens are refused.
     await client.tokenRevocation(config, refreshed.refresh_token!);
-    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!, { resource: server.baseUrl })).rejects.toMatchObject({
+    await expect(
+      client.refreshTokenGrant(config, refreshed.refresh_token!, { resource: server.baseUrl }),
+    ).rejects.toMatchObject({
       error: 'invalid_grant',
     });
     const after = await graphql(refreshed.access_token);
@@ -147,19 +152,35 @@ describe('SPEC §5.3 member flow with openid-client (demo-member-cli, student@de
     );
     expect((await graphql(tokens.access_token)).status).toBe(200);
     await expect(
-      client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce }, { resource: server.baseUrl }),
+      client.authorizationCodeGrant(
+        config,
+        callback,
+        { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce },
+        { resource: server.baseUrl },
+      ),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
     expect((await graphql(tokens.access_token)).status).toBe(401);
-    await expect(client.refreshTokenGrant(config, tokens.refresh_token!, { resource: server.baseUrl })).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(
+      client.refreshTokenGrant(config, tokens.refresh_token!, { resource: server.baseUrl }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   test('revoking the access token also ends the refresh token (one grant)', async () => {
     const { callback, codeVerifier, state, nonce } = await authorize();
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce }, { resource: server.baseUrl });
+    const tokens = await client.authorizationCodeGrant(
+      config,
+      callback,
+      { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce },
+      { resource: server.baseUrl },
+    );
     await client.tokenRevocation(config, tokens.access_token);
     expect((await graphql(tokens.access_token)).status).toBe(401);
-    const userinfo = await fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const userinfo = await fetch(`${server.baseUrl}/api/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(userinfo.status).toBe(401);
-    await expect(client.refreshTokenGrant(config, tokens.refresh_token!, { resource: server.baseUrl })).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(
+      client.refreshTokenGrant(config, tokens.refresh_token!, { resource: server.baseUrl }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });

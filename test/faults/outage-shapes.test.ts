@@ -20,7 +20,8 @@ import { findBinary, startPrivatePostgres, type PrivateService } from '../servic
 
 const can = Boolean(findBinary('pg_ctl') && findBinary('initdb'));
 const d = can ? describe : describe.skip;
-if (!can && process.env.COURSEGATE_REQUIRE_SERVICES) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) are required');
+if (!can && process.env.COURSEGATE_REQUIRE_SERVICES)
+  throw new Error('PostgreSQL server binaries (initdb, pg_ctl) are required');
 
 let pg: PrivateService;
 let server: TestServer;
@@ -38,10 +39,20 @@ d('issue #14: a platform-store outage answers 503 in the shape of each surface',
     const reg = await fetch(`${base}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'outage script', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'outage script',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    operator = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read', site: 'demo' });
+    operator = await memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid school:read',
+      site: 'demo',
+    });
     const issued = await redeemCode(base, base, await authorizeMember(base, base, 'openid account:read'));
     const tokens = issued.body as { access_token: string; refresh_token: string };
     member = tokens.access_token;
@@ -59,12 +70,22 @@ d('issue #14: a platform-store outage answers 503 in the shape of each surface',
     const { challenge } = pkcePair();
     const authorize = new URL('/oauth/authorize', base);
     authorize.search = new URLSearchParams({
-      client_id: MEMBER_CLIENT, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid account:read', resource: base,
-      code_challenge: challenge, code_challenge_method: 'S256', state: randomString(), nonce: randomString(),
+      client_id: MEMBER_CLIENT,
+      response_type: 'code',
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid account:read',
+      resource: base,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: randomString(),
+      nonce: randomString(),
     }).toString();
     let page = await fetch(authorize, { redirect: 'manual' });
     jar.store(page);
-    page = await fetch(new URL(page.headers.get('location')!, base), { headers: { cookie: jar.header() }, redirect: 'manual' });
+    page = await fetch(new URL(page.headers.get('location')!, base), {
+      headers: { cookie: jar.header() },
+      redirect: 'manual',
+    });
     jar.store(page);
     const loginForm = parseForm(await page.text());
 
@@ -74,7 +95,11 @@ d('issue #14: a platform-store outage answers 503 in the shape of each surface',
       expect(admin.status).toBe(503);
       expect(admin.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(admin.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await admin.json()).toMatchObject({ status: 503, error: 'temporarily_unavailable', detail: 'a backing store is unreachable; retry shortly' });
+      expect(await admin.json()).toMatchObject({
+        status: 503,
+        error: 'temporarily_unavailable',
+        detail: 'a backing store is unreachable; retry shortly',
+      });
 
       const graphql = await fetch(`${base}/account/graphql`, {
         method: 'POST',
@@ -86,16 +111,32 @@ d('issue #14: a platform-store outage answers 503 in the shape of each surface',
 
       const mcp = await fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${member}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: {} } }),
+        headers: {
+          authorization: `Bearer ${member}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'my_enrollments', arguments: {} },
+        }),
       });
       expect(mcp.status).toBe(503);
       expect(mcp.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: 'a backing store is unreachable; retry shortly' }, id: null });
+      expect(await mcp.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'a backing store is unreachable; retry shortly' },
+        id: null,
+      });
 
       const refused = await refresh(base, refreshToken);
       expect(refused.status).toBe(503);
-      expect(refused.body).toMatchObject({ error: 'temporarily_unavailable', error_description: 'a backing store is unreachable; retry shortly' });
+      expect(refused.body).toMatchObject({
+        error: 'temporarily_unavailable',
+        error_description: 'a backing store is unreachable; retry shortly',
+      });
 
       const fields = new URLSearchParams(loginForm.hidden);
       fields.set('email', 'student@demo.test');

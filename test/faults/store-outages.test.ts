@@ -71,7 +71,15 @@ interface Stats {
   /** Answers without 503 + Retry-After during an outage. */
   missingRetryAfter: number;
 }
-const newStats = (): Stats => ({ ok: 0, s503: 0, s500: 0, okWithError: 0, unexpected: [], maxMs: 0, missingRetryAfter: 0 });
+const newStats = (): Stats => ({
+  ok: 0,
+  s503: 0,
+  s500: 0,
+  okWithError: 0,
+  unexpected: [],
+  maxMs: 0,
+  missingRetryAfter: 0,
+});
 
 interface Chain {
   refreshToken: string;
@@ -126,7 +134,11 @@ d('issue #14: store outages under load, two processes, private Redis + PostgreSQ
   async function refreshChain(c: number, stats: Stats): Promise<void> {
     const chain = chains[c]!;
     for (;;) {
-      const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: chain.refreshToken, client_id: MEMBER_CLIENT }).toString();
+      const form = new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: chain.refreshToken,
+        client_id: MEMBER_CLIENT,
+      }).toString();
       const r = await post(c, '/api/oauth/token', form, { 'content-type': 'application/x-www-form-urlencoded' }, stats);
       record(stats, 'refresh', r);
       if (r.status === 200) {
@@ -141,7 +153,13 @@ d('issue #14: store outages under load, two processes, private Redis + PostgreSQ
   }
 
   async function viewer(c: number, stats: Stats): Promise<number> {
-    const r = await post(c + 1, '/account/graphql', JSON.stringify({ query: '{ viewer { id } }' }), { authorization: `Bearer ${chains[c]!.accessToken}`, 'content-type': 'application/json' }, stats);
+    const r = await post(
+      c + 1,
+      '/account/graphql',
+      JSON.stringify({ query: '{ viewer { id } }' }),
+      { authorization: `Bearer ${chains[c]!.accessToken}`, 'content-type': 'application/json' },
+      stats,
+    );
     record(stats, 'graphql', r);
     return r.status;
   }
@@ -228,7 +246,9 @@ d('issue #14: store outages under load, two processes, private Redis + PostgreSQ
         recoveries.push(await timeToRecovery());
       }
     });
-    process.stderr.write(`postgres restarts: ${JSON.stringify({ ...stats, unexpected: stats.unexpected.length, recoveries })}\n`);
+    process.stderr.write(
+      `postgres restarts: ${JSON.stringify({ ...stats, unexpected: stats.unexpected.length, recoveries })}\n`,
+    );
     expect(procs.map((p) => p.exit)).toEqual([undefined, undefined]);
     expect(stats.s500).toBe(0);
     expect(stats.okWithError).toBe(0);

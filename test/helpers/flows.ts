@@ -16,7 +16,11 @@ export interface IssuedCode {
 }
 
 /** Runs login + consent as student@demo.test at `authOrigin`; `resource` is the issuer (BASE_URL). */
-export async function authorizeMember(authOrigin: string, resource: string, scope = 'openid account:read'): Promise<IssuedCode> {
+export async function authorizeMember(
+  authOrigin: string,
+  resource: string,
+  scope = 'openid account:read',
+): Promise<IssuedCode> {
   const { verifier, challenge } = pkcePair();
   const url = new URL('/oauth/authorize', authOrigin);
   url.search = new URLSearchParams({
@@ -36,7 +40,12 @@ export async function authorizeMember(authOrigin: string, resource: string, scop
 }
 
 /** POSTs a form to `origin + path`; returns status, JSON body and headers. */
-export async function postForm(origin: string, path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+export async function postForm(
+  origin: string,
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(new URL(path, origin), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -66,7 +75,11 @@ export function redeemCode(tokenOrigin: string, resource: string, issued: Issued
 
 /** Uses a refresh token at `tokenOrigin`. */
 export function refresh(tokenOrigin: string, refreshToken: string) {
-  return postForm(tokenOrigin, '/api/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: MEMBER_CLIENT });
+  return postForm(tokenOrigin, '/api/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: MEMBER_CLIENT,
+  });
 }
 
 /** Calls the Account API viewer query at `origin`; returns the HTTP status. */

@@ -31,11 +31,29 @@ export async function startDocumentServer(): Promise<DocumentServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-cimd-'));
   const keyFile = path.join(dir, 'key.pem');
   const caFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', caFile, '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      caFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const routes = new Map<string, unknown | Handler>();
   let origin = '';
   const server = createServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (req, res) => {
@@ -45,7 +63,9 @@ export async function startDocumentServer(): Promise<DocumentServer> {
     } else if (typeof route === 'function') {
       (route as Handler)(req, res, origin);
     } else {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(typeof route === 'string' ? route : JSON.stringify(route));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(typeof route === 'string' ? route : JSON.stringify(route));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

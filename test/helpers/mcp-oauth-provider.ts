@@ -5,7 +5,11 @@
  * the SDK does not.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { randomUUID } from 'node:crypto';
 import { completeAuthorization, type UserAgentOptions } from './user-agent.js';
 
@@ -49,7 +53,8 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
     const header = res.headers.get('www-authenticate');
     if ((res.status === 401 || res.status === 403) && header) {
       this.challenges.push(header);
-      if (res.status === 403 && header.includes('insufficient_scope') && this.options.stepUpByReauthorization) this.stepUpPending = true;
+      if (res.status === 403 && header.includes('insufficient_scope') && this.options.stepUpByReauthorization)
+        this.stepUpPending = true;
     }
     return res;
   };
@@ -123,10 +128,13 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(url: URL): Promise<void> {
     this.authorizationUrls.push(url);
     const { callback } = await completeAuthorization(url, this.options.user);
-    if (callback.searchParams.get('state') !== this.expectedState) throw new Error('state mismatch in the authorization response');
-    if (callback.searchParams.get('iss') !== this.options.issuer) throw new Error(`iss ${callback.searchParams.get('iss')} is not ${this.options.issuer}`);
+    if (callback.searchParams.get('state') !== this.expectedState)
+      throw new Error('state mismatch in the authorization response');
+    if (callback.searchParams.get('iss') !== this.options.issuer)
+      throw new Error(`iss ${callback.searchParams.get('iss')} is not ${this.options.issuer}`);
     const error = callback.searchParams.get('error');
-    if (error) throw new Error(`authorization failed: ${error} ${callback.searchParams.get('error_description') ?? ''}`);
+    if (error)
+      throw new Error(`authorization failed: ${error} ${callback.searchParams.get('error_description') ?? ''}`);
     this.callback = callback;
   }
 

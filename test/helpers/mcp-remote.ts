@@ -41,12 +41,33 @@ async function deliver(callback: URL): Promise<void> {
  * Starts mcp-remote for `mcpUrl` and connects an SDK client to it over stdio.
  * @param extraArgs e.g. `['--static-oauth-client-info', '{"client_id":"demo-member-cli"}']`
  */
-export async function startMcpRemote(mcpUrl: string, callbackPort: number, login: UserAgentOptions, extraArgs: string[] = []): Promise<McpRemoteSession> {
+export async function startMcpRemote(
+  mcpUrl: string,
+  callbackPort: number,
+  login: UserAgentOptions,
+  extraArgs: string[] = [],
+): Promise<McpRemoteSession> {
   const configDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-remote-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [PROXY, mcpUrl, String(callbackPort), '--host', '127.0.0.1', '--callback-path', '/callback', '--transport', 'http-only', ...extraArgs],
-    env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir, BROWSER: 'true', NO_COLOR: '1' },
+    args: [
+      PROXY,
+      mcpUrl,
+      String(callbackPort),
+      '--host',
+      '127.0.0.1',
+      '--callback-path',
+      '/callback',
+      '--transport',
+      'http-only',
+      ...extraArgs,
+    ],
+    env: {
+      ...(process.env as Record<string, string>),
+      MCP_REMOTE_CONFIG_DIR: configDir,
+      BROWSER: 'true',
+      NO_COLOR: '1',
+    },
     stderr: 'pipe',
   });
   let log = '';
@@ -59,7 +80,8 @@ export async function startMcpRemote(mcpUrl: string, callbackPort: number, login
       if (handled.has(href)) continue;
       handled.add(href);
       authorizationUrls.push(new URL(href));
-      const isRedirectUri = (u: URL) => u.hostname === '127.0.0.1' && u.port === String(callbackPort) && u.pathname === '/callback';
+      const isRedirectUri = (u: URL) =>
+        u.hostname === '127.0.0.1' && u.port === String(callbackPort) && u.pathname === '/callback';
       completeAuthorization(href, { ...login, isRedirectUri })
         .then(({ callback }) => deliver(callback))
         .catch((err: unknown) => {

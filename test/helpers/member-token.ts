@@ -34,13 +34,24 @@ export async function memberToken(options: MemberTokenOptions): Promise<string> 
     code_challenge_method: 'S256',
     state,
   }).toString();
-  const { callback } = await completeAuthorization(url, { email: options.email, password: DEMO_PASSWORD, site: options.site });
+  const { callback } = await completeAuthorization(url, {
+    email: options.email,
+    password: DEMO_PASSWORD,
+    site: options.site,
+  });
   const code = callback.searchParams.get('code');
   if (!code || callback.searchParams.get('state') !== state) throw new Error(`authorization failed: ${callback.href}`);
   const res = await fetch(new URL('/api/oauth/token', options.baseUrl), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier, resource: options.baseUrl }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource: options.baseUrl,
+    }).toString(),
   });
   const body = (await res.json()) as { access_token?: string };
   if (!res.ok || !body.access_token) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(body)}`);
@@ -53,14 +64,24 @@ export async function memberToken(options: MemberTokenOptions): Promise<string> 
  * @param extra further client metadata (e.g. `application_type: 'native'`)
  * @throws when registration does not answer 201 with a client_id
  */
-export async function registerLoopbackClient(baseUrl: string, clientName: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function registerLoopbackClient(
+  baseUrl: string,
+  clientName: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const res = await fetch(new URL('/api/oauth/register', baseUrl), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: clientName, redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', ...extra }),
+    body: JSON.stringify({
+      client_name: clientName,
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'none',
+      ...extra,
+    }),
   });
   const body = (await res.json()) as { client_id?: string };
-  if (res.status !== 201 || !body.client_id) throw new Error(`registration failed: ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 201 || !body.client_id)
+    throw new Error(`registration failed: ${res.status} ${JSON.stringify(body)}`);
   return body.client_id;
 }
 
@@ -101,7 +122,9 @@ export async function graphql(
  * server is closed again when the token cannot be had.
  * @throws when the server does not start or any step of the flow fails
  */
-export async function serverWithMemberToken(scope = 'openid account:read'): Promise<{ server: TestServer; token: string }> {
+export async function serverWithMemberToken(
+  scope = 'openid account:read',
+): Promise<{ server: TestServer; token: string }> {
   const server = await startTestServer();
   try {
     return { server, token: await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test', scope }) };

@@ -21,7 +21,10 @@ export interface OutboxMail {
 }
 
 function decodeQuotedPrintable(s: string): string {
-  const bytes = Buffer.from(s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+  const bytes = Buffer.from(
+    s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  );
   return bytes.toString('utf8');
 }
 
@@ -46,8 +49,17 @@ export function readOutbox(dataDir: string): OutboxMail[] {
         if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
       const body = raw.slice(split + 4);
-      const text = /quoted-printable/i.test(headers['content-transfer-encoding'] ?? '') ? decodeQuotedPrintable(body) : body;
-      return { file, mode: statSync(file).mode & 0o777, headers, raw, text, links: [...text.matchAll(/https?:\/\/\S+\/set-password\?token=[A-Za-z0-9_%-]+/g)].map((m) => m[0]) };
+      const text = /quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')
+        ? decodeQuotedPrintable(body)
+        : body;
+      return {
+        file,
+        mode: statSync(file).mode & 0o777,
+        headers,
+        raw,
+        text,
+        links: [...text.matchAll(/https?:\/\/\S+\/set-password\?token=[A-Za-z0-9_%-]+/g)].map((m) => m[0]),
+      };
     });
 }
 

@@ -24,7 +24,9 @@ export interface OpenPlatformStore {
 }
 
 /** Openers of a fresh, migrated platform store per backend; `postgres` is undefined without one. */
-export function platformBackends(prefix: string): Record<'sqlite' | 'postgres', (() => Promise<OpenPlatformStore>) | undefined> {
+export function platformBackends(
+  prefix: string,
+): Record<'sqlite' | 'postgres', (() => Promise<OpenPlatformStore>) | undefined> {
   return {
     sqlite: async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), `cg-${prefix}-`));

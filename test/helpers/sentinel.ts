@@ -58,7 +58,14 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 
 /** Runs one command on a throwaway connection. */
 async function command(port: number, ...args: (string | number)[]): Promise<unknown> {
-  const r = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  const r = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   r.on('error', () => undefined);
   try {
     await r.connect();
@@ -74,7 +81,20 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'cg-sentinel-'));
   const children: ChildProcess[] = [];
   const startData = (port: number, dir: string, replicaOf?: number) => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+    ];
     if (replicaOf) args.push('--replicaof', '127.0.0.1', String(replicaOf));
     const child = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
     children.push(child);
@@ -120,19 +140,31 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
       return Number(addr[1]);
     },
     async awaitReplicasInSync(port, n = 1, timeoutMs = 30_000) {
-      await until(`${n} replica(s) in sync with ${port}`, async () => {
-        // `slaveN:ip=…,port=…,state=online,offset=…,lag=0`: the initial sync is done and the link is up.
-        const info = String(await command(port, 'INFO', 'replication'));
-        if (!/role:master/.test(info)) return false;
-        return (info.match(/^slave\d+:.*state=online.*lag=[01]\b/gm) ?? []).length >= n;
-      }, timeoutMs);
+      await until(
+        `${n} replica(s) in sync with ${port}`,
+        async () => {
+          // `slaveN:ip=…,port=…,state=online,offset=…,lag=0`: the initial sync is done and the link is up.
+          const info = String(await command(port, 'INFO', 'replication'));
+          if (!/role:master/.test(info)) return false;
+          return (info.match(/^slave\d+:.*state=online.*lag=[01]\b/gm) ?? []).length >= n;
+        },
+        timeoutMs,
+      );
     },
     async awaitSwitch(fromPort, timeoutMs = 40_000) {
       // Every sentinel names the new primary, and it has its replica back in sync.
-      const to = await until(`failover away from ${fromPort}`, async () => {
-        const ports = await Promise.all(sentinelPorts.map(async (p) => Number(((await command(p, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME)) as string[])[1])));
-        return ports.every((p) => p === ports[0] && p !== fromPort) ? ports[0] : false;
-      }, timeoutMs);
+      const to = await until(
+        `failover away from ${fromPort}`,
+        async () => {
+          const ports = await Promise.all(
+            sentinelPorts.map(async (p) =>
+              Number(((await command(p, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME)) as string[])[1]),
+            ),
+          );
+          return ports.every((p) => p === ports[0] && p !== fromPort) ? ports[0] : false;
+        },
+        timeoutMs,
+      );
       return to!;
     },
     async restartNode(index) {
@@ -143,7 +175,11 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
     },
     async stop() {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-      await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+      await Promise.all(
+        children.map((c) =>
+          c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => c.once('exit', r)),
+        ),
+      );
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -151,11 +187,15 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
     await topology.awaitReplicasInSync(nodes[0]!.port);
     // Each sentinel has discovered the replica and the two other sentinels (needed for a failover).
     for (const p of sentinelPorts) {
-      await until(`sentinel ${p} sees the topology`, async () => {
-        const master = (await command(p, 'SENTINEL', 'MASTER', MASTER_NAME)) as string[];
-        const field = (k: string) => Number(master[master.indexOf(k) + 1]);
-        return field('num-slaves') >= 1 && field('num-other-sentinels') >= 2;
-      }, 30_000);
+      await until(
+        `sentinel ${p} sees the topology`,
+        async () => {
+          const master = (await command(p, 'SENTINEL', 'MASTER', MASTER_NAME)) as string[];
+          const field = (k: string) => Number(master[master.indexOf(k) + 1]);
+          return field('num-slaves') >= 1 && field('num-other-sentinels') >= 2;
+        },
+        30_000,
+      );
     }
   } catch (err) {
     await topology.stop();

@@ -22,7 +22,11 @@ export interface TestServer extends RunningServer {
 }
 
 /** Starts a server; `env` overrides the environment used by `loadConfig`. */
-export async function startTestServer(env: Record<string, string> = {}, existingDataDir?: string, existingPort?: number): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  existingDataDir?: string,
+  existingPort?: number,
+): Promise<TestServer> {
   const port = existingPort ?? (await freePort());
   const dataDir = existingDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'coursegate-test-'));
   const config = loadConfig({

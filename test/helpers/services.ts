@@ -16,7 +16,9 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 export function describeWith(...services: Array<'redis' | 'postgres'>): jest.Describe {
   const missing = services.filter((s) => !(s === 'redis' ? TEST_REDIS_URL : TEST_DATABASE_URL));
   if (missing.length === 0) return describe;
-  process.stderr.write(`\n*** SKIPPED: ${missing.join(' and ')} not available (see test/services/global-setup.ts) ***\n`);
+  process.stderr.write(
+    `\n*** SKIPPED: ${missing.join(' and ')} not available (see test/services/global-setup.ts) ***\n`,
+  );
   return describe.skip;
 }
 

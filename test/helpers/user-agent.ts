@@ -47,12 +47,18 @@ export function parseForm(html: string): { action: string; hidden: Record<string
   const form = /<form[^>]*action="([^"]*)"/.exec(html);
   if (!form) throw new Error(`no form on page:\n${html.slice(0, 500)}`);
   const hidden: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) hidden[m[1]!] = decodeEntities(m[2]!);
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    hidden[m[1]!] = decodeEntities(m[2]!);
   return { action: decodeEntities(form[1]!), hidden };
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 const defaultIsRedirect = (u: URL) => u.hostname === '127.0.0.1' && u.pathname === '/callback';
@@ -62,12 +68,20 @@ const defaultIsRedirect = (u: URL) => u.hostname === '127.0.0.1' && u.pathname =
  * @returns the redirect-URI URL the server finally sent the browser to, and the pages visited
  * @throws when a page is unexpected or more than 20 steps are needed
  */
-export async function completeAuthorization(authUrl: string | URL, options: UserAgentOptions, jar = new CookieJar()): Promise<{ callback: URL; visits: Visit[] }> {
+export async function completeAuthorization(
+  authUrl: string | URL,
+  options: UserAgentOptions,
+  jar = new CookieJar(),
+): Promise<{ callback: URL; visits: Visit[] }> {
   const isRedirect = options.isRedirectUri ?? defaultIsRedirect;
   const visits: Visit[] = [];
   let next: { url: string; init?: RequestInit } = { url: String(authUrl) };
   for (let step = 0; step < 20; step++) {
-    const res = await fetch(next.url, { ...next.init, redirect: 'manual', headers: { ...(next.init?.headers as Record<string, string>), cookie: jar.header() } });
+    const res = await fetch(next.url, {
+      ...next.init,
+      redirect: 'manual',
+      headers: { ...(next.init?.headers as Record<string, string>), cookie: jar.header() },
+    });
     jar.store(res);
     const body = await res.text();
     visits.push({ url: next.url, status: res.status, headers: res.headers, body });
@@ -78,7 +92,8 @@ export async function completeAuthorization(authUrl: string | URL, options: User
       next = { url: target.href };
       continue;
     }
-    if (res.status >= 400 && !body.includes('<form')) throw new Error(`HTTP ${res.status} at ${next.url}: ${body.slice(0, 400)}`);
+    if (res.status >= 400 && !body.includes('<form'))
+      throw new Error(`HTTP ${res.status} at ${next.url}: ${body.slice(0, 400)}`);
     const { action, hidden } = parseForm(body);
     const fields = new URLSearchParams(hidden);
     if (body.includes('name="password"')) {
@@ -94,7 +109,11 @@ export async function completeAuthorization(authUrl: string | URL, options: User
     }
     next = {
       url: new URL(action, next.url).href,
-      init: { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      init: {
+        method: 'POST',
+        body: fields.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
     };
   }
   throw new Error('too many steps');

@@ -23,7 +23,10 @@ describe('DESIGN D7 body limit', () => {
   let token: string;
   beforeAll(async () => {
     server = await startTestServer();
-    token = String((await redeemCode(server.baseUrl, server.baseUrl, await authorizeMember(server.baseUrl, server.baseUrl))).body.access_token);
+    token = String(
+      (await redeemCode(server.baseUrl, server.baseUrl, await authorizeMember(server.baseUrl, server.baseUrl))).body
+        .access_token,
+    );
   });
   afterAll(() => server.close());
 

@@ -12,7 +12,15 @@ import type { RouteSpec } from '../../src/http/route-table.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const LIMIT = 1024;
-const spec: RouteSpec = { name: 'probe', path: '/probe', methods: ['POST'], owner: 'app', surface: 'oauth', auth: { kind: 'none' }, body: { limit: LIMIT, reader: 'handler' } };
+const spec: RouteSpec = {
+  name: 'probe',
+  path: '/probe',
+  methods: ['POST'],
+  owner: 'app',
+  surface: 'oauth',
+  auth: { kind: 'none' },
+  body: { limit: LIMIT, reader: 'handler' },
+};
 
 /** POSTs `body` chunked (no Content-Length). */
 function chunked(body: string): ReadableStream<Uint8Array> {
@@ -45,8 +53,16 @@ describe('src/http/body.ts over HTTP, limit from the route row', () => {
       await next();
     });
     app.use(async (ctx, next) => {
-      if (ctx.path === '/form') return parseForm(ctx, async () => void (ctx.body = { fields: formBody(ctx), proto: Object.getPrototypeOf(formBody(ctx)) === null }));
-      if (ctx.path === '/json') return parseJson(['application/json', 'application/merge-patch+json'])(ctx, async () => void (ctx.body = { parsed: ctx.request.body }));
+      if (ctx.path === '/form')
+        return parseForm(
+          ctx,
+          async () => void (ctx.body = { fields: formBody(ctx), proto: Object.getPrototypeOf(formBody(ctx)) === null }),
+        );
+      if (ctx.path === '/json')
+        return parseJson(['application/json', 'application/merge-patch+json'])(
+          ctx,
+          async () => void (ctx.body = { parsed: ctx.request.body }),
+        );
       if (ctx.path === '/twice') {
         const first = await readText(ctx);
         const second = await readText(ctx);
@@ -69,7 +85,11 @@ describe('src/http/body.ts over HTTP, limit from the route row', () => {
     expect(res.status).toBe(200);
     const got = (await res.json()) as { fields: Record<string, unknown>; proto: boolean };
     expect(got.proto).toBe(true);
-    expect(Object.entries(got.fields)).toEqual([['a', '1'], ['scopes', ['x', 'y']], ['__proto__', 'z']]);
+    expect(Object.entries(got.fields)).toEqual([
+      ['a', '1'],
+      ['scopes', ['x', 'y']],
+      ['__proto__', 'z'],
+    ]);
   });
 
   test('form: another content type gives {} and the body is not parsed', async () => {
@@ -80,7 +100,9 @@ describe('src/http/body.ts over HTTP, limit from the route row', () => {
   test('json: parsed; an empty body gives {}; merge-patch is JSON too', async () => {
     expect(await (await post('/json', 'application/json', '{"a":[1,2]}')).json()).toEqual({ parsed: { a: [1, 2] } });
     expect(await (await post('/json', 'application/json', '')).json()).toEqual({ parsed: {} });
-    expect(await (await post('/json', 'application/merge-patch+json', '{"b":null}')).json()).toEqual({ parsed: { b: null } });
+    expect(await (await post('/json', 'application/merge-patch+json', '{"b":null}')).json()).toEqual({
+      parsed: { b: null },
+    });
   });
 
   test('json: not JSON → 400 invalid_request', async () => {
@@ -103,7 +125,10 @@ describe('src/http/body.ts over HTTP, limit from the route row', () => {
       const res = await post(path, type, shape(`{"pad":"${'x'.repeat(LIMIT)}"}`));
       expect(res.status).toBe(413);
       expect(res.headers.get('connection')).toBe('close');
-      expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'request body too large (limit 1 KiB)' });
+      expect(await res.json()).toEqual({
+        error: 'invalid_request',
+        error_description: 'request body too large (limit 1 KiB)',
+      });
     }
   });
 
@@ -123,21 +148,35 @@ describe('coursegate: one reader, one limit', () => {
 
   // oidc-provider's own reader stops at 56 KiB; the route's limit is 64 KiB. A body between the two
   // is read by src/http/body.ts (declared or chunked), so the provider never applies its own limit.
-  test.each(['/api/oauth/token', '/api/oauth/revoke', '/api/oauth/introspect'])('%s: a 60 KiB form gets the same answer declared and chunked', async (path) => {
-    const form = `client_id=nobody&pad=${'x'.repeat(60 * 1024)}`;
-    const answers: Array<{ status: number; body: string }> = [];
-    for (const body of [form, chunked(form)]) {
-      const res = await fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, duplex: 'half', redirect: 'manual' } as RequestInit);
-      answers.push({ status: res.status, body: (await res.text()).replace(/[0-9a-f-]{36}/g, '<id>') });
-    }
-    expect(answers[0]!.status).not.toBe(413);
-    expect(answers[0]!.body).not.toContain('failed to parse the request body');
-    expect(answers[1]).toEqual(answers[0]);
-  });
+  test.each(['/api/oauth/token', '/api/oauth/revoke', '/api/oauth/introspect'])(
+    '%s: a 60 KiB form gets the same answer declared and chunked',
+    async (path) => {
+      const form = `client_id=nobody&pad=${'x'.repeat(60 * 1024)}`;
+      const answers: Array<{ status: number; body: string }> = [];
+      for (const body of [form, chunked(form)]) {
+        const res = await fetch(`${server.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+          duplex: 'half',
+          redirect: 'manual',
+        } as RequestInit);
+        answers.push({ status: res.status, body: (await res.text()).replace(/[0-9a-f-]{36}/g, '<id>') });
+      }
+      expect(answers[0]!.status).not.toBe(413);
+      expect(answers[0]!.body).not.toContain('failed to parse the request body');
+      expect(answers[1]).toEqual(answers[0]);
+    },
+  );
 
   test.each(['/invitations/some-token', '/set-password'])('%s', async (path) => {
     for (const body of [`password=${'x'.repeat(17 * 1024)}`, chunked(`password=${'x'.repeat(17 * 1024)}`)]) {
-      const res = await fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, duplex: 'half' } as RequestInit);
+      const res = await fetch(`${server.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
       expect(res.status).toBe(413);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await res.text()).toContain('request body too large (limit 16 KiB)');

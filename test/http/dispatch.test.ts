@@ -18,15 +18,20 @@ afterAll(async () => {
   await server?.close();
 });
 
-const send = (path: string, init: RequestInit = {}) => fetch(`${server.baseUrl}${path}`, { redirect: 'manual', ...init });
+const send = (path: string, init: RequestInit = {}) =>
+  fetch(`${server.baseUrl}${path}`, { redirect: 'manual', ...init });
 
 describe('dispatch: one pipeline per route-table row', () => {
   // The server above started, so `dispatch` found a pipeline for every row of ROUTE_TABLE and a
   // row for every pipeline (it refuses to build otherwise, as this test shows on a small table).
   test('a table row without a pipeline, or a pipeline without a row, stops the build', () => {
-    const table: RouteSpec[] = [{ name: 'only', path: '/only', methods: ['GET'], owner: 'app', surface: 'oauth', auth: { kind: 'none' } }];
+    const table: RouteSpec[] = [
+      { name: 'only', path: '/only', methods: ['GET'], owner: 'app', surface: 'oauth', auth: { kind: 'none' } },
+    ];
     expect(() => dispatch({}, table)).toThrow(/route only \(\/only\) has no pipeline/);
-    expect(() => dispatch({ only: pipeline(), extra: pipeline() }, table)).toThrow(/pipeline extra names no route-table row/);
+    expect(() => dispatch({ only: pipeline(), extra: pipeline() }, table)).toThrow(
+      /pipeline extra names no route-table row/,
+    );
   });
 
   test('no row → 404 not_found (RFC 6749 §5.2 shape)', async () => {
@@ -35,17 +40,21 @@ describe('dispatch: one pipeline per route-table row', () => {
     expect(await res.json()).toEqual({ error: 'not_found', error_description: 'no resource at /no/such/route' });
   });
 
-  test.each(['/healthz', '/readyz', '/openapi.json', '/.well-known/oauth-protected-resource', '/assets/coursegate.css', '/HEALTHZ/'])(
-    'POST %s (a GET-only row) → 405 method_not_allowed with Allow: GET, HEAD',
-    async (path) => {
-      const res = await send(path, { method: 'POST' });
-      expect(res.status).toBe(405);
-      expect(res.headers.get('allow')).toBe('GET, HEAD');
-      expect(((await res.json()) as { error: string }).error).toBe('method_not_allowed');
-    },
-  );
+  test.each([
+    '/healthz',
+    '/readyz',
+    '/openapi.json',
+    '/.well-known/oauth-protected-resource',
+    '/assets/coursegate.css',
+    '/HEALTHZ/',
+  ])('POST %s (a GET-only row) → 405 method_not_allowed with Allow: GET, HEAD', async (path) => {
+    const res = await send(path, { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await res.json()) as { error: string }).error).toBe('method_not_allowed');
+  });
 
-  test('PUT /api/oauth/userinfo → 405 with the row\'s methods', async () => {
+  test("PUT /api/oauth/userinfo → 405 with the row's methods", async () => {
     const res = await send('/api/oauth/userinfo', { method: 'PUT' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
@@ -65,8 +74,11 @@ describe('dispatch: one pipeline per route-table row', () => {
     expect(await res.text()).toBe('');
   });
 
-  test('provider rows keep oidc-provider\'s answers: CORS preflight at the token endpoint, 404 for GET', async () => {
-    const preflight = await send('/api/oauth/token', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+  test("provider rows keep oidc-provider's answers: CORS preflight at the token endpoint, 404 for GET", async () => {
+    const preflight = await send('/api/oauth/token', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
     const get = await send('/api/oauth/token');
@@ -75,9 +87,13 @@ describe('dispatch: one pipeline per route-table row', () => {
   });
 
   test.each(['/oauth/authorize', '/api/oauth/logout'])(
-    'POST %s: not served (GET only: SPEC §4.2; POST needs SameSite=None cookies), the provider\'s 404, never a page or a redirect',
+    "POST %s: not served (GET only: SPEC §4.2; POST needs SameSite=None cookies), the provider's 404, never a page or a redirect",
     async (path) => {
-      const res = await send(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=demo-member-cli&response_type=code' });
+      const res = await send(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'client_id=demo-member-cli&response_type=code',
+      });
       expect(res.status).toBe(404);
       expect(res.headers.get('location')).toBeNull();
       expect(((await res.json()) as { error: string }).error).toBe('not_found');

@@ -26,7 +26,7 @@ async function openLogin(origin: string, resource: string) {
     resource,
     code_challenge: pkcePair().challenge,
     code_challenge_method: 'S256',
-    state: 'st-' + Math.random().toString(36).slice(2),
+    state: `st-${Math.random().toString(36).slice(2)}`,
   }).toString();
   let res = await fetch(url, { redirect: 'manual' });
   jar.store(res);
@@ -48,8 +48,12 @@ async function openLogin(origin: string, resource: string) {
 
 /** Fires the 40 attempts at once (spread over `origins`; the first is BASE_URL), then one more with the right password. */
 async function burst(origins: string[]) {
-  const submits = await Promise.all(Array.from({ length: ATTEMPTS + 1 }, (_, i) => openLogin(origins[i % origins.length]!, origins[0]!)));
-  const statuses = await Promise.all(submits.slice(0, ATTEMPTS).map((submit, i) => submit(i === RIGHT ? DEMO_PASSWORD : 'wrong-password')));
+  const submits = await Promise.all(
+    Array.from({ length: ATTEMPTS + 1 }, (_, i) => openLogin(origins[i % origins.length]!, origins[0]!)),
+  );
+  const statuses = await Promise.all(
+    submits.slice(0, ATTEMPTS).map((submit, i) => submit(i === RIGHT ? DEMO_PASSWORD : 'wrong-password')),
+  );
   const count = (status: number) => statuses.filter((s) => s === status).length;
   const after = await submits[ATTEMPTS]!(DEMO_PASSWORD);
   return { statuses, reached: count(401) + count(303), limited: count(429), after };
@@ -82,7 +86,12 @@ describeWith('redis')('DESIGN D7: failed-login limit under 40 parallel attempts,
   const prefix = randomPrefix();
   beforeAll(async () => {
     const portA = await freePort();
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_LOGIN_FAILURES: `${LIMIT}/900`, BASE_URL: `http://127.0.0.1:${portA}` };
+    const env = {
+      REDIS_URL: TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_LOGIN_FAILURES: `${LIMIT}/900`,
+      BASE_URL: `http://127.0.0.1:${portA}`,
+    };
     a = await startTestServer(env, undefined, portA);
     b = await startTestServer(env);
   });

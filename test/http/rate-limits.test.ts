@@ -17,7 +17,13 @@ const LIMITS = {
   RATE_LIMIT_LOGIN_FAILURES: '2/60',
 };
 
-const badGrant = (clientId: string) => ({ grant_type: 'authorization_code', code: 'nope', code_verifier: 'x'.repeat(43), redirect_uri: REDIRECT_URI, client_id: clientId });
+const badGrant = (clientId: string) => ({
+  grant_type: 'authorization_code',
+  code: 'nope',
+  code_verifier: 'x'.repeat(43),
+  redirect_uri: REDIRECT_URI,
+  client_id: clientId,
+});
 
 function expect429(res: { status: number; body: Record<string, unknown>; headers: Headers }) {
   expect(res.status).toBe(429);
@@ -68,7 +74,8 @@ describe('DESIGN D7 limits (one process, in-memory counters)', () => {
   afterAll(() => server.close());
 
   test('token endpoint: keyed by client_id (form field and HTTP Basic), not by IP', async () => {
-    for (let i = 0; i < 3; i++) expect((await postForm(server.baseUrl, '/api/oauth/token', badGrant('client-a'))).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await postForm(server.baseUrl, '/api/oauth/token', badGrant('client-a'))).status).toBe(401);
     expect429(await postForm(server.baseUrl, '/api/oauth/token', badGrant('client-a')));
     // Same IP, another client: its own budget.
     expect((await postForm(server.baseUrl, '/api/oauth/token', badGrant('client-b'))).status).toBe(401);
@@ -94,14 +101,21 @@ describe('DESIGN D7 limits (one process, in-memory counters)', () => {
     const spellings = ['application/x-www-form-urlencoded; charset=UTF-8', 'Application/X-WWW-Form-Urlencoded'];
     for (const [i, type] of spellings.entries()) {
       const form = { token: 'whatever', client_id: `client-typed-${i}` };
-      for (let n = 0; n < 2; n++) expect((await postForm(server.baseUrl, path, form, { 'content-type': type })).status).not.toBe(429);
+      for (let n = 0; n < 2; n++)
+        expect((await postForm(server.baseUrl, path, form, { 'content-type': type })).status).not.toBe(429);
       expect429(await postForm(server.baseUrl, path, form, { 'content-type': type }));
     }
     // A JSON body is not a form: its client_id spends nothing of that client's budget.
     const json = (clientId: string) =>
-      fetch(new URL(path, server.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'whatever', client_id: clientId }) });
+      fetch(new URL(path, server.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: 'whatever', client_id: clientId }),
+      });
     for (let n = 0; n < 3; n++) await (await json('client-json')).text();
-    expect((await postForm(server.baseUrl, path, { token: 'whatever', client_id: 'client-json' })).status).not.toBe(429);
+    expect((await postForm(server.baseUrl, path, { token: 'whatever', client_id: 'client-json' })).status).not.toBe(
+      429,
+    );
   });
 
   test('registration: keyed by IP', async () => {
@@ -110,13 +124,18 @@ describe('DESIGN D7 limits (one process, in-memory counters)', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9999/cb'], token_endpoint_auth_method: 'none' }),
-      }).then(async (r) => ({ status: r.status, headers: r.headers, body: (await r.json()) as Record<string, unknown> }));
+      }).then(async (r) => ({
+        status: r.status,
+        headers: r.headers,
+        body: (await r.json()) as Record<string, unknown>,
+      }));
     for (let i = 0; i < 2; i++) expect((await register()).status).not.toBe(429);
     expect429(await register());
   });
 
   test('failed logins: account + IP locked out with a message on the login page', async () => {
-    for (let i = 0; i < 2; i++) expect((await submitLogin(server.baseUrl, 'student@demo.test', 'wrong')).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await submitLogin(server.baseUrl, 'student@demo.test', 'wrong')).status).toBe(401);
     // Even the right password is refused while locked out; the page says why.
     const locked = await submitLogin(server.baseUrl, 'student@demo.test', 'demo-password-for-tests');
     expect(locked.status).toBe(429);
@@ -160,7 +179,12 @@ describeWith('redis')('DESIGN D7 limits hold across processes (Redis counters)',
   const prefix = randomPrefix();
   beforeAll(async () => {
     const portA = await freePort();
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_TOKEN: '4/60', BASE_URL: `http://127.0.0.1:${portA}` };
+    const env = {
+      REDIS_URL: TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_TOKEN: '4/60',
+      BASE_URL: `http://127.0.0.1:${portA}`,
+    };
     a = await startTestServer(env, undefined, portA);
     b = await startTestServer(env);
   });
@@ -172,7 +196,8 @@ describeWith('redis')('DESIGN D7 limits hold across processes (Redis counters)',
 
   test('2 requests at A + 2 at B exhaust one client’s budget at both', async () => {
     const origins = [`http://127.0.0.1:${a.port}`, `http://127.0.0.1:${b.port}`];
-    for (const o of [...origins, ...origins]) expect((await postForm(o, '/api/oauth/token', badGrant('shared'))).status).toBe(401);
+    for (const o of [...origins, ...origins])
+      expect((await postForm(o, '/api/oauth/token', badGrant('shared'))).status).toBe(401);
     for (const o of origins) expect429(await postForm(o, '/api/oauth/token', badGrant('shared')));
   });
 });

@@ -30,7 +30,10 @@ afterAll(async () => {
 
 const rowNamed = (name: string): RouteSpec => ROUTE_TABLE.find((r) => r.name === name)!;
 const built = (name: string): Pipeline => server.pipelines[name]!;
-const without = (p: Pipeline, drop: (s: Step) => boolean): Pipeline => ({ ...p, steps: p.steps.filter((s) => !drop(s)) });
+const without = (p: Pipeline, drop: (s: Step) => boolean): Pipeline => ({
+  ...p,
+  steps: p.steps.filter((s) => !drop(s)),
+});
 
 describe('every built pipeline enforces its row', () => {
   test('each of the rows passes the check', () => {
@@ -43,7 +46,9 @@ describe('every built pipeline enforces its row', () => {
   test('the columns are read: bearer rows carry the bearer step with their scopes, provider rows the prelude and postlude', () => {
     const bearerRows = ROUTE_TABLE.filter((r) => r.auth.kind === 'bearer' && !r.auth.anonymous).map((r) => r.name);
     expect(bearerRows).toEqual(expect.arrayContaining(['userinfo', 'account_graphql', 'admin_api', 'admin_api_files']));
-    const graphqlAuth = built('account_graphql').steps.map(columnOf).find((t) => t?.column === 'auth');
+    const graphqlAuth = built('account_graphql')
+      .steps.map(columnOf)
+      .find((t) => t?.column === 'auth');
     expect(graphqlAuth).toEqual({ column: 'auth', scopes: ['account:read'], challengeScope: undefined });
     const providerRows = ROUTE_TABLE.filter((r) => r.owner === 'provider');
     expect(providerRows).toHaveLength(13);
@@ -52,10 +57,14 @@ describe('every built pipeline enforces its row', () => {
       expect(tags.at(-1)).toEqual({ column: 'owner', part: 'postlude' });
       expect(tags.filter((t) => t?.column === 'owner' && t.part === 'prelude')).toHaveLength(2);
     }
-    const limitKeys = (name: string) => built(name).steps.map(columnOf).filter((t) => t?.column === 'rateLimit');
+    const limitKeys = (name: string) =>
+      built(name)
+        .steps.map(columnOf)
+        .filter((t) => t?.column === 'rateLimit');
     expect(limitKeys('token')).toEqual([{ column: 'rateLimit', key: 'client+ip' }]);
     expect(limitKeys('registration')).toEqual([{ column: 'rateLimit', key: 'ip' }]);
-    for (const name of ['login', 'signin', 'invitation']) expect(limitKeys(name)).toEqual([{ column: 'rateLimit', key: 'account+ip' }]);
+    for (const name of ['login', 'signin', 'invitation'])
+      expect(limitKeys(name)).toEqual([{ column: 'rateLimit', key: 'account+ip' }]);
     expect(limitKeys('consent')).toEqual([]);
   });
 });
@@ -63,36 +72,58 @@ describe('every built pipeline enforces its row', () => {
 describe('broken copies are caught', () => {
   test('a bearer row whose pipeline lacks the bearer step would serve anonymous callers', () => {
     const broken = without(built('account_graphql'), (s) => columnOf(s)?.column === 'auth');
-    expect(checkPipeline(rowNamed('account_graphql'), broken)).toEqual([expect.stringMatching(/needs exactly one bearer step .*anonymous callers/)]);
+    expect(checkPipeline(rowNamed('account_graphql'), broken)).toEqual([
+      expect.stringMatching(/needs exactly one bearer step .*anonymous callers/),
+    ]);
     // …or one whose family step runs before authentication.
-    const early: Pipeline = { ...built('admin_api'), steps: [built('admin_api').steps[0]!, async (_ctx, next) => next(), ...built('admin_api').steps.slice(1)] };
+    const early: Pipeline = {
+      ...built('admin_api'),
+      steps: [built('admin_api').steps[0]!, async (_ctx, next) => next(), ...built('admin_api').steps.slice(1)],
+    };
     expect(checkPipeline(rowNamed('admin_api'), early)).toEqual([expect.stringMatching(/run before the bearer step/)]);
   });
 
   test('a row whose scopes changed no longer matches the bearer step built for the old ones', () => {
     const row: RouteSpec = { ...rowNamed('account_graphql'), auth: { kind: 'bearer', scopes: ['account:write'] } };
-    expect(checkPipeline(row, built('account_graphql'))).toEqual([expect.stringMatching(/requires \[account:read\] but the row declares \[account:write\]/)]);
+    expect(checkPipeline(row, built('account_graphql'))).toEqual([
+      expect.stringMatching(/requires \[account:read\] but the row declares \[account:write\]/),
+    ]);
   });
 
   test('a provider row without its prelude or postlude', () => {
-    const noPrelude = without(built('token'), (s) => { const t = columnOf(s); return t?.column === 'owner' && t.part === 'prelude'; });
+    const noPrelude = without(built('token'), (s) => {
+      const t = columnOf(s);
+      return t?.column === 'owner' && t.part === 'prelude';
+    });
     expect(checkPipeline(rowNamed('token'), noPrelude)).toEqual([expect.stringMatching(/prelude/)]);
-    const noPostlude = without(built('revocation'), (s) => { const t = columnOf(s); return t?.column === 'owner' && t.part === 'postlude'; });
-    expect(checkPipeline(rowNamed('revocation'), noPostlude)).toEqual([expect.stringMatching(/ends in handToProvider/)]);
+    const noPostlude = without(built('revocation'), (s) => {
+      const t = columnOf(s);
+      return t?.column === 'owner' && t.part === 'postlude';
+    });
+    expect(checkPipeline(rowNamed('revocation'), noPostlude)).toEqual([
+      expect.stringMatching(/ends in handToProvider/),
+    ]);
     // An app row handed to the provider by hand.
     const handed: Pipeline = { ...built('healthz'), steps: [...built('healthz').steps, built('token').steps.at(-1)!] };
     expect(checkPipeline(rowNamed('healthz'), handed)).toEqual([expect.stringMatching(/app row has provider steps/)]);
   });
 
   test('rate limits: the wrong key, a limit the row does not declare, a declared limit missing', () => {
-    expect(checkPipeline({ ...rowNamed('token'), rateLimit: { limit: 'token', key: 'ip', methods: ['POST'] } }, built('token'))).toEqual([
-      expect.stringMatching(/rate-limit steps \[client\+ip\] but the row declares \[ip\]/),
-    ]);
+    expect(
+      checkPipeline(
+        { ...rowNamed('token'), rateLimit: { limit: 'token', key: 'ip', methods: ['POST'] } },
+        built('token'),
+      ),
+    ).toEqual([expect.stringMatching(/rate-limit steps \[client\+ip\] but the row declares \[ip\]/)]);
     // The `invitation` row as it was: limited by its handler, no limit in the row.
     const { rateLimit: _dropped, ...unlimited } = rowNamed('invitation');
-    expect(checkPipeline(unlimited, built('invitation'))).toEqual([expect.stringMatching(/\[account\+ip\] but the row declares \[\]/)]);
+    expect(checkPipeline(unlimited, built('invitation'))).toEqual([
+      expect.stringMatching(/\[account\+ip\] but the row declares \[\]/),
+    ]);
     const noLimit = without(built('signin'), (s) => columnOf(s)?.column === 'rateLimit');
-    expect(checkPipeline(rowNamed('signin'), noLimit)).toEqual([expect.stringMatching(/\[\] but the row declares \[account\+ip\]/)]);
+    expect(checkPipeline(rowNamed('signin'), noLimit)).toEqual([
+      expect.stringMatching(/\[\] but the row declares \[account\+ip\]/),
+    ]);
   });
 
   test('a row declared bearer gets the bearer step from its column alone', () => {
@@ -108,13 +139,24 @@ describe('broken copies are caught', () => {
       handToProvider: async () => undefined,
     } as unknown as ColumnSteps;
     const row: RouteSpec = { ...rowNamed('healthz'), auth: { kind: 'bearer', scopes: ['account:read'] } };
-    const assembled = assemble(row, pipeline(async () => undefined), columns);
-    expect(assembled.steps.map(columnOf)[1]).toEqual({ column: 'auth', scopes: ['account:read'], challengeScope: undefined });
+    const assembled = assemble(
+      row,
+      pipeline(async () => undefined),
+      columns,
+    );
+    expect(assembled.steps.map(columnOf)[1]).toEqual({
+      column: 'auth',
+      scopes: ['account:read'],
+      challengeScope: undefined,
+    });
     expect(checkPipeline(row, assembled)).toEqual([]);
   });
 
   test('a handler on a row without a failure-counted limit gets no reserve/release pair', () => {
-    const ctx = { state: { route: { spec: rowNamed('consent'), params: {} } }, path: '/interaction/x/consent' } as unknown as Context;
+    const ctx = {
+      state: { route: { spec: rowNamed('consent'), params: {} } },
+      path: '/interaction/x/consent',
+    } as unknown as Context;
     expect(() => failureCountOf(ctx)).toThrow(/route consent declares no failure-counted limit/);
   });
 });
@@ -150,10 +192,20 @@ describe('the invitation row declares the failure-counted limit its page spends 
     const reg = await fetch(`${base}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'row limit', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'row limit',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    const token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid members:write', site: 'demo' });
+    const token = await memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid members:write',
+      site: 'demo',
+    });
     const created = await fetch(`${base}/api/v1/invitations`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

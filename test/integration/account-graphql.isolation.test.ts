@@ -28,7 +28,12 @@ beforeAll(async () => {
   tokens.student = await memberToken({ baseUrl: base, email: 'student@demo.test' });
   tokens.student2 = await memberToken({ baseUrl: base, email: 'student2@demo.test' });
   tokens.ownerDemo = await memberToken({ baseUrl: base, email: 'owner@demo.test', site: 'demo' });
-  tokens.ownerSecond = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: 'second-member-cli', site: 'second' });
+  tokens.ownerSecond = await memberToken({
+    baseUrl: base,
+    email: 'owner@demo.test',
+    clientId: 'second-member-cli',
+    site: 'second',
+  });
 });
 afterAll(() => server.close());
 
@@ -61,9 +66,18 @@ describe('SPEC §1 cross-user isolation at one site', () => {
   });
 
   test("a cursor taken from another member's list reveals nothing of theirs", async () => {
-    const theirs = await graphql(server.baseUrl, tokens.student2!, '{ viewer { orders(first: 1) { edges { cursor } } } }');
+    const theirs = await graphql(
+      server.baseUrl,
+      tokens.student2!,
+      '{ viewer { orders(first: 1) { edges { cursor } } } }',
+    );
     const cursor = theirs.body.data.viewer.orders.edges[0].cursor;
-    const mine = await graphql(server.baseUrl, tokens.student!, 'query($a: String) { viewer { orders(first: 10, after: $a) { nodes { id } } } }', { a: cursor });
+    const mine = await graphql(
+      server.baseUrl,
+      tokens.student!,
+      'query($a: String) { viewer { orders(first: 10, after: $a) { nodes { id } } } }',
+      { a: cursor },
+    );
     expect(mine.body.errors).toBeUndefined();
     for (const n of mine.body.data.viewer.orders.nodes) expect(n.id).toMatch(/^ord_1/);
   });
@@ -82,8 +96,12 @@ describe('SPEC §1 cross-site isolation: one user, two sites, two tokens', () =>
   test('owner at second: only the second-site enrollment, order and registration', async () => {
     const v = await everything('ownerSecond');
     expect(v.site.id).toBe('second');
-    expect(v.enrolledCourses.nodes).toEqual([{ slug: 'second-school-intro', lastWatchedLecture: { lectureId: 'lec_2_1' } }]);
-    expect(v.orders.nodes).toEqual([{ id: 'ord_3001', number: 'SS-3001', items: [{ courseSlug: 'second-school-intro' }] }]);
+    expect(v.enrolledCourses.nodes).toEqual([
+      { slug: 'second-school-intro', lastWatchedLecture: { lectureId: 'lec_2_1' } },
+    ]);
+    expect(v.orders.nodes).toEqual([
+      { id: 'ord_3001', number: 'SS-3001', items: [{ courseSlug: 'second-school-intro' }] },
+    ]);
     expect(v.eventRegistrations.nodes).toEqual([{ id: 'reg_5', event: { id: 'evt_second_open' } }]);
   });
 
@@ -108,7 +126,12 @@ describe('SPEC §1 writes stay inside the member and the site', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
     expect(res.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const rows = await server.store.db.selectFrom('lecture_progress').selectAll().where('lecture_id', '=', lecture).where('position_seconds', '=', 5).execute();
+    const rows = await server.store.db
+      .selectFrom('lecture_progress')
+      .selectAll()
+      .where('lecture_id', '=', lecture)
+      .where('position_seconds', '=', 5)
+      .execute();
     expect(rows).toEqual([]);
   });
 });

@@ -11,7 +11,16 @@ import { createAccountYoga, type AccountServices } from '../../src/resource/acco
 import { LIMITS } from '../../src/resource/account-graphql/limits.js';
 import { INTROSPECTION_LIMITS } from '../../src/resource/account-graphql/introspection-bound.js';
 import { readFileSync } from 'node:fs';
-import { buildSchema, getIntrospectionQuery, getNamedType, isObjectType, parse, validate, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isObjectType,
+  parse,
+  validate,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 
 let server: TestServer;
@@ -29,7 +38,9 @@ const FULL = (n: number | string) => `
   eventRegistrations(first: ${n}) { totalCount pageInfo { hasNextPage endCursor } nodes { id status createdAt event { id title startsAt endsAt location } } }`;
 
 /** The Account API's schema, as clients get it (docs/account-api.graphql is the same SDL). */
-const SCHEMA = buildSchema(readFileSync(new URL('../../src/resource/account-graphql/schema.graphql', import.meta.url), 'utf8'));
+const SCHEMA = buildSchema(
+  readFileSync(new URL('../../src/resource/account-graphql/schema.graphql', import.meta.url), 'utf8'),
+);
 
 /**
  * Issue #27 part 4: the "every field" document, generated from the schema (not a hand-written list,
@@ -40,7 +51,9 @@ const SCHEMA = buildSchema(readFileSync(new URL('../../src/resource/account-grap
 function everyFieldDocument(schema: GraphQLSchema, rows: 'nodes' | 'edges'): string {
   const select = (type: GraphQLObjectType): string =>
     Object.values(type.getFields())
-      .filter((f) => !(type.getFields().nodes && type.getFields().edges && f.name === (rows === 'nodes' ? 'edges' : 'nodes')))
+      .filter(
+        (f) => !(type.getFields().nodes && type.getFields().edges && f.name === (rows === 'nodes' ? 'edges' : 'nodes')),
+      )
       .map((f) => {
         const named = getNamedType(f.type);
         const args = f.args.some((a) => a.name === 'first') ? '(first: 100)' : '';
@@ -53,7 +66,12 @@ function everyFieldDocument(schema: GraphQLSchema, rows: 'nodes' | 'edges'): str
 /** graphql-armor's cost of a document (the rule the server runs, with its default weights). */
 function armorCost(schema: GraphQLSchema, document: string): number {
   let cost = Number.NaN;
-  const errors = validate(schema, parse(document), [costLimitRule({ maxCost: Number.MAX_SAFE_INTEGER, onAccept: [(_ctx: unknown, { n }: { n: number }) => (cost = n)] } as never)]);
+  const errors = validate(schema, parse(document), [
+    costLimitRule({
+      maxCost: Number.MAX_SAFE_INTEGER,
+      onAccept: [(_ctx: unknown, { n }: { n: number }) => (cost = n)],
+    } as never),
+  ]);
   if (errors.length > 0) throw errors[0];
   return cost;
 }
@@ -70,10 +88,26 @@ const cases: Array<[string, string, string]> = [
   ['unknown argument', '{ viewer { orders(last: 5) { totalCount } } }', 'GRAPHQL_VALIDATION_FAILED'],
   ['wrong literal type', '{ viewer { orders(first: "ten") { totalCount } } }', 'GRAPHQL_VALIDATION_FAILED'],
   [`depth over ${LIMITS.depth}`, DEEP_INTROSPECTION, 'QUERY_TOO_DEEP'],
-  ['the full document twice at first: 100 (cost)', `{ a: viewer { ${FULL(100)} } b: viewer { ${FULL(100)} } }`, 'QUERY_TOO_COSTLY'],
-  ['four connections with a variable first (rows budget)', `query($n: Int!) { viewer { a: orders(first: $n) { totalCount } b: orders(first: $n) { totalCount } c: orders(first: $n) { totalCount } d: orders(first: $n) { totalCount } } }`, 'QUERY_TOO_COSTLY'],
-  [`more than ${LIMITS.aliases} aliases`, `{ viewer { ${Array.from({ length: LIMITS.aliases + 1 }, (_, i) => `a${i}: id`).join(' ')} } }`, 'TOO_MANY_ALIASES'],
-  [`more than ${LIMITS.directives} directives`, `{ viewer { id ${'@include(if: true) '.repeat(LIMITS.directives + 1)} } }`, 'TOO_MANY_DIRECTIVES'],
+  [
+    'the full document twice at first: 100 (cost)',
+    `{ a: viewer { ${FULL(100)} } b: viewer { ${FULL(100)} } }`,
+    'QUERY_TOO_COSTLY',
+  ],
+  [
+    'four connections with a variable first (rows budget)',
+    `query($n: Int!) { viewer { a: orders(first: $n) { totalCount } b: orders(first: $n) { totalCount } c: orders(first: $n) { totalCount } d: orders(first: $n) { totalCount } } }`,
+    'QUERY_TOO_COSTLY',
+  ],
+  [
+    `more than ${LIMITS.aliases} aliases`,
+    `{ viewer { ${Array.from({ length: LIMITS.aliases + 1 }, (_, i) => `a${i}: id`).join(' ')} } }`,
+    'TOO_MANY_ALIASES',
+  ],
+  [
+    `more than ${LIMITS.directives} directives`,
+    `{ viewer { id ${'@include(if: true) '.repeat(LIMITS.directives + 1)} } }`,
+    'TOO_MANY_DIRECTIVES',
+  ],
   [`more than ${LIMITS.tokens} tokens`, `{ viewer { ${'id '.repeat(LIMITS.tokens)} } }`, 'TOO_MANY_TOKENS'],
 ];
 
@@ -91,18 +125,25 @@ describe('limits and bad documents: request errors with stable codes, never 500'
     expect(spec.body.errors?.map((e) => e.extensions?.code)).toContain(code);
   });
 
-  test.each(['nodes', 'edges'] as const)('the most expensive legitimate document (every field of the schema, first: 100, rows through %s) passes', async (rows) => {
-    const document = everyFieldDocument(SCHEMA, rows);
-    // Generated: every scalar of every type under viewer is in it.
-    for (const field of ['email', 'roles', 'lastWatchedLecture', 'courseSlug', 'location', 'endCursor']) expect(document).toContain(field);
-    const res = await graphql(server.baseUrl, token, document);
-    expect(res.status).toBe(200);
-    expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.viewer.orders.totalCount).toBe(3);
-  });
+  test.each(['nodes', 'edges'] as const)(
+    'the most expensive legitimate document (every field of the schema, first: 100, rows through %s) passes',
+    async (rows) => {
+      const document = everyFieldDocument(SCHEMA, rows);
+      // Generated: every scalar of every type under viewer is in it.
+      for (const field of ['email', 'roles', 'lastWatchedLecture', 'courseSlug', 'location', 'endCursor'])
+        expect(document).toContain(field);
+      const res = await graphql(server.baseUrl, token, document);
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.viewer.orders.totalCount).toBe(3);
+    },
+  );
 
   test(`the cost cap keeps ≥ ${COST_HEADROOM * 100} % headroom over the costliest legitimate document`, () => {
-    const costliest = Math.max(armorCost(SCHEMA, everyFieldDocument(SCHEMA, 'nodes')), armorCost(SCHEMA, everyFieldDocument(SCHEMA, 'edges')));
+    const costliest = Math.max(
+      armorCost(SCHEMA, everyFieldDocument(SCHEMA, 'nodes')),
+      armorCost(SCHEMA, everyFieldDocument(SCHEMA, 'edges')),
+    );
     expect(costliest * (1 + COST_HEADROOM)).toBeLessThanOrEqual(LIMITS.cost);
   });
 
@@ -111,8 +152,14 @@ describe('limits and bad documents: request errors with stable codes, never 500'
     // field would be refused by the cap; the check says so before they are.
     const grown = buildSchema(
       readFileSync(new URL('../../src/resource/account-graphql/schema.graphql', import.meta.url), 'utf8')
-        .replace('type OrderItem {', 'type OrderItem {\n  a1: Int\n  a2: Int\n  a3: Int\n  a4: Int\n  a5: Int\n  a6: Int')
-        .replace('type EnrolledCourse {', 'type EnrolledCourse {\n  b1: Int\n  b2: Int\n  b3: Int\n  b4: Int\n  b5: Int\n  b6: Int'),
+        .replace(
+          'type OrderItem {',
+          'type OrderItem {\n  a1: Int\n  a2: Int\n  a3: Int\n  a4: Int\n  a5: Int\n  a6: Int',
+        )
+        .replace(
+          'type EnrolledCourse {',
+          'type EnrolledCourse {\n  b1: Int\n  b2: Int\n  b3: Int\n  b4: Int\n  b5: Int\n  b6: Int',
+        ),
     );
     const document = everyFieldDocument(grown, 'edges');
     expect(document).toContain('a6');
@@ -159,7 +206,11 @@ describe('limits and bad documents: request errors with stable codes, never 500'
     url.searchParams.set('query', 'mutation { updateDisplayName(input: { name: "Via GET" }) { viewer { name } } }');
     const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(405);
-    const user = await server.store.db.selectFrom('users').select('name').where('id', '=', 'usr_student').executeTakeFirstOrThrow();
+    const user = await server.store.db
+      .selectFrom('users')
+      .select('name')
+      .where('id', '=', 'usr_student')
+      .executeTakeFirstOrThrow();
     expect(user.name).toBe('Sam Student');
   });
 
@@ -170,17 +221,44 @@ describe('limits and bad documents: request errors with stable codes, never 500'
 });
 
 /** What GraphiQL, graphql-codegen and IDE plugins send (15 fields deep through `ofType`). */
-const STANDARD_INTROSPECTION = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+const STANDARD_INTROSPECTION = getIntrospectionQuery({
+  descriptions: true,
+  specifiedByUrl: true,
+  directiveIsRepeatable: true,
+  schemaDescription: true,
+  inputValueDeprecation: true,
+});
 const CYCLIC_INTROSPECTION = '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }';
 const TOO_DEEP_INTROSPECTION = `{ __schema { queryType { ${'fields { type { '.repeat(1)}${'ofType { '.repeat(INTROSPECTION_LIMITS.depth)}name${' }'.repeat(INTROSPECTION_LIMITS.depth + 2)} } } }`;
 
 describe('production mode: introspection for authenticated callers (bounded), no field suggestions', () => {
-  const principal = { userId: 'usr_x', siteId: 'demo', clientId: 'c', scopes: new Set(['account:read']), grantId: 'g', expiresAt: 0 };
+  const principal = {
+    userId: 'usr_x',
+    siteId: 'demo',
+    clientId: 'c',
+    scopes: new Set(['account:read']),
+    grantId: 'g',
+    expiresAt: 0,
+  };
   // No resolver runs in these tests: introspection resolves from the schema, the rest is refused at validation.
-  const yoga = createAccountYoga({ services: {} as AccountServices, baseUrl: 'https://issuer.example', production: true });
+  const yoga = createAccountYoga({
+    services: {} as AccountServices,
+    baseUrl: 'https://issuer.example',
+    production: true,
+  });
   const post = async (query: string) => {
-    const res = await yoga.fetch('http://localhost/account/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }, { koa: { state: { principal } } });
-    return { status: res.status, body: (await res.json()) as { data?: { __schema?: { types: unknown[] } }; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+    const res = await yoga.fetch(
+      'http://localhost/account/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) },
+      { koa: { state: { principal } } },
+    );
+    return {
+      status: res.status,
+      body: (await res.json()) as {
+        data?: { __schema?: { types: unknown[] } };
+        errors?: Array<{ message: string; extensions?: { code?: string } }>;
+      },
+    };
   };
 
   test('the standard introspection query (depth 15, over the depth limit of 8) is answered', async () => {
@@ -210,17 +288,45 @@ describe('production mode: introspection for authenticated callers (bounded), no
 describe('unexpected errors are masked and logged, never leaked', () => {
   test('a failing store gives INTERNAL_SERVER_ERROR "Unexpected error." without the cause; the log gets type and message', async () => {
     const logged: Array<Record<string, unknown>> = [];
-    const failing = { accounts: { findUser: async () => Promise.reject(new Error('SQLITE_BUSY: secret detail')) } } as unknown as AccountServices;
-    const yoga = createAccountYoga({ services: failing, baseUrl: 'https://issuer.example', production: false, log: { error: (fields) => logged.push(fields) } });
-    const principal = { userId: 'usr_x', siteId: 'demo', clientId: 'c', scopes: new Set(['account:read']), grantId: 'g', expiresAt: 0 };
+    const failing = {
+      accounts: { findUser: async () => Promise.reject(new Error('SQLITE_BUSY: secret detail')) },
+    } as unknown as AccountServices;
+    const yoga = createAccountYoga({
+      services: failing,
+      baseUrl: 'https://issuer.example',
+      production: false,
+      log: { error: (fields) => logged.push(fields) },
+    });
+    const principal = {
+      userId: 'usr_x',
+      siteId: 'demo',
+      clientId: 'c',
+      scopes: new Set(['account:read']),
+      grantId: 'g',
+      expiresAt: 0,
+    };
     const res = await yoga.fetch(
       'http://localhost/account/graphql',
-      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { id } }' }) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ viewer { id } }' }),
+      },
       { koa: { state: { principal } } },
     );
     const text = await res.text();
     expect(res.status).toBe(200);
-    expect(JSON.parse(text)).toEqual({ data: null, errors: [{ message: 'Unexpected error.', locations: [{ line: 1, column: 3 }], path: ['viewer'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    expect(JSON.parse(text)).toEqual({
+      data: null,
+      errors: [
+        {
+          message: 'Unexpected error.',
+          locations: [{ line: 1, column: 3 }],
+          path: ['viewer'],
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        },
+      ],
+    });
     expect(text).not.toContain('secret');
     expect(logged).toEqual([{ err: { type: 'Error', message: 'SQLITE_BUSY: secret detail' } }]);
   });

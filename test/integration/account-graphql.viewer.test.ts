@@ -128,7 +128,11 @@ describe('SPEC §2.4 viewer: every field for student@demo.test at demo', () => {
       ],
     });
     expect(o.nodes[0].status).toBe('REFUNDED');
-    expect(o.nodes[0].items[0]).toMatchObject({ courseSlug: null, quantity: 2, total: { amountMinor: 3000, currency: 'EUR' } });
+    expect(o.nodes[0].items[0]).toMatchObject({
+      courseSlug: null,
+      quantity: 2,
+      total: { amountMinor: 3000, currency: 'EUR' },
+    });
     for (const n of o.nodes) expect(Number.isInteger(n.total.amountMinor)).toBe(true);
   });
 
@@ -140,13 +144,25 @@ describe('SPEC §2.4 viewer: every field for student@demo.test at demo', () => {
         id: 'reg_1',
         status: 'ATTENDED',
         createdAt: '2026-08-01T10:00:00.000Z',
-        event: { id: 'evt_oauth_ws', title: 'OAuth workshop', startsAt: '2026-09-12T09:00:00.000Z', endsAt: '2026-09-12T16:00:00.000Z', location: 'Online' },
+        event: {
+          id: 'evt_oauth_ws',
+          title: 'OAuth workshop',
+          startsAt: '2026-09-12T09:00:00.000Z',
+          endsAt: '2026-09-12T16:00:00.000Z',
+          location: 'Online',
+        },
       },
       {
         id: 'reg_2',
         status: 'REGISTERED',
         createdAt: '2026-11-01T10:00:00.000Z',
-        event: { id: 'evt_ts_live', title: 'TypeScript live Q&A', startsAt: '2026-12-03T17:00:00.000Z', endsAt: '2026-12-03T18:00:00.000Z', location: 'Online' },
+        event: {
+          id: 'evt_ts_live',
+          title: 'TypeScript live Q&A',
+          startsAt: '2026-12-03T17:00:00.000Z',
+          endsAt: '2026-12-03T18:00:00.000Z',
+          location: 'Online',
+        },
       },
       {
         id: 'reg_3',
@@ -168,7 +184,9 @@ describe('SPEC §2.4 viewer: every field for student@demo.test at demo', () => {
     const dates = [
       ...viewer.orders.nodes.map((n: any) => n.createdAt),
       ...viewer.eventRegistrations.nodes.flatMap((n: any) => [n.createdAt, n.event.startsAt, n.event.endsAt]),
-      ...viewer.enrolledCourses.nodes.flatMap((n: any) => [n.expireDate, n.lastWatchedLecture?.updatedAt]).filter(Boolean),
+      ...viewer.enrolledCourses.nodes
+        .flatMap((n: any) => [n.expireDate, n.lastWatchedLecture?.updatedAt])
+        .filter(Boolean),
     ];
     expect(dates.length).toBeGreaterThan(10);
     for (const d of dates) expect(d).toMatch(iso);
@@ -218,7 +236,11 @@ describe('Relay pagination: first/after, opaque stable cursors, hasNextPage, tot
 
   test('first: 0 gives an empty page with hasNextPage and the totalCount', async () => {
     const res = await graphql(server.baseUrl, token, page('orders', 'id'), { first: 0 });
-    expect(res.body.data.viewer.orders).toEqual({ totalCount: 3, pageInfo: { hasNextPage: true, endCursor: null }, edges: [] });
+    expect(res.body.data.viewer.orders).toEqual({
+      totalCount: 3,
+      pageInfo: { hasNextPage: true, endCursor: null },
+      edges: [],
+    });
   });
 
   test('a cursor stays valid when rows are added before it (keyset, not offset)', async () => {
@@ -226,7 +248,16 @@ describe('Relay pagination: first/after, opaque stable cursors, hasNextPage, tot
     const cursor = first.body.data.viewer.orders.pageInfo.endCursor;
     await server.store.db
       .insertInto('orders')
-      .values({ id: 'ord_new', site_id: 'demo', user_id: 'usr_student', number: 'DA-9999', status: 'pending', total_minor: 100, currency: 'EUR', created_at: '2026-11-21T00:00:00.000Z' })
+      .values({
+        id: 'ord_new',
+        site_id: 'demo',
+        user_id: 'usr_student',
+        number: 'DA-9999',
+        status: 'pending',
+        total_minor: 100,
+        currency: 'EUR',
+        created_at: '2026-11-21T00:00:00.000Z',
+      })
       .execute();
     try {
       const next = await graphql(server.baseUrl, token, page('orders', 'number'), { first: 10, after: cursor });
@@ -247,7 +278,10 @@ describe('Relay pagination: first/after, opaque stable cursors, hasNextPage, tot
       { first: 101, after: null, field: 'orders' },
       { first: -1, after: null, field: 'enrolledCourses' },
     ]) {
-      const res = await graphql(server.baseUrl, token, page(variables.field, 'id: __typename'), { first: variables.first, after: variables.after });
+      const res = await graphql(server.baseUrl, token, page(variables.field, 'id: __typename'), {
+        first: variables.first,
+        after: variables.after,
+      });
       expect(res.status).toBe(200);
       expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
@@ -262,15 +296,23 @@ describe('issue #15: a document yoga has run is answered by the short path exact
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(accept ? { accept } : {}) },
       body: JSON.stringify({ query, variables }),
     });
-    return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), body: await res.text() };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      cache: res.headers.get('cache-control'),
+      body: await res.text(),
+    };
   }
 
-  test.each([undefined, 'application/json', 'application/graphql-response+json', '*/*'])('Accept %s: same status, Content-Type and body the second and third time', async (accept) => {
-    const first = await raw(EVERY_FIELD, undefined, accept);
-    expect(first.status).toBe(200);
-    expect(await raw(EVERY_FIELD, undefined, accept)).toEqual(first);
-    expect(await raw(EVERY_FIELD, undefined, accept)).toEqual(first);
-  });
+  test.each([undefined, 'application/json', 'application/graphql-response+json', '*/*'])(
+    'Accept %s: same status, Content-Type and body the second and third time',
+    async (accept) => {
+      const first = await raw(EVERY_FIELD, undefined, accept);
+      expect(first.status).toBe(200);
+      expect(await raw(EVERY_FIELD, undefined, accept)).toEqual(first);
+      expect(await raw(EVERY_FIELD, undefined, accept)).toEqual(first);
+    },
+  );
 
   test('a known document whose execution fails is still answered by yoga (codes, masking)', async () => {
     const query = 'query Page($n: Int!) { viewer { enrolledCourses(first: $n) { nodes { slug } } } }';

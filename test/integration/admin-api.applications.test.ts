@@ -20,14 +20,24 @@ beforeAll(async () => {
   server = await startTestServer();
   base = server.baseUrl;
   const clientId = await registerLoopbackClient(base, 'apps script');
-  operator = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read school:write', site: 'demo' });
+  operator = await memberToken({
+    baseUrl: base,
+    email: 'owner@demo.test',
+    clientId,
+    scope: 'openid school:read school:write',
+    site: 'demo',
+  });
 }, 60_000);
 afterAll(() => server.close());
 
 const api = (path: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}) =>
   fetch(new URL(path, base), {
     method,
-    headers: { authorization: `Bearer ${operator}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${operator}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
 
@@ -36,9 +46,25 @@ async function exchange(clientId: string, secret?: string): Promise<Response> {
   const { verifier, challenge } = pkcePair();
   const state = randomString(16);
   const url = new URL('/oauth/authorize', base);
-  url.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'openid account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state }).toString();
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'openid account:read',
+    resource: base,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+  }).toString();
   const { callback } = await completeAuthorization(url, { email: 'student@demo.test', password: DEMO_PASSWORD });
-  const form = { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: base };
+  const form = {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code')!,
+    redirect_uri: REDIRECT,
+    client_id: clientId,
+    code_verifier: verifier,
+    resource: base,
+  };
   return fetch(`${base}/api/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -48,7 +74,12 @@ async function exchange(clientId: string, secret?: string): Promise<Response> {
 
 describe('SPEC §5.4 confidential OAuth applications through /api/v1', () => {
   test('the secret is shown once, needed at the token endpoint, and rotated', async () => {
-    const created = await api('/api/v1/oauth-applications', 'POST', { clientName: 'Grading service', redirectUris: [REDIRECT], scopes: ['openid', 'account:read'], confidential: true });
+    const created = await api('/api/v1/oauth-applications', 'POST', {
+      clientName: 'Grading service',
+      redirectUris: [REDIRECT],
+      scopes: ['openid', 'account:read'],
+      confidential: true,
+    });
     expect(created.status).toBe(201);
     const app = (await created.json()) as { clientId: string; clientSecret: string; confidential: boolean };
     expect(app.confidential).toBe(true);
@@ -71,18 +102,42 @@ describe('SPEC §5.4 confidential OAuth applications through /api/v1', () => {
 
     // Edit: name, redirect URIs and scopes change; the secret stays; a stale If-Match is refused.
     const etag = (await api(`/api/v1/oauth-applications/${app.clientId}`)).headers.get('etag')!;
-    const edited = await api(`/api/v1/oauth-applications/${app.clientId}`, 'PATCH', { clientName: 'Grader', redirectUris: [REDIRECT, 'https://grader.example.com/cb'], scopes: ['openid', 'email', 'account:read'] }, { 'if-match': etag });
+    const edited = await api(
+      `/api/v1/oauth-applications/${app.clientId}`,
+      'PATCH',
+      {
+        clientName: 'Grader',
+        redirectUris: [REDIRECT, 'https://grader.example.com/cb'],
+        scopes: ['openid', 'email', 'account:read'],
+      },
+      { 'if-match': etag },
+    );
     expect(edited.status).toBe(200);
-    expect(await edited.json()).toMatchObject({ clientName: 'Grader', redirectUris: [REDIRECT, 'https://grader.example.com/cb'], scope: 'openid email account:read', confidential: true });
-    expect((await api(`/api/v1/oauth-applications/${app.clientId}`, 'PATCH', { clientName: 'Stale' }, { 'if-match': etag })).status).toBe(412);
-    const badUri = await api(`/api/v1/oauth-applications/${app.clientId}`, 'PATCH', { redirectUris: ['http://evil.example/cb'] });
+    expect(await edited.json()).toMatchObject({
+      clientName: 'Grader',
+      redirectUris: [REDIRECT, 'https://grader.example.com/cb'],
+      scope: 'openid email account:read',
+      confidential: true,
+    });
+    expect(
+      (await api(`/api/v1/oauth-applications/${app.clientId}`, 'PATCH', { clientName: 'Stale' }, { 'if-match': etag }))
+        .status,
+    ).toBe(412);
+    const badUri = await api(`/api/v1/oauth-applications/${app.clientId}`, 'PATCH', {
+      redirectUris: ['http://evil.example/cb'],
+    });
     expect(badUri.status).toBe(400);
     expect(JSON.stringify(await badUri.json())).toContain('redirectUris');
     expect((await exchange(app.clientId, clientSecret)).status).toBe(200);
   }, 30_000);
 
   test('a replayed Idempotency-Key answers the same application without its secret, which is never stored in the idempotency record', async () => {
-    const body = { clientName: 'Retrying script', redirectUris: [REDIRECT], scopes: ['openid', 'account:read'], confidential: true };
+    const body = {
+      clientName: 'Retrying script',
+      redirectUris: [REDIRECT],
+      scopes: ['openid', 'account:read'],
+      confidential: true,
+    };
     const first = await api('/api/v1/oauth-applications', 'POST', body, { 'idempotency-key': 'apps-retry-1' });
     expect(first.status).toBe(201);
     const app = (await first.json()) as { clientId: string; clientSecret: string };
@@ -105,7 +160,11 @@ describe('SPEC §5.4 confidential OAuth applications through /api/v1', () => {
   });
 
   test('a public application has no secret: none shown, rotation refused with 409', async () => {
-    const created = await api('/api/v1/oauth-applications', 'POST', { clientName: 'CLI', redirectUris: [REDIRECT], scopes: ['openid', 'account:read'] });
+    const created = await api('/api/v1/oauth-applications', 'POST', {
+      clientName: 'CLI',
+      redirectUris: [REDIRECT],
+      scopes: ['openid', 'account:read'],
+    });
     const app = (await created.json()) as Record<string, unknown>;
     expect(app).toMatchObject({ confidential: false });
     expect(app).not.toHaveProperty('clientSecret');

@@ -17,15 +17,26 @@ beforeAll(async () => {
   base = server.baseUrl;
   const clientId = await registerLoopbackClient(base, 'grants script');
   [operator, reader] = await Promise.all([
-    memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read school:write', site: 'demo' }),
+    memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid school:read school:write',
+      site: 'demo',
+    }),
     memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read', site: 'demo' }),
   ]);
 }, 60_000);
 afterAll(() => server.close());
 
-const api = (path: string, token: string, method = 'GET') => fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${token}` } });
+const api = (path: string, token: string, method = 'GET') =>
+  fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${token}` } });
 const graphql = (token: string) =>
-  fetch(`${base}/account/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+  fetch(`${base}/account/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ __typename }' }),
+  });
 
 interface Grant {
   grantId: string;
@@ -36,7 +47,8 @@ interface Grant {
   createdAt: string;
   lastUsedAt: string | null;
 }
-const grantsOf = async (query: string): Promise<Grant[]> => ((await (await api(`/api/v1/connected-grants?${query}`, reader)).json()) as { grants: Grant[] }).grants;
+const grantsOf = async (query: string): Promise<Grant[]> =>
+  ((await (await api(`/api/v1/connected-grants?${query}`, reader)).json()) as { grants: Grant[] }).grants;
 
 describe('issue 11: connected apps through the admin API', () => {
   test('a member grant is listed, and revoking it refuses its token at once', async () => {
@@ -93,7 +105,9 @@ describe('DESIGN D10: the audit trail through the admin API', () => {
     expect(first.events).toHaveLength(2);
     expect(first.nextCursor).toEqual(expect.any(String));
     const second = await audit(`limit=2&cursor=${first.nextCursor}`);
-    expect([...first.events, ...second.events].map((e) => e.id)).toEqual(everything.events.slice(0, 4).map((e) => e.id));
+    expect([...first.events, ...second.events].map((e) => e.id)).toEqual(
+      everything.events.slice(0, 4).map((e) => e.id),
+    );
   });
 
   test('time bounds: from inclusive, to exclusive; bad input is a 400 problem naming the field', async () => {

@@ -16,7 +16,13 @@ beforeAll(async () => {
   server = await startTestServer({ UPLOAD_MAX_BYTES: String(LIMIT) });
   base = server.baseUrl;
   const clientId = await registerLoopbackClient(base, 'uploader');
-  token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid storage:write', site: 'demo' });
+  token = await memberToken({
+    baseUrl: base,
+    email: 'owner@demo.test',
+    clientId,
+    scope: 'openid storage:write',
+    site: 'demo',
+  });
 }, 60_000);
 afterAll(() => server.close());
 
@@ -34,7 +40,12 @@ describe('SPEC 2.5 storage:write — POST /api/v1/files', () => {
     const res = await upload(PNG, 'image/png', 'cover.png');
     if (res.status !== 201) throw new Error(await res.text());
     const file = (await res.json()) as Record<string, unknown>;
-    expect(file).toMatchObject({ contentType: 'image/png', size: PNG.length, sha256: createHash('sha256').update(PNG).digest('hex'), filename: 'cover.png' });
+    expect(file).toMatchObject({
+      contentType: 'image/png',
+      size: PNG.length,
+      sha256: createHash('sha256').update(PNG).digest('hex'),
+      filename: 'cover.png',
+    });
     expect(res.headers.get('location')).toBe(`/api/v1/files/${file.id as string}`);
     expect(file.url).toBe(`${base}/files/${file.id as string}`);
     const served = await fetch(file.url as string);
@@ -47,11 +58,18 @@ describe('SPEC 2.5 storage:write — POST /api/v1/files', () => {
   });
 
   test('a PDF is served as an attachment; after DELETE its URL is 404', async () => {
-    const file = (await (await upload(PDF, 'application/pdf', 'syllabus.pdf')).json()) as { id: string; url: string; contentType: string };
+    const file = (await (await upload(PDF, 'application/pdf', 'syllabus.pdf')).json()) as {
+      id: string;
+      url: string;
+      contentType: string;
+    };
     expect(file.contentType).toBe('application/pdf');
     const served = await fetch(file.url);
     expect(served.headers.get('content-disposition')).toBe('attachment; filename="syllabus.pdf"');
-    const del = await fetch(`${base}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    const del = await fetch(`${base}/api/v1/files/${file.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(del.status).toBe(204);
     expect((await fetch(file.url)).status).toBe(404);
   });
@@ -63,7 +81,11 @@ describe('SPEC 2.5 storage:write — POST /api/v1/files', () => {
     expect(await html.json()).toMatchObject({ error: 'unsupported_media_type', errors: [{ pointer: '/file' }] });
     const lying = await upload(PDF, 'image/png', 'x.png');
     expect(lying.status).toBe(415);
-    const json = await fetch(`${base}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${base}/api/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(415);
   });
 

@@ -16,21 +16,65 @@ beforeAll(async () => {
   server = await startTestServer();
   const base = server.baseUrl;
   const clientId = await registerLoopbackClient(base, 'paging walker');
-  token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid students:read students:write orders:read', site: 'demo' });
+  token = await memberToken({
+    baseUrl: base,
+    email: 'owner@demo.test',
+    clientId,
+    scope: 'openid students:read students:write orders:read',
+    site: 'demo',
+  });
 
   const db = server.store.db;
-  const course = await db.selectFrom('courses').select('id').where('site_id', '=', 'demo').where('slug', '=', 'sql-basics').executeTakeFirstOrThrow();
+  const course = await db
+    .selectFrom('courses')
+    .select('id')
+    .where('site_id', '=', 'demo')
+    .where('slug', '=', 'sql-basics')
+    .executeTakeFirstOrThrow();
   const at = '2026-01-01T00:00:00.000Z';
   const n = (i: number) => String(i).padStart(4, '0');
-  const users = Array.from({ length: EXTRA + 1 }, (_, i) => ({ id: `usr_pg_${n(i)}`, email: `pg-${n(i)}@demo.test`, name: `PG ${i}`, password_hash: 'x', created_at: at }));
+  const users = Array.from({ length: EXTRA + 1 }, (_, i) => ({
+    id: `usr_pg_${n(i)}`,
+    email: `pg-${n(i)}@demo.test`,
+    name: `PG ${i}`,
+    password_hash: 'x',
+    created_at: at,
+  }));
   await db.insertInto('users').values(users).execute();
-  await db.insertInto('memberships').values(users.map((u) => ({ site_id: 'demo', user_id: u.id, role: 'student' }))).execute();
+  await db
+    .insertInto('memberships')
+    .values(users.map((u) => ({ site_id: 'demo', user_id: u.id, role: 'student' })))
+    .execute();
   // Every user but the last (the one enrolled over HTTP below) is enrolled in sql-basics and has an order.
   const enrolled = users.slice(0, EXTRA);
-  await db.insertInto('enrollments').values(enrolled.map((u) => ({ id: `enr_pg_${u.id}`, site_id: 'demo', user_id: u.id, course_id: course.id, expires_at: null, lifetime_access: 1, created_at: at }))).execute();
+  await db
+    .insertInto('enrollments')
+    .values(
+      enrolled.map((u) => ({
+        id: `enr_pg_${u.id}`,
+        site_id: 'demo',
+        user_id: u.id,
+        course_id: course.id,
+        expires_at: null,
+        lifetime_access: 1,
+        created_at: at,
+      })),
+    )
+    .execute();
   await db
     .insertInto('orders')
-    .values(enrolled.map((u, i) => ({ id: `ord_pg_${n(i)}`, site_id: 'demo', user_id: u.id, number: `PG-${n(i)}`, status: 'paid', total_minor: 100, currency: 'EUR', created_at: `2026-01-02T00:00:00.${n(i).slice(1)}Z` })))
+    .values(
+      enrolled.map((u, i) => ({
+        id: `ord_pg_${n(i)}`,
+        site_id: 'demo',
+        user_id: u.id,
+        number: `PG-${n(i)}`,
+        status: 'paid',
+        total_minor: 100,
+        currency: 'EUR',
+        created_at: `2026-01-02T00:00:00.${n(i).slice(1)}Z`,
+      })),
+    )
     .execute();
 });
 afterAll(() => server.close());
@@ -54,7 +98,10 @@ async function walk<T>(path: string, field: string): Promise<T[]> {
 }
 
 test(`GET /api/v1/students pages past ${MAX_ADMIN_PAGE_SIZE} rows to the last student`, async () => {
-  const students = await walk<{ email: string; courseSlug: string }>('/api/v1/students?courseSlug=sql-basics', 'students');
+  const students = await walk<{ email: string; courseSlug: string }>(
+    '/api/v1/students?courseSlug=sql-basics',
+    'students',
+  );
   const ours = students.filter((s) => s.email.startsWith('pg-'));
   expect(ours).toHaveLength(EXTRA);
   expect(new Set(students.map((s) => `${s.email} ${s.courseSlug}`)).size).toBe(students.length);
@@ -73,5 +120,10 @@ test('enrolling a student whose e-mail sorts after the first 200 of the course a
     body: JSON.stringify({ lifetimeAccess: true }),
   });
   expect(res.status).toBe(200);
-  expect(await res.json()).toMatchObject({ email, courseSlug: 'sql-basics', hasLifetimeAccess: true, status: 'active' });
+  expect(await res.json()).toMatchObject({
+    email,
+    courseSlug: 'sql-basics',
+    hasLifetimeAccess: true,
+    status: 'active',
+  });
 });

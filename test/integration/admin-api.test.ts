@@ -17,19 +17,28 @@ beforeAll(async () => {
   const reg = await fetch(`${base}/api/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'admin cli', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' }),
+    body: JSON.stringify({
+      client_name: 'admin cli',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    }),
   });
   expect(reg.status).toBe(201);
   operatorClient = ((await reg.json()) as { client_id: string }).client_id;
 });
 afterAll(() => server.close());
 
-const operatorToken = (site: string, scope: string) => memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: operatorClient, scope, site });
+const operatorToken = (site: string, scope: string) =>
+  memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: operatorClient, scope, site });
 
 function call(method: string, path: string, token?: string, body?: unknown) {
   return fetch(`${base}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
@@ -38,7 +47,9 @@ describe('DESIGN D4: every admin route names its scope', () => {
   test('no token → 401 invalid_token with resource_metadata', async () => {
     const res = await call('GET', '/api/v1/site');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+    expect(res.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${base}/.well-known/oauth-protected-resource"`,
+    );
   });
 
   test('read token: GET works, PATCH → 403 insufficient_scope scope="school:write"', async () => {
@@ -67,7 +78,11 @@ test('/openapi.json describes every admin route with its scope', async () => {
   expect(doc.paths['/api/v1/oauth-applications/{clientId}'].delete).toBeDefined();
   const map = await (await fetch(`${base}/.well-known/coursegate-scope-map.json`)).json();
   expect(map.scopes['school:write'].admin_operations).toEqual(
-    expect.arrayContaining(['PATCH /api/v1/site', 'POST /api/v1/oauth-applications', 'DELETE /api/v1/oauth-applications/{clientId}']),
+    expect.arrayContaining([
+      'PATCH /api/v1/site',
+      'POST /api/v1/oauth-applications',
+      'DELETE /api/v1/oauth-applications/{clientId}',
+    ]),
   );
   expect(map.scopes['account:read'].admin_operations).toEqual([]);
 });
@@ -77,7 +92,11 @@ describe('SPEC §5.4 member clients through the admin API', () => {
     const token = await operatorToken('second', 'openid school:read school:write');
     const off = await call('GET', '/api/v1/site', token);
     expect((await off.json()).mcpConnectionsEnabled).toBe(false);
-    const app = { clientName: 'Second School app', redirectUris: ['http://127.0.0.1/callback'], scopes: ['openid', 'account:read'] };
+    const app = {
+      clientName: 'Second School app',
+      redirectUris: ['http://127.0.0.1/callback'],
+      scopes: ['openid', 'account:read'],
+    };
     const refused = await call('POST', '/api/v1/oauth-applications', token, app);
     expect(refused.status).toBe(409);
     expect((await refused.json()).error).toBe('feature_disabled');
@@ -93,7 +112,12 @@ describe('SPEC §5.4 member clients through the admin API', () => {
     expect(list.applications.map((a: { clientId: string }) => a.clientId)).toContain(clientId);
 
     // A student of Second School authorizes it and reads her own data there.
-    const memberAt = await memberToken({ baseUrl: base, email: 'learner@second.test', clientId, scope: 'openid account:read' });
+    const memberAt = await memberToken({
+      baseUrl: base,
+      email: 'learner@second.test',
+      clientId,
+      scope: 'openid account:read',
+    });
     const viewer = await fetch(`${base}/account/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${memberAt}`, 'content-type': 'application/json' },
@@ -102,7 +126,9 @@ describe('SPEC §5.4 member clients through the admin API', () => {
     expect((await viewer.json()).data.viewer).toEqual({ id: 'usr_learner2', site: { id: 'second' } });
 
     // Someone without a role at Second School is refused (DESIGN D2).
-    await expect(memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' })).rejects.toThrow(/access_denied/);
+    await expect(
+      memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' }),
+    ).rejects.toThrow(/access_denied/);
 
     const deleted = await call('DELETE', `/api/v1/oauth-applications/${clientId}`, token);
     expect(deleted.status).toBe(204);
@@ -139,15 +165,29 @@ describe('SPEC §5.4 member clients through the admin API', () => {
 
   test('an operator whose role was removed loses admin access at once (access_denied)', async () => {
     const token = await operatorToken('demo', 'openid school:read');
-    await server.store.db.deleteFrom('memberships').where('user_id', '=', 'usr_owner').where('site_id', '=', 'demo').execute();
-    await server.store.db.insertInto('memberships').values({ site_id: 'demo', user_id: 'usr_owner', role: 'instructor' }).execute();
+    await server.store.db
+      .deleteFrom('memberships')
+      .where('user_id', '=', 'usr_owner')
+      .where('site_id', '=', 'demo')
+      .execute();
+    await server.store.db
+      .insertInto('memberships')
+      .values({ site_id: 'demo', user_id: 'usr_owner', role: 'instructor' })
+      .execute();
     const res = await call('GET', '/api/v1/site', token);
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="access_denied"/);
     expect((await res.json()).error).toBe('access_denied');
     // Restore for any later test in this file.
-    await server.store.db.deleteFrom('memberships').where('user_id', '=', 'usr_owner').where('site_id', '=', 'demo').execute();
-    await server.store.db.insertInto('memberships').values({ site_id: 'demo', user_id: 'usr_owner', role: 'owner' }).execute();
+    await server.store.db
+      .deleteFrom('memberships')
+      .where('user_id', '=', 'usr_owner')
+      .where('site_id', '=', 'demo')
+      .execute();
+    await server.store.db
+      .insertInto('memberships')
+      .values({ site_id: 'demo', user_id: 'usr_owner', role: 'owner' })
+      .execute();
   });
 });
 
@@ -158,12 +198,20 @@ describe('SPEC 2.5 lecturers:write, comments:read over HTTP (issue 10)', () => {
       const res = await call('POST', '/api/v1/lecturers', token, { name: 'Nope', userId });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(await res.json()).toMatchObject({ status: 400, error: 'invalid_request', errors: [{ in: 'body', pointer: '/userId' }] });
+      expect(await res.json()).toMatchObject({
+        status: 400,
+        error: 'invalid_request',
+        errors: [{ in: 'body', pointer: '/userId' }],
+      });
     }
     const read = await call('GET', '/api/v1/lecturers/lct_grace', token);
     const etag = read.headers.get('etag')!;
     expect((await call('PATCH', '/api/v1/lecturers/lct_grace', token, { bio: 'Databases.' })).status).toBe(200);
-    const stale = await fetch(`${base}/api/v1/lecturers/lct_grace`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'if-match': etag }, body: JSON.stringify({ bio: 'Lost update' }) });
+    const stale = await fetch(`${base}/api/v1/lecturers/lct_grace`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify({ bio: 'Lost update' }),
+    });
     expect(stale.status).toBe(412);
     const foreign = await call('GET', '/api/v1/comments?lectureId=lec_2_1', token);
     expect(foreign.status).toBe(404);

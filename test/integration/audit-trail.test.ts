@@ -40,47 +40,109 @@ describe('DESIGN D10 audit trail', () => {
     const reg = await fetch(`${base}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'audit cli', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' }),
+      body: JSON.stringify({
+        client_name: 'audit cli',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      }),
     });
     const { client_id } = (await reg.json()) as { client_id: string };
-    const operator = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: client_id, scope: 'openid school:write', site: 'demo' });
-    const patch = await fetch(`${base}/api/v1/site`, { method: 'PATCH', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Demo Academy' }) });
+    const operator = await memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId: client_id,
+      scope: 'openid school:write',
+      site: 'demo',
+    });
+    const patch = await fetch(`${base}/api/v1/site`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Demo Academy' }),
+    });
     expect(patch.status).toBe(200);
 
-    const events = await eventually('demo', (ev) => ['consent', 'token_issued', 'refresh', 'revocation', 'refused', 'operator_action'].every((k) => ev.some((e) => e.kind === k)));
+    const events = await eventually('demo', (ev) =>
+      ['consent', 'token_issued', 'refresh', 'revocation', 'refused', 'operator_action'].every((k) =>
+        ev.some((e) => e.kind === k),
+      ),
+    );
     const member = events.filter((e) => e.clientId === MEMBER_CLIENT);
-    expect(member).toContainEqual(expect.objectContaining({ kind: 'consent', userId: 'usr_student', detail: 'scope=openid account:read' }));
+    expect(member).toContainEqual(
+      expect.objectContaining({ kind: 'consent', userId: 'usr_student', detail: 'scope=openid account:read' }),
+    );
     expect(member).toContainEqual(expect.objectContaining({ kind: 'token_issued', userId: 'usr_student' }));
     expect(member).toContainEqual(expect.objectContaining({ kind: 'refresh', userId: 'usr_student' }));
-    expect(member).toContainEqual(expect.objectContaining({ kind: 'refused', detail: expect.stringContaining('invalid_grant') }));
+    expect(member).toContainEqual(
+      expect.objectContaining({ kind: 'refused', detail: expect.stringContaining('invalid_grant') }),
+    );
     expect(member).toContainEqual(expect.objectContaining({ kind: 'revocation' }));
-    expect(events).toContainEqual(expect.objectContaining({ kind: 'operator_action', userId: 'usr_owner', target: 'site:demo', surface: 'api', detail: 'updateSite (admin API)' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        kind: 'operator_action',
+        userId: 'usr_owner',
+        target: 'site:demo',
+        surface: 'api',
+        detail: 'updateSite (admin API)',
+      }),
+    );
 
     const everything = JSON.stringify(events);
-    for (const secret of [code.code, code.verifier, issued.body.access_token, issued.body.refresh_token, refreshed.body.access_token, operator, DEMO_PASSWORD]) {
+    for (const secret of [
+      code.code,
+      code.verifier,
+      issued.body.access_token,
+      issued.body.refresh_token,
+      refreshed.body.access_token,
+      operator,
+      DEMO_PASSWORD,
+    ]) {
       expect(everything).not.toContain(String(secret));
     }
     // Filters: by kind and by client; another site sees none of these rows.
-    expect((await server.audit.list('demo', { kind: 'consent', clientId: MEMBER_CLIENT })).every((e) => e.kind === 'consent' && e.clientId === MEMBER_CLIENT)).toBe(true);
+    expect(
+      (await server.audit.list('demo', { kind: 'consent', clientId: MEMBER_CLIENT })).every(
+        (e) => e.kind === 'consent' && e.clientId === MEMBER_CLIENT,
+      ),
+    ).toBe(true);
     expect((await server.audit.list('second')).some((e) => e.clientId === MEMBER_CLIENT)).toBe(false);
   }, 60_000);
 
   test('revocation by the client (RFC 7009) is recorded', async () => {
     const issued = await redeemCode(base, base, await authorizeMember(base, base));
-    const res = await postForm(base, '/api/oauth/revoke', { token: String(issued.body.refresh_token), client_id: MEMBER_CLIENT });
+    const res = await postForm(base, '/api/oauth/revoke', {
+      token: String(issued.body.refresh_token),
+      client_id: MEMBER_CLIENT,
+    });
     expect(res.status).toBe(200);
     const events = await eventually('demo', (ev) => ev.some((e) => e.detail.includes('RFC 7009')));
-    expect(events).toContainEqual(expect.objectContaining({ kind: 'revocation', clientId: MEMBER_CLIENT, detail: 'grant revoked by the client (RFC 7009)' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        kind: 'revocation',
+        clientId: MEMBER_CLIENT,
+        detail: 'grant revoked by the client (RFC 7009)',
+      }),
+    );
   }, 30_000);
 
   test('revocation of an access token by the client (RFC 7009) is recorded at its site, though the grant stays', async () => {
     const clientId = await registerLoopbackClient(base, 'audit revoker');
-    const token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid school:read', site: 'demo' });
+    const token = await memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid school:read',
+      site: 'demo',
+    });
     const res = await postForm(base, '/api/oauth/revoke', { token, client_id: clientId });
     expect(res.status).toBe(200);
     const events = await eventually('demo', (ev) => ev.some((e) => e.clientId === clientId && e.kind === 'revocation'));
     expect(events.filter((e) => e.clientId === clientId && e.kind === 'revocation')).toEqual([
-      expect.objectContaining({ siteId: 'demo', userId: 'usr_owner', detail: 'access token revoked by the client (RFC 7009)' }),
+      expect.objectContaining({
+        siteId: 'demo',
+        userId: 'usr_owner',
+        detail: 'access token revoked by the client (RFC 7009)',
+      }),
     ]);
     // Revoking it again (already gone) records nothing more: RFC 7009 §2.2 answers 200 all the same.
     expect((await postForm(base, '/api/oauth/revoke', { token, client_id: clientId })).status).toBe(200);

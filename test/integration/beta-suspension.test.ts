@@ -6,7 +6,15 @@
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
-import { MEMBER_CLIENT, REDIRECT_URI, authorizeMember, postForm, redeemCode, refresh, viewerStatus } from '../helpers/flows.js';
+import {
+  MEMBER_CLIENT,
+  REDIRECT_URI,
+  authorizeMember,
+  postForm,
+  redeemCode,
+  refresh,
+  viewerStatus,
+} from '../helpers/flows.js';
 import { pkcePair, randomString } from '../helpers/pkce.js';
 
 let server: TestServer;
@@ -17,7 +25,13 @@ beforeAll(async () => {
   server = await startTestServer();
   base = server.baseUrl;
   const client_id = await registerLoopbackClient(base, 'operator cli', { application_type: 'native' });
-  operator = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId: client_id, scope: 'openid school:read school:write', site: 'demo' });
+  operator = await memberToken({
+    baseUrl: base,
+    email: 'owner@demo.test',
+    clientId: client_id,
+    scope: 'openid school:read school:write',
+    site: 'demo',
+  });
 });
 afterAll(() => server.close());
 
@@ -33,14 +47,25 @@ const setBeta = async (enabled: boolean) => {
 const mcpStatus = async (token: string) => {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
   await res.arrayBuffer();
   return { status: res.status, challenge: res.headers.get('www-authenticate') };
 };
-const userinfoStatus = async (token: string) => (await fetch(`${base}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status;
-const introspect = async (token: string) => (await postForm(base, '/api/oauth/introspect', { token, client_id: MEMBER_CLIENT })).body;
+const userinfoStatus = async (token: string) =>
+  (await fetch(`${base}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status;
+const introspect = async (token: string) =>
+  (await postForm(base, '/api/oauth/introspect', { token, client_id: MEMBER_CLIENT })).body;
 
 function authorizeUrl(): string {
   const url = new URL('/oauth/authorize', base);
@@ -91,7 +116,9 @@ describe('SPEC §5.4 the "MCP connections" switch suspends and restores member c
     expect(html).toContain('suspended');
     expect(html).toContain('Demo Academy');
 
-    const list = (await (await fetch(`${base}/api/v1/oauth-applications`, { headers: { authorization: `Bearer ${operator}` } })).json()) as {
+    const list = (await (
+      await fetch(`${base}/api/v1/oauth-applications`, { headers: { authorization: `Bearer ${operator}` } })
+    ).json()) as {
       applications: Array<{ clientId: string; suspended: boolean }>;
     };
     expect(list.applications).toContainEqual(expect.objectContaining({ clientId: MEMBER_CLIENT, suspended: true }));

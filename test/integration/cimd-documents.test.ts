@@ -31,21 +31,39 @@ beforeAll(async () => {
   docs.route('/unreviewed.json', doc('/unreviewed.json'));
   docs.route('/reviewed.json', doc('/reviewed.json'));
   docs.route('/claims-reviewed.json', doc('/claims-reviewed.json', { x_client_kind: 'cimd_reviewed' }));
-  docs.route('/same-host.json', doc('/same-host.json', { redirect_uris: [`${docs.origin}/cb`], application_type: 'web' }));
-  docs.route('/redirect.json', (_req, res, origin) => res.writeHead(302, { location: `${origin}/unreviewed.json` }).end());
+  docs.route(
+    '/same-host.json',
+    doc('/same-host.json', { redirect_uris: [`${docs.origin}/cb`], application_type: 'web' }),
+  );
+  docs.route('/redirect.json', (_req, res, origin) =>
+    res.writeHead(302, { location: `${origin}/unreviewed.json` }).end(),
+  );
   docs.route('/big.json', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc('/big.json', { client_name: 'x'.repeat(8 * 1024) })));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(doc('/big.json', { client_name: 'x'.repeat(8 * 1024) })));
   });
   docs.route('/slow.json', (_req, res) => {
-    const t = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc('/slow.json'))), 8000);
+    const t = setTimeout(
+      () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc('/slow.json'))),
+      8000,
+    );
     res.on('close', () => clearTimeout(t));
   });
-  docs.route('/not-json.json', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
+  docs.route('/not-json.json', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'),
+  );
   docs.route('/array.json', '[1,2,3]');
   docs.route('/mismatch.json', doc('/mismatch.json', { client_id: 'https://other.example/client.json' }));
-  docs.route('/foreign.json', doc('/foreign.json', { redirect_uris: ['https://evil.example/cb'], application_type: 'web' }));
+  docs.route(
+    '/foreign.json',
+    doc('/foreign.json', { redirect_uris: ['https://evil.example/cb'], application_type: 'web' }),
+  );
   docs.route('/secret-method.json', doc('/secret-method.json', { token_endpoint_auth_method: 'client_secret_post' }));
-  docs.route('/secret-value.json', doc('/secret-value.json', { client_secret: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }));
+  docs.route(
+    '/secret-value.json',
+    doc('/secret-value.json', { client_secret: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }),
+  );
   docs.route('/bad-scope.json', doc('/bad-scope.json', { scope: 'openid not-a-scope' }));
   server = await startTestServer({
     CIMD_ALLOWED_HOSTS: docs.host,
@@ -64,7 +82,15 @@ afterAll(async () => {
 function authorizeUrl(base: string, clientId: string, scope = 'openid courses:read', redirectUri = REDIRECT): string {
   const { challenge } = pkcePair();
   const url = new URL(`${base}/oauth/authorize`);
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope, code_challenge: challenge, code_challenge_method: 'S256', state: 'st' };
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url.href;
 }
@@ -90,23 +116,34 @@ describe('SPEC §5.4 / §2.5 rule 3: which documents resolve, and with which cei
   });
 
   test('a document cannot promote itself: x_client_kind in the document is ignored', async () => {
-    const res = await visit(authorizeUrl(server.baseUrl, `${docs.origin}/claims-reviewed.json`, 'openid courses:write'));
+    const res = await visit(
+      authorizeUrl(server.baseUrl, `${docs.origin}/claims-reviewed.json`, 'openid courses:write'),
+    );
     expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_scope');
   });
 
   test('reviewed document (cimd.reviewed) may ask for write scopes; consent says "reviewed"', async () => {
-    const { callback, visits } = await completeAuthorization(authorizeUrl(server.baseUrl, `${docs.origin}/reviewed.json`, 'openid courses:write'), {
-      email: 'owner@demo.test',
-      password: DEMO_PASSWORD,
-      site: 'demo',
-    });
+    const { callback, visits } = await completeAuthorization(
+      authorizeUrl(server.baseUrl, `${docs.origin}/reviewed.json`, 'openid courses:write'),
+      {
+        email: 'owner@demo.test',
+        password: DEMO_PASSWORD,
+        site: 'demo',
+      },
+    );
     expect(callback.searchParams.get('code')).toBeTruthy();
     expect(callback.searchParams.get('iss')).toBe(server.baseUrl);
-    expect(visits.some((v) => v.body.includes('Application described by its website (reviewed)') && v.body.includes(docs.host))).toBe(true);
+    expect(
+      visits.some(
+        (v) => v.body.includes('Application described by its website (reviewed)') && v.body.includes(docs.host),
+      ),
+    ).toBe(true);
   });
 
   test('redirect URI on the document host is accepted', async () => {
-    const res = await visit(authorizeUrl(server.baseUrl, `${docs.origin}/same-host.json`, 'openid', `${docs.origin}/cb`));
+    const res = await visit(
+      authorizeUrl(server.baseUrl, `${docs.origin}/same-host.json`, 'openid', `${docs.origin}/cb`),
+    );
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/\/interaction\//);
   });

@@ -25,7 +25,9 @@ afterAll(async () => {
 const pages = new Map<string, string>();
 async function page(file: string): Promise<string> {
   if (!pages.has(file)) {
-    const res = await fetch(`${server.baseUrl}/docs/${file}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    const res = await fetch(`${server.baseUrl}/docs/${file}`, {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
     expect([file, res.status, res.headers.get('content-type')]).toEqual([file, 200, 'text/html; charset=utf-8']);
     pages.set(file, await res.text());
   }
@@ -53,13 +55,19 @@ test('every same-server link of every page answers, anchors included', async () 
       if (/^[a-z]+:/i.test(link) && !link.startsWith(server.baseUrl)) continue; // another site
       const url = new URL(link, `${server.baseUrl}/docs/${file}`);
       if (!url.pathname.startsWith('/docs')) continue; // the server's own routes are tested elsewhere
-      const target = url.pathname === `/docs/${file}` ? html : url.pathname.endsWith('.md') ? await page(url.pathname.slice('/docs/'.length)).catch(() => '') : undefined;
+      const target =
+        url.pathname === `/docs/${file}`
+          ? html
+          : url.pathname.endsWith('.md')
+            ? await page(url.pathname.slice('/docs/'.length)).catch(() => '')
+            : undefined;
       if (target === undefined) {
         const res = await fetch(url);
         if (res.status !== 200) broken.push(`${file}: ${link} → ${res.status}`);
         continue;
       }
-      if (url.hash && !ids(target).has(decodeURIComponent(url.hash.slice(1)))) broken.push(`${file}: ${link} (no such heading)`);
+      if (url.hash && !ids(target).has(decodeURIComponent(url.hash.slice(1))))
+        broken.push(`${file}: ${link} (no such heading)`);
     }
   }
   expect(broken).toEqual([]);
@@ -87,12 +95,15 @@ test('no served page cites SPEC or DESIGN or names a test file (internal passage
   const found: string[] = [];
   for (const file of DOCS_PAGES.keys()) {
     const text = (await page(file)).replace(/<[^>]+>/g, ' ');
-    for (const m of text.matchAll(/[^\n]{0,40}(?:\bSPEC\b|SPEC\.md|DESIGN\.md|DESIGN D\d|test\/[\w./-]+\.test\.ts)[^\n]{0,40}/g)) found.push(`${file}: ${m[0].trim()}`);
+    for (const m of text.matchAll(
+      /[^\n]{0,40}(?:\bSPEC\b|SPEC\.md|DESIGN\.md|DESIGN D\d|test\/[\w./-]+\.test\.ts)[^\n]{0,40}/g,
+    ))
+      found.push(`${file}: ${m[0].trim()}`);
   }
   expect(found).toEqual([]);
 });
 
-test('a maintainers\' passage at the end of a paragraph leaves the next paragraph its own', async () => {
+test("a maintainers' passage at the end of a paragraph leaves the next paragraph its own", async () => {
   // deployment.md: "…longer than the drain).<!-- internal --> …<!-- /internal -->", blank line, "Measured on one machine …"
   expect(await page('deployment.md')).toMatch(/<p>Measured on one machine/);
   expect(await page('client-developer-guide.md')).toMatch(/copied from their headers\.<\/p>/);
@@ -104,56 +115,139 @@ describe('what integrators read at run time cites no SPEC or DESIGN', () => {
   /** Records a response's status line, headers that carry texts and body. */
   async function collect(label: string, res: Response): Promise<Response> {
     const body = await res.text();
-    const headers = ['www-authenticate', 'location'].map((h) => `${h}: ${decodeURIComponent(res.headers.get(h) ?? '')}`).join('\n');
+    const headers = ['www-authenticate', 'location']
+      .map((h) => `${h}: ${decodeURIComponent(res.headers.get(h) ?? '')}`)
+      .join('\n');
     texts.push(`--- ${label} ${res.status}\n${headers}\n${body}`);
     return res;
   }
-  const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const form = (body: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() });
+  const json = (body: unknown) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const form = (body: Record<string, string>) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(body).toString(),
+  });
   const mcp = (body: unknown, token?: string) => ({
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
 
   beforeAll(async () => {
     const base = server.baseUrl;
-    const get = (label: string, url: string, init?: RequestInit) => fetch(`${base}${url}`, { redirect: 'manual', ...init }).then((r) => collect(label, r));
+    const get = (label: string, url: string, init?: RequestInit) =>
+      fetch(`${base}${url}`, { redirect: 'manual', ...init }).then((r) => collect(label, r));
     // registration (RFC 7591 errors)
-    await get('register: hosted https callback', '/api/oauth/register', json({ client_name: 'x', redirect_uris: ['https://app.example/cb'] }));
-    await get('register: foreign post-logout URI', '/api/oauth/register', json({ client_name: 'x', redirect_uris: [`${REDIRECT}`], post_logout_redirect_uris: ['https://evil.example/'] }));
-    await get('register: jwks_uri', '/api/oauth/register', json({ client_name: 'x', redirect_uris: [REDIRECT], jwks_uri: 'https://app.example/jwks' }));
-    await get('register: not JSON', '/api/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
-    const reg = (await (await fetch(`${base}/api/oauth/register`, json({ client_name: 'citations', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }))).json()) as { client_id: string };
+    await get(
+      'register: hosted https callback',
+      '/api/oauth/register',
+      json({ client_name: 'x', redirect_uris: ['https://app.example/cb'] }),
+    );
+    await get(
+      'register: foreign post-logout URI',
+      '/api/oauth/register',
+      json({ client_name: 'x', redirect_uris: [`${REDIRECT}`], post_logout_redirect_uris: ['https://evil.example/'] }),
+    );
+    await get(
+      'register: jwks_uri',
+      '/api/oauth/register',
+      json({ client_name: 'x', redirect_uris: [REDIRECT], jwks_uri: 'https://app.example/jwks' }),
+    );
+    await get('register: not JSON', '/api/oauth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
+    const reg = (await (
+      await fetch(
+        `${base}/api/oauth/register`,
+        json({ client_name: 'citations', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+      )
+    ).json()) as { client_id: string };
     // authorization endpoint (RFC 6749 §4.1.2.1)
     const { challenge } = pkcePair();
-    const authorize = (params: Record<string, string>) => `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: base, ...params })}`;
+    const authorize = (params: Record<string, string>) =>
+      `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: base, ...params })}`;
     await get('authorize: no state', authorize({ scope: 'openid' }));
     await get('authorize: invalid_scope', authorize({ scope: 'openid account:read', state: 's1' }));
-    await get('authorize: no PKCE', authorize({ scope: 'openid', state: 's2', code_challenge: '', code_challenge_method: '' }));
-    await get('authorize: unknown client', authorize({ client_id: 'nope', scope: 'openid', state: 's3' }), { headers: { accept: 'text/html' } });
+    await get(
+      'authorize: no PKCE',
+      authorize({ scope: 'openid', state: 's2', code_challenge: '', code_challenge_method: '' }),
+    );
+    await get('authorize: unknown client', authorize({ client_id: 'nope', scope: 'openid', state: 's3' }), {
+      headers: { accept: 'text/html' },
+    });
     // token endpoint (RFC 6749 §5.2)
-    await get('token: unsupported grant', '/api/oauth/token', form({ grant_type: 'password', client_id: reg.client_id }));
-    await get('token: no code', '/api/oauth/token', form({ grant_type: 'authorization_code', client_id: reg.client_id, redirect_uri: REDIRECT }));
-    await get('token: bad code', '/api/oauth/token', form({ grant_type: 'authorization_code', client_id: reg.client_id, redirect_uri: REDIRECT, code: 'x', code_verifier: 'y'.repeat(43) }));
+    await get(
+      'token: unsupported grant',
+      '/api/oauth/token',
+      form({ grant_type: 'password', client_id: reg.client_id }),
+    );
+    await get(
+      'token: no code',
+      '/api/oauth/token',
+      form({ grant_type: 'authorization_code', client_id: reg.client_id, redirect_uri: REDIRECT }),
+    );
+    await get(
+      'token: bad code',
+      '/api/oauth/token',
+      form({
+        grant_type: 'authorization_code',
+        client_id: reg.client_id,
+        redirect_uri: REDIRECT,
+        code: 'x',
+        code_verifier: 'y'.repeat(43),
+      }),
+    );
     // resource servers (RFC 6750 §3): 401 and 403 challenges, problem+json, GraphQL errors
     const student = await memberToken({ baseUrl: base, email: 'student@demo.test', scope: 'openid account:read' });
-    await get('mcp: member tool, anonymous', '/mcp', mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: {} } }));
+    await get(
+      'mcp: member tool, anonymous',
+      '/mcp',
+      mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'my_enrollments', arguments: {} } }),
+    );
     await get('mcp: bad token', '/mcp', mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, 'not-a-token'));
-    await get('mcp: operator tool, member token', '/mcp', mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_site', arguments: {} } }, student));
+    await get(
+      'mcp: operator tool, member token',
+      '/mcp',
+      mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_site', arguments: {} } }, student),
+    );
     await get('mcp: tools/list', '/mcp', mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, student));
     await get('graphql: no token', '/account/graphql', json({ query: '{ viewer { email } }' }));
-    await get('graphql: mutation, read-only token', '/account/graphql', { ...json({ query: 'mutation { updateDisplayName(input: { name: "x" }) { viewer { name } } }' }), headers: { 'content-type': 'application/json', authorization: `Bearer ${student}` } });
-    await get('graphql: invalid document', '/account/graphql', { ...json({ query: '{ viewer { nope } }' }), headers: { 'content-type': 'application/json', authorization: `Bearer ${student}` } });
+    await get('graphql: mutation, read-only token', '/account/graphql', {
+      ...json({ query: 'mutation { updateDisplayName(input: { name: "x" }) { viewer { name } } }' }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${student}` },
+    });
+    await get('graphql: invalid document', '/account/graphql', {
+      ...json({ query: '{ viewer { nope } }' }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${student}` },
+    });
     await get('graphql: schema descriptions', '/account/graphql', {
-      ...json({ query: '{ __schema { types { name description fields { name description args { description } } } } }' }),
+      ...json({
+        query: '{ __schema { types { name description fields { name description args { description } } } } }',
+      }),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${student}` },
     });
     await get('admin api: no token', '/api/v1/site');
     await get('admin api: member token', '/api/v1/site', { headers: { authorization: `Bearer ${student}` } });
     await get('admin api: unknown path', '/api/v1/nope', { headers: { authorization: `Bearer ${student}` } });
     // documents integrators read
-    for (const doc of ['/openapi.json', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource', '/.well-known/coursegate-scope-map.json', '/account/graphql/schema.graphql']) await get(doc, doc);
+    for (const doc of [
+      '/openapi.json',
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/coursegate-scope-map.json',
+      '/account/graphql/schema.graphql',
+    ])
+      await get(doc, doc);
   });
 
   test('the collected answers are the errors they should be', () => {
@@ -189,12 +283,18 @@ describe('what integrators read at run time cites no SPEC or DESIGN', () => {
       '/account/graphql/schema.graphql 200',
     ]);
     // the redirects carry their error in the Location (RFC 6749 §4.1.2.1)
-    for (const label of ['no state', 'invalid_scope', 'no PKCE']) expect(texts.find((t) => t.startsWith(`--- authorize: ${label}`))).toMatch(/error_description=/);
+    for (const label of ['no state', 'invalid_scope', 'no PKCE'])
+      expect(texts.find((t) => t.startsWith(`--- authorize: ${label}`))).toMatch(/error_description=/);
     expect(texts.join('\n')).toMatch(/error_description/);
   });
 
   test('none cites SPEC or DESIGN', () => {
-    const cited = texts.filter((t) => PRIVATE_CITATION.test(t)).map((t) => `${t.split('\n')[0]}: ${PRIVATE_CITATION.exec(t)![0]} in …${t.slice(Math.max(0, PRIVATE_CITATION.exec(t)!.index - 80), PRIVATE_CITATION.exec(t)!.index + 40)}…`);
+    const cited = texts
+      .filter((t) => PRIVATE_CITATION.test(t))
+      .map(
+        (t) =>
+          `${t.split('\n')[0]}: ${PRIVATE_CITATION.exec(t)![0]} in …${t.slice(Math.max(0, PRIVATE_CITATION.exec(t)!.index - 80), PRIVATE_CITATION.exec(t)!.index + 40)}…`,
+      );
     expect(cited).toEqual([]);
   });
 });

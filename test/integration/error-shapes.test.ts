@@ -46,42 +46,208 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const NO_STORE = { 'cache-control': /^no-store$/ };
 
 const ROWS: Row[] = [
-  { surface: 'oauth (token endpoint)', status: 400, shape: 'oauth', request: (o) => fetch(`${o}/api/oauth/token`, form({ grant_type: 'authorization_code', client_id: 'demo-member-cli' })) },
+  {
+    surface: 'oauth (token endpoint)',
+    status: 400,
+    shape: 'oauth',
+    request: (o) =>
+      fetch(`${o}/api/oauth/token`, form({ grant_type: 'authorization_code', client_id: 'demo-member-cli' })),
+  },
   { surface: 'oauth (UserInfo)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/api/oauth/userinfo`) },
-  { surface: 'oauth (UserInfo)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/api/oauth/userinfo`, { headers: bearer('not-a-token') }) },
-  { surface: 'oauth (body limit)', status: 413, shape: 'oauth', request: (o) => fetch(`${o}/api/oauth/token`, form({ pad: 'x'.repeat(70 * 1024) })) },
+  {
+    surface: 'oauth (UserInfo)',
+    status: 401,
+    shape: 'oauth',
+    request: (o) => fetch(`${o}/api/oauth/userinfo`, { headers: bearer('not-a-token') }),
+  },
+  {
+    surface: 'oauth (body limit)',
+    status: 413,
+    shape: 'oauth',
+    request: (o) => fetch(`${o}/api/oauth/token`, form({ pad: 'x'.repeat(70 * 1024) })),
+  },
   { surface: 'oauth (no route)', status: 404, shape: 'oauth', request: (o) => fetch(`${o}/no/such/route`) },
   // The shared bearer step refuses with RFC 6750 errors (SPEC §7: invalid_token / insufficient_scope
   // in the RFC 6749 §5.2 body) on every resource surface; the surface's own shape is for its own errors.
-  { surface: 'graphql (/account/graphql, bearer step)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }' })) },
-  { surface: 'graphql (/account/graphql, bearer step)', status: 403, shape: 'oauth', request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }' }, bearer(t.openidOnly))) },
+  {
+    surface: 'graphql (/account/graphql, bearer step)',
+    status: 401,
+    shape: 'oauth',
+    request: (o) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }' })),
+  },
+  {
+    surface: 'graphql (/account/graphql, bearer step)',
+    status: 403,
+    shape: 'oauth',
+    request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }' }, bearer(t.openidOnly))),
+  },
   // GraphQL-over-HTTP with `Accept: application/json`: a syntax error is a 200 with `errors`.
-  { surface: 'graphql (/account/graphql, syntax error)', status: 200, shape: 'graphql', request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { ' }, bearer(t.member))) },
-  { surface: 'graphql (/account/graphql, GET with malformed variables)', status: 400, shape: 'graphql', request: (o, t) => fetch(`${o}/account/graphql?query=%7B__typename%7D&variables=not-json`, { headers: bearer(t.member) }) },
-  { surface: 'jsonrpc (/mcp)', status: 400, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { ...json({}), body: '{not json' }) },
-  { surface: 'jsonrpc (/mcp, bearer step)', status: 401, shape: 'oauth', request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer('not-a-token'))) },
-  { surface: 'jsonrpc (/mcp, GET)', status: 405, shape: 'jsonrpc', headers: { allow: /^POST$/ }, request: (o) => fetch(`${o}/mcp`, { headers: { accept: 'application/json, text/event-stream' } }) },
-  { surface: 'jsonrpc (/mcp, foreign Origin: DNS rebinding)', status: 403, shape: 'jsonrpc', notAuthorization: true, request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://evil.example.com' })) },
-  { surface: 'jsonrpc (/mcp, not JSON)', status: 415, shape: 'jsonrpc', request: (o) => fetch(`${o}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }) },
-  { surface: 'problem (/api/v1)', status: 401, shape: 'problem', code: 'invalid_token', request: (o) => fetch(`${o}/api/v1/site`) },
-  { surface: 'problem (/api/v1)', status: 403, shape: 'problem', code: 'insufficient_scope', request: (o, t) => fetch(`${o}/api/v1/site`, { headers: bearer(t.openidOnly) }) },
+  {
+    surface: 'graphql (/account/graphql, syntax error)',
+    status: 200,
+    shape: 'graphql',
+    request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { ' }, bearer(t.member))),
+  },
+  {
+    surface: 'graphql (/account/graphql, GET with malformed variables)',
+    status: 400,
+    shape: 'graphql',
+    request: (o, t) =>
+      fetch(`${o}/account/graphql?query=%7B__typename%7D&variables=not-json`, { headers: bearer(t.member) }),
+  },
+  {
+    surface: 'jsonrpc (/mcp)',
+    status: 400,
+    shape: 'jsonrpc',
+    request: (o) => fetch(`${o}/mcp`, { ...json({}), body: '{not json' }),
+  },
+  {
+    surface: 'jsonrpc (/mcp, bearer step)',
+    status: 401,
+    shape: 'oauth',
+    request: (o) => fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer('not-a-token'))),
+  },
+  {
+    surface: 'jsonrpc (/mcp, GET)',
+    status: 405,
+    shape: 'jsonrpc',
+    headers: { allow: /^POST$/ },
+    request: (o) => fetch(`${o}/mcp`, { headers: { accept: 'application/json, text/event-stream' } }),
+  },
+  {
+    surface: 'jsonrpc (/mcp, foreign Origin: DNS rebinding)',
+    status: 403,
+    shape: 'jsonrpc',
+    notAuthorization: true,
+    request: (o) =>
+      fetch(`${o}/mcp`, json({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://evil.example.com' })),
+  },
+  {
+    surface: 'jsonrpc (/mcp, not JSON)',
+    status: 415,
+    shape: 'jsonrpc',
+    request: (o) => fetch(`${o}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }),
+  },
+  {
+    surface: 'problem (/api/v1)',
+    status: 401,
+    shape: 'problem',
+    code: 'invalid_token',
+    request: (o) => fetch(`${o}/api/v1/site`),
+  },
+  {
+    surface: 'problem (/api/v1)',
+    status: 403,
+    shape: 'problem',
+    code: 'insufficient_scope',
+    request: (o, t) => fetch(`${o}/api/v1/site`, { headers: bearer(t.openidOnly) }),
+  },
   // One code for every 400 of the admin API, schema (limit 1–200) or domain rule (a cursor of no list).
-  { surface: 'problem (/api/v1, schema)', status: 400, shape: 'problem', code: 'invalid_request', request: (o, t) => fetch(`${o}/api/v1/courses?limit=0`, { headers: bearer(t.operator) }) },
-  { surface: 'problem (/api/v1, domain rule)', status: 400, shape: 'problem', code: 'invalid_request', request: (o, t) => fetch(`${o}/api/v1/courses?cursor=not-a-cursor`, { headers: bearer(t.operator) }) },
-  { surface: 'problem (/api/v1, no operation)', status: 404, shape: 'problem', code: 'not_found', request: (o, t) => fetch(`${o}/api/v1/no-such-thing`, { headers: bearer(t.operator) }) },
-  { surface: 'problem (/api/v1, method)', status: 405, shape: 'problem', code: 'method_not_allowed', headers: { allow: /GET/ }, request: (o, t) => fetch(`${o}/api/v1/courses`, { method: 'DELETE', headers: bearer(t.operator) }) },
-  { surface: 'problem (/api/v1, body limit)', status: 413, shape: 'problem', code: 'invalid_request', request: (o, t) => fetch(`${o}/api/v1/courses`, json({ pad: 'x'.repeat(70 * 1024) }, bearer(t.operator))) },
-  { surface: 'graphql (/account/graphql, body limit)', status: 413, shape: 'graphql-transport', code: 'invalid_request', request: (o, t) => fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }', pad: 'x'.repeat(70 * 1024) }, bearer(t.member))) },
-  { surface: 'html (interaction page)', status: 400, shape: 'html', request: (o) => fetch(`${o}/interaction/no-such-interaction`) },
-  { surface: 'html (invitation page)', status: 404, shape: 'html', code: 'invalid_request', request: (o) => fetch(`${o}/invitations/not-a-token`) },
+  {
+    surface: 'problem (/api/v1, schema)',
+    status: 400,
+    shape: 'problem',
+    code: 'invalid_request',
+    request: (o, t) => fetch(`${o}/api/v1/courses?limit=0`, { headers: bearer(t.operator) }),
+  },
+  {
+    surface: 'problem (/api/v1, domain rule)',
+    status: 400,
+    shape: 'problem',
+    code: 'invalid_request',
+    request: (o, t) => fetch(`${o}/api/v1/courses?cursor=not-a-cursor`, { headers: bearer(t.operator) }),
+  },
+  {
+    surface: 'problem (/api/v1, no operation)',
+    status: 404,
+    shape: 'problem',
+    code: 'not_found',
+    request: (o, t) => fetch(`${o}/api/v1/no-such-thing`, { headers: bearer(t.operator) }),
+  },
+  {
+    surface: 'problem (/api/v1, method)',
+    status: 405,
+    shape: 'problem',
+    code: 'method_not_allowed',
+    headers: { allow: /GET/ },
+    request: (o, t) => fetch(`${o}/api/v1/courses`, { method: 'DELETE', headers: bearer(t.operator) }),
+  },
+  {
+    surface: 'problem (/api/v1, body limit)',
+    status: 413,
+    shape: 'problem',
+    code: 'invalid_request',
+    request: (o, t) => fetch(`${o}/api/v1/courses`, json({ pad: 'x'.repeat(70 * 1024) }, bearer(t.operator))),
+  },
+  {
+    surface: 'graphql (/account/graphql, body limit)',
+    status: 413,
+    shape: 'graphql-transport',
+    code: 'invalid_request',
+    request: (o, t) =>
+      fetch(`${o}/account/graphql`, json({ query: '{ viewer { id } }', pad: 'x'.repeat(70 * 1024) }, bearer(t.member))),
+  },
+  {
+    surface: 'html (interaction page)',
+    status: 400,
+    shape: 'html',
+    request: (o) => fetch(`${o}/interaction/no-such-interaction`),
+  },
+  {
+    surface: 'html (invitation page)',
+    status: 404,
+    shape: 'html',
+    code: 'invalid_request',
+    request: (o) => fetch(`${o}/invitations/not-a-token`),
+  },
   // Error pages are thrown catalogue errors rendered by the html surface mapper: no-store, the code shown.
-  { surface: 'html (interaction form, no interaction)', status: 400, shape: 'html', code: 'invalid_request', headers: NO_STORE, request: (o) => fetch(`${o}/interaction/no-such-interaction/login`, form({ email: 'a@b.test', password: 'x' })) },
-  { surface: 'html (invitation page, unknown link)', status: 404, shape: 'html', code: 'not_found', headers: NO_STORE, request: (o) => fetch(`${o}/invitations/${'A'.repeat(43)}`) },
-  { surface: 'html (set-password page, no link)', status: 400, shape: 'html', code: 'invalid_request', headers: NO_STORE, request: (o) => fetch(`${o}/set-password`) },
-  { surface: 'html (set-password form, CSRF)', status: 403, shape: 'html', code: 'invalid_request', headers: NO_STORE, request: (o) => fetch(`${o}/set-password`, form({ token: 'x', csrf: 'forged', password: 'p', confirm: 'p' })) },
-  { surface: 'html (operator area, body limit)', status: 413, shape: 'html', code: 'invalid_request', request: (o) => fetch(`${o}/admin/demo/courses`, form({ pad: 'x'.repeat(70 * 1024) })) },
+  {
+    surface: 'html (interaction form, no interaction)',
+    status: 400,
+    shape: 'html',
+    code: 'invalid_request',
+    headers: NO_STORE,
+    request: (o) => fetch(`${o}/interaction/no-such-interaction/login`, form({ email: 'a@b.test', password: 'x' })),
+  },
+  {
+    surface: 'html (invitation page, unknown link)',
+    status: 404,
+    shape: 'html',
+    code: 'not_found',
+    headers: NO_STORE,
+    request: (o) => fetch(`${o}/invitations/${'A'.repeat(43)}`),
+  },
+  {
+    surface: 'html (set-password page, no link)',
+    status: 400,
+    shape: 'html',
+    code: 'invalid_request',
+    headers: NO_STORE,
+    request: (o) => fetch(`${o}/set-password`),
+  },
+  {
+    surface: 'html (set-password form, CSRF)',
+    status: 403,
+    shape: 'html',
+    code: 'invalid_request',
+    headers: NO_STORE,
+    request: (o) => fetch(`${o}/set-password`, form({ token: 'x', csrf: 'forged', password: 'p', confirm: 'p' })),
+  },
+  {
+    surface: 'html (operator area, body limit)',
+    status: 413,
+    shape: 'html',
+    code: 'invalid_request',
+    request: (o) => fetch(`${o}/admin/demo/courses`, form({ pad: 'x'.repeat(70 * 1024) })),
+  },
   // A browser navigation to a public OAuth route gets the page, not JSON.
-  { surface: 'oauth (browser GET of a public route)', status: 404, shape: 'html', code: 'not_found', request: (o) => fetch(`${o}/files/no-such-file`, { headers: { accept: 'text/html,application/xhtml+xml' } }) },
+  {
+    surface: 'oauth (browser GET of a public route)',
+    status: 404,
+    shape: 'html',
+    code: 'not_found',
+    request: (o) => fetch(`${o}/files/no-such-file`, { headers: { accept: 'text/html,application/xhtml+xml' } }),
+  },
 ];
 
 function assertShape(shape: Shape, type: string, text: string, code?: string): void {
@@ -113,11 +279,19 @@ function assertShape(shape: Shape, type: string, text: string, code?: string): v
     case 'graphql-transport':
       expect(typeof body.error).toBe('string');
       expect(typeof body.error_description).toBe('string');
-      expect(body.errors).toEqual([{ message: body.error_description, extensions: { code: String(body.error).toUpperCase() } }]);
+      expect(body.errors).toEqual([
+        { message: body.error_description, extensions: { code: String(body.error).toUpperCase() } },
+      ]);
       break;
     case 'problem':
       // RFC 9457 (DESIGN D9) with the RFC 6749 vocabulary.
-      expect(body).toMatchObject({ type: expect.stringMatching(/\/admin-api\.md#/), title: expect.any(String), status: expect.any(Number), detail: expect.any(String), error: expect.any(String) });
+      expect(body).toMatchObject({
+        type: expect.stringMatching(/\/admin-api\.md#/),
+        title: expect.any(String),
+        status: expect.any(Number),
+        detail: expect.any(String),
+        error: expect.any(String),
+      });
       expect(body.error_description).toBe(body.detail);
       break;
   }
@@ -132,9 +306,22 @@ describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () 
     tokens.openidOnly = (await redeemCode(server.baseUrl, server.baseUrl, issued)).body.access_token as string;
     const member = await authorizeMember(server.baseUrl, server.baseUrl, 'openid account:read');
     tokens.member = (await redeemCode(server.baseUrl, server.baseUrl, member)).body.access_token as string;
-    const reg = await fetch(`${server.baseUrl}/api/oauth/register`, json({ client_name: 'error shapes', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }));
+    const reg = await fetch(
+      `${server.baseUrl}/api/oauth/register`,
+      json({
+        client_name: 'error shapes',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
+    );
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    tokens.operator = await memberToken({ baseUrl: server.baseUrl, email: 'owner@demo.test', clientId, scope: 'openid courses:read school:read', site: 'demo' });
+    tokens.operator = await memberToken({
+      baseUrl: server.baseUrl,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid courses:read school:read',
+      site: 'demo',
+    });
     expect(tokens.openidOnly).toBeTruthy();
     expect(tokens.member).toBeTruthy();
   });
@@ -145,7 +332,8 @@ describe('DESIGN D8 / SPEC 7: error shapes, one row per surface and status', () 
     const text = await res.text();
     expect(res.status).toBe(status);
     assertShape(row.shape, res.headers.get('content-type') ?? '', text, row.code);
-    for (const [name, pattern] of Object.entries(row.headers ?? {})) expect(res.headers.get(name) ?? '').toMatch(pattern);
+    for (const [name, pattern] of Object.entries(row.headers ?? {}))
+      expect(res.headers.get(name) ?? '').toMatch(pattern);
     if (row.shape === 'problem') {
       // RFC 9457 §3.1.1: `type` dereferences to documentation; here the page this server publishes.
       const type = new URL((JSON.parse(text) as { type: string }).type);

@@ -24,8 +24,11 @@ const mails: Array<{ to: string[]; raw: string }> = [];
 /** Runs `npm run admin -- …` (the same entry point, without npm's banner). */
 function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/admin.ts', ...args],
+      { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
     );
   });
 }
@@ -33,7 +36,12 @@ function admin(...args: string[]): Promise<{ code: number; out: string; err: str
 const linkIn = (out: string): URL => new URL(/(http\S+\/set-password\?token=\S+)/.exec(out)![1]!);
 
 async function postForm(url: string, form: Record<string, string>) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(), redirect: 'manual' });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+    redirect: 'manual',
+  });
   return { status: res.status, body: await res.text() };
 }
 
@@ -58,7 +66,15 @@ beforeAll(async () => {
   const port = await freePort();
   env = {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    SMTP_FROM: 'Maple <no-reply@maple.test>', NODE_ENV: 'production', BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), COOKIE_SECRETS: 'f'.repeat(48), SIGNING_KEY_FILE: keyFile, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
+    SMTP_FROM: 'Maple <no-reply@maple.test>',
+    NODE_ENV: 'production',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    COOKIE_SECRETS: 'f'.repeat(48),
+    SIGNING_KEY_FILE: keyFile,
+    DATA_DIR: path.join(dir, 'data'),
+    LOG_LEVEL: 'silent',
+  };
 });
 afterAll(async () => {
   await server?.close({ keepData: true });
@@ -74,7 +90,16 @@ describe('DESIGN D11 first run: npm run admin', () => {
     expect(empty.code).toBe(0);
     expect(empty.out).toContain('No site yet');
 
-    const created = await admin('site', 'create', '--id', 'maple', '--name', 'Maple School', '--owner-email', 'Owner@Maple.test');
+    const created = await admin(
+      'site',
+      'create',
+      '--id',
+      'maple',
+      '--name',
+      'Maple School',
+      '--owner-email',
+      'Owner@Maple.test',
+    );
     expect(created.err).not.toContain('coursegate admin:');
     expect(created.code).toBe(0);
     expect(created.out).toContain('org_id maple');
@@ -117,33 +142,70 @@ describe('DESIGN D11 first run: npm run admin', () => {
     expect(html).toContain('owner@maple.test');
     const { hidden } = parseForm(html);
 
-    const forged = await postForm(`${server.baseUrl}/set-password`, { ...hidden, csrf: 'x', password: 'a-long-enough-password', confirm: 'a-long-enough-password' });
+    const forged = await postForm(`${server.baseUrl}/set-password`, {
+      ...hidden,
+      csrf: 'x',
+      password: 'a-long-enough-password',
+      confirm: 'a-long-enough-password',
+    });
     expect(forged.status).toBe(403);
     const short = await postForm(`${server.baseUrl}/set-password`, { ...hidden, password: 'short', confirm: 'short' });
     expect(short.status).toBe(400);
     expect(short.body).toContain('at least 12 characters');
-    const differ = await postForm(`${server.baseUrl}/set-password`, { ...hidden, password: 'a-long-enough-password', confirm: 'another-long-password' });
+    const differ = await postForm(`${server.baseUrl}/set-password`, {
+      ...hidden,
+      password: 'a-long-enough-password',
+      confirm: 'another-long-password',
+    });
     expect(differ.status).toBe(400);
-    const done = await postForm(`${server.baseUrl}/set-password`, { ...hidden, password: 'maple-owner-password', confirm: 'maple-owner-password' });
+    const done = await postForm(`${server.baseUrl}/set-password`, {
+      ...hidden,
+      password: 'maple-owner-password',
+      confirm: 'maple-owner-password',
+    });
     expect(done.status).toBe(200);
     expect(done.body).toContain('Password set');
 
     // A link works once.
     expect((await fetch(link)).status).toBe(400);
-    expect((await postForm(`${server.baseUrl}/set-password`, { ...hidden, password: 'maple-owner-password2', confirm: 'maple-owner-password2' })).status).toBe(400);
+    expect(
+      (
+        await postForm(`${server.baseUrl}/set-password`, {
+          ...hidden,
+          password: 'maple-owner-password2',
+          confirm: 'maple-owner-password2',
+        })
+      ).status,
+    ).toBe(400);
 
     // Sign in through the login page with a loopback client registered now (the store had no client).
     const reg = await fetch(`${server.baseUrl}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'first-run check', redirect_uris: ['http://127.0.0.1:53690/callback'], token_endpoint_auth_method: 'none', application_type: 'native' }),
+      body: JSON.stringify({
+        client_name: 'first-run check',
+        redirect_uris: ['http://127.0.0.1:53690/callback'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      }),
     });
     expect(reg.status).toBe(201);
     const { client_id } = (await reg.json()) as { client_id: string };
     const { challenge } = pkcePair();
     const auth = new URL('/oauth/authorize', server.baseUrl);
-    auth.search = new URLSearchParams({ client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:53690/callback', scope: 'openid', state: randomString(8), code_challenge: challenge, code_challenge_method: 'S256' }).toString();
-    const { callback } = await completeAuthorization(auth, { email: 'owner@maple.test', password: 'maple-owner-password' });
+    auth.search = new URLSearchParams({
+      client_id,
+      response_type: 'code',
+      redirect_uri: 'http://127.0.0.1:53690/callback',
+      scope: 'openid',
+      state: randomString(8),
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    const { callback } = await completeAuthorization(auth, {
+      email: 'owner@maple.test',
+      password: 'maple-owner-password',
+    });
     expect(callback.searchParams.get('code')).toEqual(expect.any(String));
   }, 60_000);
 

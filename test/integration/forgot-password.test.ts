@@ -65,7 +65,15 @@ test('the mailed link sets a new password once and ends the other web sessions',
   expect(page.status).toBe(200);
   expect(page.html).not.toContain('name="name"');
   const { hidden } = parseForm(page.html);
-  expect((await call(jar, '/set-password', { ...hidden, password: 'learner-reset-password', confirm: 'learner-reset-password' })).status).toBe(200);
+  expect(
+    (
+      await call(jar, '/set-password', {
+        ...hidden,
+        password: 'learner-reset-password',
+        confirm: 'learner-reset-password',
+      })
+    ).status,
+  ).toBe(200);
   expect((await call(jar, new URL(link).pathname + new URL(link).search)).status).toBe(400);
 
   expect((await call(other, '/account/connections')).status).toBe(302);

@@ -41,10 +41,20 @@ describe('SPEC §2.5 invitations: the one-time link is e-mailed when SMTP is con
     const reg = await fetch(`${base}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'invite mailer', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'invite mailer',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    const token = await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid members:write', site: 'demo' });
+    const token = await memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid members:write',
+      site: 'demo',
+    });
 
     const arrived = new Promise<void>((resolve) => (delivered = resolve));
     const res = await fetch(`${base}/api/v1/invitations`, {

@@ -32,11 +32,17 @@ describe('SPEC 5.7 / issue #9: a member whose role was removed is refused at onc
   const mcp = () =>
     fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
-  const userinfo = () => fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
-  const adminApi = () => fetch(`${server.baseUrl}/api/v1/site`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const userinfo = () =>
+    fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const adminApi = () =>
+    fetch(`${server.baseUrl}/api/v1/site`, { headers: { authorization: `Bearer ${accessToken}` } });
 
   test('while the member holds a role, every surface serves the token', async () => {
     for (const call of [graphql, mcp, userinfo]) {
@@ -52,7 +58,11 @@ describe('SPEC 5.7 / issue #9: a member whose role was removed is refused at onc
   });
 
   test('after the role is removed: 401 invalid_token on /account/graphql, /mcp, UserInfo and /api/v1; invalid_grant on refresh', async () => {
-    await server.store.db.deleteFrom('memberships').where('user_id', '=', 'usr_student').where('site_id', '=', 'demo').execute();
+    await server.store.db
+      .deleteFrom('memberships')
+      .where('user_id', '=', 'usr_student')
+      .where('site_id', '=', 'demo')
+      .execute();
     const challenges: string[] = [];
     for (const call of [graphql, mcp, userinfo, adminApi]) {
       const res = await call();

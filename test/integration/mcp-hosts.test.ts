@@ -25,7 +25,12 @@ afterAll(() => server?.close());
 
 const VSCODE = {
   client_name: 'Visual Studio Code',
-  redirect_uris: ['https://insiders.vscode.dev/redirect', 'https://vscode.dev/redirect', 'http://127.0.0.1/', 'http://127.0.0.1:33418/'],
+  redirect_uris: [
+    'https://insiders.vscode.dev/redirect',
+    'https://vscode.dev/redirect',
+    'http://127.0.0.1/',
+    'http://127.0.0.1:33418/',
+  ],
   grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
   response_types: ['code'],
   token_endpoint_auth_method: 'none',
@@ -33,38 +38,74 @@ const VSCODE = {
 };
 
 const register = (body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${base}/api/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${base}/api/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe("VS Code's registration, unmodified", () => {
-  test('→ 201 with the catalogue entry\'s fixed client_id, no secret, the same on every call', async () => {
+  test("→ 201 with the catalogue entry's fixed client_id, no secret, the same on every call", async () => {
     const first = await register(VSCODE);
     expect(first.status).toBe(201);
     const body = (await first.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ client_id: 'mcp-host-vscode', client_name: 'Visual Studio Code', token_endpoint_auth_method: 'none' });
+    expect(body).toMatchObject({
+      client_id: 'mcp-host-vscode',
+      client_name: 'Visual Studio Code',
+      token_endpoint_auth_method: 'none',
+    });
     expect(body.client_secret).toBeUndefined();
     expect(((await (await register(VSCODE)).json()) as { client_id: string }).client_id).toBe('mcp-host-vscode');
   });
 
-  test.each(['http://127.0.0.1:33418/', 'http://127.0.0.1:49152/'])('an authorization for scopes_supported through the loopback callback %s succeeds', async (redirectUri) => {
-    const { verifier, challenge } = pkcePair();
-    const url = new URL(`${base}/oauth/authorize`);
-    url.search = new URLSearchParams({ response_type: 'code', client_id: 'mcp-host-vscode', redirect_uri: redirectUri, scope: 'openid profile email', resource: base, state: randomString(8), code_challenge: challenge, code_challenge_method: 'S256' }).toString();
-    const { callback } = await completeAuthorization(url, { email: 'owner@demo.test', password: DEMO_PASSWORD, site: 'demo', isRedirectUri: (u) => u.href.startsWith(redirectUri) });
-    const code = callback.searchParams.get('code');
-    expect(code).toBeTruthy();
-    const token = await postForm(base, '/api/oauth/token', { grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: redirectUri, client_id: 'mcp-host-vscode', resource: base });
-    expect(token.status).toBe(200);
-  });
+  test.each(['http://127.0.0.1:33418/', 'http://127.0.0.1:49152/'])(
+    'an authorization for scopes_supported through the loopback callback %s succeeds',
+    async (redirectUri) => {
+      const { verifier, challenge } = pkcePair();
+      const url = new URL(`${base}/oauth/authorize`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'mcp-host-vscode',
+        redirect_uri: redirectUri,
+        scope: 'openid profile email',
+        resource: base,
+        state: randomString(8),
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }).toString();
+      const { callback } = await completeAuthorization(url, {
+        email: 'owner@demo.test',
+        password: DEMO_PASSWORD,
+        site: 'demo',
+        isRedirectUri: (u) => u.href.startsWith(redirectUri),
+      });
+      const code = callback.searchParams.get('code');
+      expect(code).toBeTruthy();
+      const token = await postForm(base, '/api/oauth/token', {
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: verifier,
+        redirect_uri: redirectUri,
+        client_id: 'mcp-host-vscode',
+        resource: base,
+      });
+      expect(token.status).toBe(200);
+    },
+  );
 
   test('a mixed list from a host outside the catalogue stays refused (invalid_redirect_uri)', async () => {
-    const res = await register({ ...VSCODE, client_name: 'Some Editor', redirect_uris: ['https://editor.example/redirect', 'http://127.0.0.1:33418/'] });
+    const res = await register({
+      ...VSCODE,
+      client_name: 'Some Editor',
+      redirect_uris: ['https://editor.example/redirect', 'http://127.0.0.1:33418/'],
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_redirect_uri');
   });
 });
 
 describe('CORS on the registration endpoint, as on discovery and token', () => {
-  test('OPTIONS preflight → 204 allowing POST from the caller\'s origin; the POST answer names the origin too', async () => {
+  test("OPTIONS preflight → 204 allowing POST from the caller's origin; the POST answer names the origin too", async () => {
     const origin = 'https://vscode.dev';
     const preflight = await fetch(`${base}/api/oauth/register`, {
       method: 'OPTIONS',
@@ -75,7 +116,10 @@ describe('CORS on the registration endpoint, as on discovery and token', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
     expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
     // The same as the token endpoint's preflight (oidc-provider's own).
-    const token = await fetch(`${base}/api/oauth/token`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const token = await fetch(`${base}/api/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST' },
+    });
     expect(token.status).toBe(204);
     const posted = await register(VSCODE, { origin });
     expect(posted.status).toBe(201);

@@ -12,11 +12,20 @@ let mcp: string;
 let memberToken: string;
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const rpc = (method: string, params?: unknown, id: number | string = 1) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const rpc = (method: string, params?: unknown, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 const call = (name: string, args: unknown = {}) => rpc('tools/call', { name, arguments: args });
 
 async function post(body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(mcp, { method: 'POST', headers: { ...HEADERS, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(mcp, {
+    method: 'POST',
+    headers: { ...HEADERS, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let json: any;
   try {
@@ -36,7 +45,11 @@ function challengeParams(header: string | null): Record<string, string> {
 beforeAll(async () => {
   server = await startTestServer();
   mcp = `${server.baseUrl}/mcp`;
-  const provider = new HeadlessOAuthProvider({ user: { email: 'student@demo.test', password: DEMO_PASSWORD }, issuer: server.baseUrl, clientInformation: { client_id: 'demo-member-cli' } });
+  const provider = new HeadlessOAuthProvider({
+    user: { email: 'student@demo.test', password: DEMO_PASSWORD },
+    issuer: server.baseUrl,
+    clientInformation: { client_id: 'demo-member-cli' },
+  });
   await auth(provider, { serverUrl: new URL(mcp), scope: 'account:read' });
   await auth(provider, { serverUrl: new URL(mcp), authorizationCode: provider.code });
   memberToken = provider.tokens()!.access_token;
@@ -45,7 +58,9 @@ afterAll(() => server.close());
 
 describe('MCP Streamable HTTP transport, stateless', () => {
   test('initialize negotiates the latest protocol revision and sets no session id', async () => {
-    const res = await post(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    const res = await post(
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('mcp-session-id')).toBeNull();
@@ -58,7 +73,16 @@ describe('MCP Streamable HTTP transport, stateless', () => {
     expect(res.status).toBe(200);
     // Issue #26: every tool is listed to every caller, anonymous included.
     const names = res.json.result.tools.map((t: { name: string }) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['how_to_connect', 'search_courses', 'get_course', 'my_enrollments', 'site_analytics', 'create_coupon']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'how_to_connect',
+        'search_courses',
+        'get_course',
+        'my_enrollments',
+        'site_analytics',
+        'create_coupon',
+      ]),
+    );
   });
 
   test('a notification is accepted with 202 and no body', async () => {
@@ -91,9 +115,10 @@ describe('MCP Streamable HTTP transport, stateless', () => {
 });
 
 describe('issue #26: protocol revisions (the newest the installed SDK knows, down to 2025-06-18) and batches', () => {
-  const initialize = (protocolVersion: string, id = 1) => rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } }, id);
+  const initialize = (protocolVersion: string, id = 1) =>
+    rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } }, id);
 
-  test('initialize answers 2025-11-25 (the SDK\'s LATEST_PROTOCOL_VERSION) and 2025-06-18 as asked; an unknown revision gets the newest', async () => {
+  test("initialize answers 2025-11-25 (the SDK's LATEST_PROTOCOL_VERSION) and 2025-06-18 as asked; an unknown revision gets the newest", async () => {
     const { LATEST_PROTOCOL_VERSION } = await import('@modelcontextprotocol/sdk/types.js');
     expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
     for (const version of ['2025-11-25', '2025-06-18']) {
@@ -102,12 +127,17 @@ describe('issue #26: protocol revisions (the newest the installed SDK knows, dow
     expect((await post(initialize('2026-07-28'))).json.result.protocolVersion).toBe('2025-11-25');
   });
 
-  test.each(['2025-11-25', '2025-06-18'])('a JSON-RPC batch under MCP-Protocol-Version %s → 400 -32600 (batches removed in 2025-06-18)', async (version) => {
-    const res = await post([rpc('ping', undefined, 1), rpc('tools/list', undefined, 2)], { 'mcp-protocol-version': version });
-    expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
-    expect(res.json.error.message).toContain('batches');
-  });
+  test.each(['2025-11-25', '2025-06-18'])(
+    'a JSON-RPC batch under MCP-Protocol-Version %s → 400 -32600 (batches removed in 2025-06-18)',
+    async (version) => {
+      const res = await post([rpc('ping', undefined, 1), rpc('tools/list', undefined, 2)], {
+        'mcp-protocol-version': version,
+      });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(res.json.error.message).toContain('batches');
+    },
+  );
 
   test('a batch carrying initialize for 2025-06-18 or later → 400 as well', async () => {
     const res = await post([initialize('2025-11-25')]);
@@ -116,7 +146,9 @@ describe('issue #26: protocol revisions (the newest the installed SDK knows, dow
   });
 
   test('a 2025-03-26 client (header 2025-03-26) may still batch', async () => {
-    const res = await post([rpc('ping', undefined, 1), rpc('tools/list', undefined, 2)], { 'mcp-protocol-version': '2025-03-26' });
+    const res = await post([rpc('ping', undefined, 1), rpc('tools/list', undefined, 2)], {
+      'mcp-protocol-version': '2025-03-26',
+    });
     expect(res.status).toBe(200);
     expect(res.json.map((m: { id: number }) => m.id).sort()).toEqual([1, 2]);
   });
@@ -127,7 +159,11 @@ describe('SPEC §5.7 / DESIGN D4 authorization of tool calls', () => {
     const res = await post(call('my_enrollments'));
     expect(res.status).toBe(401);
     const p = challengeParams(res.headers.get('www-authenticate'));
-    expect(p).toMatchObject({ error: 'invalid_token', scope: 'account:read', resource_metadata: `${server.baseUrl}/.well-known/oauth-protected-resource` });
+    expect(p).toMatchObject({
+      error: 'invalid_token',
+      scope: 'account:read',
+      resource_metadata: `${server.baseUrl}/.well-known/oauth-protected-resource`,
+    });
     expect(p.error_description).toContain('my_enrollments');
     expect(res.json.error).toBe('invalid_token');
   });
@@ -139,7 +175,9 @@ describe('SPEC §5.7 / DESIGN D4 authorization of tool calls', () => {
   });
 
   test('token without the tool scope → 403 insufficient_scope; scope keeps the granted ones for step-up', async () => {
-    const res = await post(call('record_progress', { lectureId: 'lec_ts_1', positionSeconds: 1 }), { authorization: `Bearer ${memberToken}` });
+    const res = await post(call('record_progress', { lectureId: 'lec_ts_1', positionSeconds: 1 }), {
+      authorization: `Bearer ${memberToken}`,
+    });
     expect(res.status).toBe(403);
     const p = challengeParams(res.headers.get('www-authenticate'));
     expect(p.error).toBe('insufficient_scope');
@@ -148,19 +186,30 @@ describe('SPEC §5.7 / DESIGN D4 authorization of tool calls', () => {
   });
 
   test('invalid token → 401 invalid_token even for public methods', async () => {
-    for (const authorization of ['Bearer not-a-token', 'Bearer ' + 'x'.repeat(300), 'Basic abc', 'Bearer']) {
+    for (const authorization of ['Bearer not-a-token', `Bearer ${'x'.repeat(300)}`, 'Basic abc', 'Bearer']) {
       const res = await post(rpc('tools/list'), { authorization });
       expect(res.status).toBe(401);
       expect(challengeParams(res.headers.get('www-authenticate')).error).toBe('invalid_token');
     }
   });
 
-  test('DESIGN D4: every 401 names a scope: the called tool\'s; else the default of an expired token\'s client; else openid', async () => {
+  test("DESIGN D4: every 401 names a scope: the called tool's; else the default of an expired token's client; else openid", async () => {
     const client = await server.provider.Client.find('demo-member-cli');
-    const at = new server.provider.AccessToken({ accountId: 'usr_student', client: client!, grantId: 'grant-expired', scope: 'account:read', aud: server.baseUrl, extra: { org_id: 'demo' } } as never);
+    const at = new server.provider.AccessToken({
+      accountId: 'usr_student',
+      client: client!,
+      grantId: 'grant-expired',
+      scope: 'account:read',
+      aud: server.baseUrl,
+      extra: { org_id: 'demo' },
+    } as never);
     const expired = await at.save();
     // Expire it in the store (the row stays until purged, as a just-expired token's does).
-    server.store.sqlite!.prepare(`UPDATE oidc_models SET payload = json_set(payload, '$.exp', ?) WHERE model = 'AccessToken' AND id = ?`).run(Math.floor(Date.now() / 1000) - 60, expired);
+    server.store
+      .sqlite!.prepare(
+        `UPDATE oidc_models SET payload = json_set(payload, '$.exp', ?) WHERE model = 'AccessToken' AND id = ?`,
+      )
+      .run(Math.floor(Date.now() / 1000) - 60, expired);
     const scopeOf = async (body: unknown, authorization: string) => {
       const res = await post(body, { authorization });
       expect(res.status).toBe(401);
@@ -197,7 +246,9 @@ describe('SPEC §5.7 / DESIGN D4 authorization of tool calls', () => {
     expect(list.json.result.tools.map((t: { name: string }) => t.name)).toContain('my_enrollments');
     const res = await post(call('my_enrollments'), { authorization: `Bearer ${memberToken}` });
     expect(res.status).toBe(200);
-    expect(res.json.result.structuredContent.enrollments.map((e: { slug: string }) => e.slug)).toContain('oauth-in-practice');
+    expect(res.json.result.structuredContent.enrollments.map((e: { slug: string }) => e.slug)).toContain(
+      'oauth-in-practice',
+    );
   });
 });
 
@@ -242,7 +293,10 @@ describe('DESIGN D8 bad input → JSON-RPC / MCP errors, never a 500', () => {
 
   test('a tool that refuses (unknown course) → isError result with the reason', async () => {
     const res = await post(call('get_course', { site: 'demo', slug: 'no-such-course' }));
-    expect(res.json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'not_found: no public course "no-such-course"' }] });
+    expect(res.json.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'not_found: no public course "no-such-course"' }],
+    });
   });
 
   test('a body over 64 KiB → 413', async () => {
@@ -266,9 +320,17 @@ describe('DESIGN D8 bad input → JSON-RPC / MCP errors, never a 500', () => {
   });
 
   test('wrong content type → 415; missing Accept → 406 from the transport', async () => {
-    const ct = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'text/plain', accept: HEADERS.accept }, body: '{}' });
+    const ct = await fetch(mcp, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: HEADERS.accept },
+      body: '{}',
+    });
     expect(ct.status).toBe(415);
-    const acc = await fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html' }, body: JSON.stringify(rpc('ping')) });
+    const acc = await fetch(mcp, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/html' },
+      body: JSON.stringify(rpc('ping')),
+    });
     expect(acc.status).toBe(406);
   });
 
@@ -279,7 +341,12 @@ describe('DESIGN D8 bad input → JSON-RPC / MCP errors, never a 500', () => {
 
   test('issue #15: a plain request (pooled server on an in-process transport) is answered as the SDK transport answers it', async () => {
     // A Content-Type with a parameter takes the SDK transport; the plain one does not.
-    for (const message of [rpc('tools/list', undefined, 7), call('search_courses', { query: 'sql' }), rpc('no/such/method', {}, 'x'), call('get_course', { slug: 42 })]) {
+    for (const message of [
+      rpc('tools/list', undefined, 7),
+      call('search_courses', { query: 'sql' }),
+      rpc('no/such/method', {}, 'x'),
+      call('get_course', { slug: 42 }),
+    ]) {
       const plain = await post(message);
       const sdk = await post(message, { 'content-type': 'application/json; charset=utf-8' });
       expect(plain.status).toBe(sdk.status);
@@ -296,7 +363,12 @@ describe('scope map generated from the tool registry', () => {
     expect(res.status).toBe(200);
     const map = (await res.json()) as any;
     expect(map.resource).toBe(server.baseUrl);
-    expect(map.scopes['account:read'].mcp_tools).toEqual(['my_enrollments', 'continue_watching', 'my_orders', 'my_event_registrations']);
+    expect(map.scopes['account:read'].mcp_tools).toEqual([
+      'my_enrollments',
+      'continue_watching',
+      'my_orders',
+      'my_event_registrations',
+    ]);
     expect(map.scopes['account:read'].graphql_fields).toContain('Query.viewer');
     expect(map.scopes['account:write'].mcp_tools).toEqual(['record_progress']);
     expect(map.scopes['coupons:write'].mcp_tools).toEqual(['create_coupon', 'deactivate_coupon']);
@@ -309,14 +381,21 @@ describe('scope map generated from the tool registry', () => {
 
 describe('issue #15: built servers are reused across requests, nothing of a request stays on them', () => {
   test('concurrent tool calls of two members (same tool set, so the same kept servers) each answer their own member', async () => {
-    const other = new HeadlessOAuthProvider({ user: { email: 'student2@demo.test', password: DEMO_PASSWORD }, issuer: server.baseUrl, clientInformation: { client_id: 'demo-member-cli' } });
+    const other = new HeadlessOAuthProvider({
+      user: { email: 'student2@demo.test', password: DEMO_PASSWORD },
+      issuer: server.baseUrl,
+      clientInformation: { client_id: 'demo-member-cli' },
+    });
     await auth(other, { serverUrl: new URL(mcp), scope: 'account:read' });
     await auth(other, { serverUrl: new URL(mcp), authorizationCode: other.code });
     const tokens: Record<string, string> = { usr_student: memberToken, usr_student2: other.tokens()!.access_token };
     const expected: Record<string, number> = { usr_student: 3, usr_student2: 1 };
     const calls = Array.from({ length: 24 }, (_, i) => {
       const who = i % 2 === 0 ? 'usr_student' : 'usr_student2';
-      return post(call('my_enrollments', { first: 10 }), { authorization: `Bearer ${tokens[who]}` }).then((res) => ({ who, res }));
+      return post(call('my_enrollments', { first: 10 }), { authorization: `Bearer ${tokens[who]}` }).then((res) => ({
+        who,
+        res,
+      }));
     });
     for (const { who, res } of await Promise.all(calls)) {
       expect(res.status).toBe(200);

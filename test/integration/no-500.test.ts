@@ -14,10 +14,22 @@ beforeAll(async () => {
   const reg = await fetch(`${server.baseUrl}/api/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' }),
+    body: JSON.stringify({
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    }),
   });
   const { client_id } = (await reg.json()) as { client_id: string };
-  tokens.push(await memberToken({ baseUrl: server.baseUrl, email: 'owner@demo.test', clientId: client_id, scope: 'openid school:read school:write courses:write', site: 'demo' }));
+  tokens.push(
+    await memberToken({
+      baseUrl: server.baseUrl,
+      email: 'owner@demo.test',
+      clientId: client_id,
+      scope: 'openid school:read school:write courses:write',
+      site: 'demo',
+    }),
+  );
 });
 afterAll(() => server.close());
 
@@ -72,16 +84,22 @@ test('no route answers 5xx or a stack trace to hostile input', async () => {
       const variants = method === 'GET' || method === 'OPTIONS' || method === 'DELETE' ? [undefined] : BODIES;
       for (const body of variants) {
         for (const headers of [...HEADERS, ...tokens.map((t) => ({ authorization: `Bearer ${t}` }))]) {
-          const res = await fetch(`${server.baseUrl}${path}?client_id=%ZZ&redirect_uri=javascript:alert(1)&scope=${'a'.repeat(3000)}`, {
-            method,
-            redirect: 'manual',
-            headers: { ...headers, ...(body ? { 'content-type': body[0] } : {}) },
-            body: body?.[1],
-          });
+          const res = await fetch(
+            `${server.baseUrl}${path}?client_id=%ZZ&redirect_uri=javascript:alert(1)&scope=${'a'.repeat(3000)}`,
+            {
+              method,
+              redirect: 'manual',
+              headers: { ...headers, ...(body ? { 'content-type': body[0] } : {}) },
+              body: body?.[1],
+            },
+          );
           const text = await res.text();
-          if (res.status >= 500 || /at \S+ \(\S+:\d+:\d+\)/.test(text)) failures.push(`${method} ${path} ${JSON.stringify(headers)} ${body?.[0] ?? ''} → ${res.status} ${text.slice(0, 120)}`);
+          if (res.status >= 500 || /at \S+ \(\S+:\d+:\d+\)/.test(text))
+            failures.push(
+              `${method} ${path} ${JSON.stringify(headers)} ${body?.[0] ?? ''} → ${res.status} ${text.slice(0, 120)}`,
+            );
           const location = res.headers.get('location');
-          if (location && location.startsWith('javascript:')) failures.push(`${method} ${path} redirected to ${location}`);
+          if (location?.startsWith('javascript:')) failures.push(`${method} ${path} redirected to ${location}`);
         }
       }
     }

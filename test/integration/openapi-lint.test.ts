@@ -23,7 +23,9 @@ const root = process.cwd();
 /** The JS entry of a package's CLI (`bin`), run with this Node. */
 function cli(pkg: string, name: string): string {
   const dir = path.join(root, 'node_modules', pkg);
-  const bin = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin[name]!;
+  const bin = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin[
+    name
+  ]!;
   return path.join(dir, bin);
 }
 
@@ -37,14 +39,20 @@ interface Finding {
 
 /** Runs `redocly lint` (JSON output) with the committed redocly.yaml. */
 async function redocly(file: string): Promise<Finding[]> {
-  const out = await run(process.execPath, [cli('@redocly/cli', 'redocly'), 'lint', file, '--config', path.join(root, 'redocly.yaml'), '--format=json'], {
-    // No telemetry and no update check (the registry is the only network here, and tests stay offline).
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+  const out = await run(
+    process.execPath,
+    [cli('@redocly/cli', 'redocly'), 'lint', file, '--config', path.join(root, 'redocly.yaml'), '--format=json'],
+    {
+      // No telemetry and no update check (the registry is the only network here, and tests stay offline).
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
   const json = out.stdout.slice(out.stdout.indexOf('{'));
   if (!json.startsWith('{')) throw new Error(`redocly printed no report: ${out.stderr}`);
-  const report = JSON.parse(json) as { problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> };
+  const report = JSON.parse(json) as {
+    problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }>;
+  };
   return report.problems.map((p) => ({
     linter: 'redocly',
     rule: p.ruleId,
@@ -57,20 +65,69 @@ async function redocly(file: string): Promise<Finding[]> {
 /** Runs `spectral lint` (JSON output to a file) with the committed .spectral.yaml. */
 async function spectral(file: string, dir: string): Promise<Finding[]> {
   const output = path.join(dir, `spectral-${path.basename(file)}.json`);
-  await run(process.execPath, [cli('@stoplight/spectral-cli', 'spectral'), 'lint', file, '--ruleset', path.join(root, '.spectral.yaml'), '--format', 'json', '--output', output, '--fail-severity', 'error'], {
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch(() => undefined); // exit 1 when an error is found: the report file says which
-  const results = JSON.parse(readFileSync(output, 'utf8')) as Array<{ code: string; severity: number; message: string; path: Array<string | number> }>;
+  await run(
+    process.execPath,
+    [
+      cli('@stoplight/spectral-cli', 'spectral'),
+      'lint',
+      file,
+      '--ruleset',
+      path.join(root, '.spectral.yaml'),
+      '--format',
+      'json',
+      '--output',
+      output,
+      '--fail-severity',
+      'error',
+    ],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch(() => undefined); // exit 1 when an error is found: the report file says which
+  const results = JSON.parse(readFileSync(output, 'utf8')) as Array<{
+    code: string;
+    severity: number;
+    message: string;
+    path: Array<string | number>;
+  }>;
   const severity = ['error', 'warning', 'info', 'info'] as const;
-  return results.map((r) => ({ linter: 'spectral', rule: r.code, severity: severity[r.severity] ?? 'info', where: r.path.join('/'), message: r.message }));
+  return results.map((r) => ({
+    linter: 'spectral',
+    rule: r.code,
+    severity: severity[r.severity] ?? 'info',
+    where: r.path.join('/'),
+    message: r.message,
+  }));
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-type Operation = { operationId?: string; tags?: string[]; description?: string; security?: Array<Record<string, string[]>>; responses?: Record<string, unknown> };
-type Doc = { tags?: Array<{ name: string; description?: string }>; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, { type: string; flows?: Record<string, { authorizationUrl?: string; tokenUrl?: string; scopes: Record<string, string> }> }> } };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  description?: string;
+  security?: Array<Record<string, string[]>>;
+  responses?: Record<string, unknown>;
+};
+type Doc = {
+  tags?: Array<{ name: string; description?: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: {
+    securitySchemes: Record<
+      string,
+      {
+        type: string;
+        flows?: Record<string, { authorizationUrl?: string; tokenUrl?: string; scopes: Record<string, string> }>;
+      }
+    >;
+  };
+};
 
 function operations(doc: Doc): Array<[string, Operation]> {
-  return Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([m, op]) => [`${m.toUpperCase()} ${p}`, op] as [string, Operation]));
+  return Object.entries(doc.paths).flatMap(([p, item]) =>
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([m, op]) => [`${m.toUpperCase()} ${p}`, op] as [string, Operation]),
+  );
 }
 
 let server: TestServer;
@@ -96,13 +153,17 @@ afterAll(async () => {
 describe('/openapi.json passes the linters (issue #26 item 7)', () => {
   test('redocly (recommended): 0 errors, 0 warnings', async () => {
     const findings = await redocly(file);
-    console.info(`redocly: ${findings.filter((f) => f.severity === 'error').length} errors, ${findings.filter((f) => f.severity === 'warning').length} warnings`);
+    console.info(
+      `redocly: ${findings.filter((f) => f.severity === 'error').length} errors, ${findings.filter((f) => f.severity === 'warning').length} warnings`,
+    );
     expect(findings).toEqual([]);
   }, 120_000);
 
   test('spectral (spectral:oas recommended): 0 errors, 0 warnings', async () => {
     const findings = await spectral(file, dir);
-    console.info(`spectral: ${findings.filter((f) => f.severity === 'error').length} errors, ${findings.filter((f) => f.severity === 'warning').length} warnings`);
+    console.info(
+      `spectral: ${findings.filter((f) => f.severity === 'error').length} errors, ${findings.filter((f) => f.severity === 'warning').length} warnings`,
+    );
     expect(findings).toEqual([]);
   }, 120_000);
 
@@ -115,9 +176,19 @@ describe('/openapi.json passes the linters (issue #26 item 7)', () => {
     const brokenFile = path.join(dir, 'broken.json');
     writeFileSync(brokenFile, JSON.stringify(broken));
     const rules = (await redocly(brokenFile)).map((f) => `${f.severity} ${f.rule} ${f.where}`);
-    expect(rules).toEqual(expect.arrayContaining(['error security-defined #/paths/~1api~1oauth~1token/post', 'warning operation-operationId #/paths/~1api~1oauth~1token/post/operationId']));
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        'error security-defined #/paths/~1api~1oauth~1token/post',
+        'warning operation-operationId #/paths/~1api~1oauth~1token/post/operationId',
+      ]),
+    );
     const found = (await spectral(brokenFile, dir)).map((f) => `${f.rule} ${f.where}`);
-    expect(found).toEqual(expect.arrayContaining(['operation-operationId paths//api/oauth/token/post', 'operation-tag-defined paths//api/oauth/token/post/tags/0']));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'operation-operationId paths//api/oauth/token/post',
+        'operation-tag-defined paths//api/oauth/token/post/tags/0',
+      ]),
+    );
   }, 120_000);
 });
 
@@ -127,20 +198,28 @@ describe('/openapi.json operations (issue #26 item 7)', () => {
     for (const t of doc.tags ?? []) expect(t.description?.trim()).toBeTruthy();
     const ids = new Set<string>();
     // redocly.yaml turns operation-4xx-response off for these alone: metadata documents answer 200 to every GET.
-    const no4xx = new Set(['getOpenIdConfiguration', 'getAuthorizationServerMetadata', 'getProtectedResourceMetadata', 'getJwks', 'getScopeMap']);
+    const no4xx = new Set([
+      'getOpenIdConfiguration',
+      'getAuthorizationServerMetadata',
+      'getProtectedResourceMetadata',
+      'getJwks',
+      'getScopeMap',
+    ]);
     const problems: string[] = [];
     for (const [name, op] of operations(doc)) {
       if (!op.operationId) problems.push(`${name}: no operationId`);
       else if (ids.has(op.operationId)) problems.push(`${name}: operationId ${op.operationId} used twice`);
       else ids.add(op.operationId);
-      if (!op.tags?.length || op.tags.some((t) => !declared.has(t))) problems.push(`${name}: tags ${JSON.stringify(op.tags)} not declared`);
+      if (!op.tags?.length || op.tags.some((t) => !declared.has(t)))
+        problems.push(`${name}: tags ${JSON.stringify(op.tags)} not declared`);
       if (!op.description?.trim()) problems.push(`${name}: no description`);
       if (!Array.isArray(op.security)) problems.push(`${name}: no security`);
       for (const requirement of op.security ?? []) {
         for (const [scheme, scopes] of Object.entries(requirement)) {
           const flows = doc.components.securitySchemes[scheme]?.flows;
           if (!flows) problems.push(`${name}: unknown security scheme ${scheme}`);
-          for (const scope of scopes) if (!flows?.authorizationCode?.scopes[scope]) problems.push(`${name}: scope ${scope} not in the scheme`);
+          for (const scope of scopes)
+            if (!flows?.authorizationCode?.scopes[scope]) problems.push(`${name}: scope ${scope} not in the scheme`);
         }
       }
       const has4xx = Object.keys(op.responses ?? {}).some((code) => /^4(\d\d|XX)$/.test(code));
@@ -153,8 +232,15 @@ describe('/openapi.json operations (issue #26 item 7)', () => {
     const op = (p: string, m = 'get') => doc.paths[p]![m]!;
     expect(op('/api/oauth/userinfo').security).toEqual([{ oauth2: ['openid'] }]);
     expect(op('/account/graphql', 'post').security).toEqual([{ oauth2: ['account:read'] }]);
-    for (const p of ['/.well-known/openid-configuration', '/.well-known/oauth-protected-resource', '/.well-known/jwks.json', '/oauth/authorize']) expect(op(p).security).toEqual([]);
-    for (const p of ['/api/oauth/token', '/api/oauth/revoke', '/api/oauth/introspect', '/api/oauth/register']) expect(op(p, 'post').security).toEqual([]);
+    for (const p of [
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/jwks.json',
+      '/oauth/authorize',
+    ])
+      expect(op(p).security).toEqual([]);
+    for (const p of ['/api/oauth/token', '/api/oauth/revoke', '/api/oauth/introspect', '/api/oauth/register'])
+      expect(op(p, 'post').security).toEqual([]);
     // SPEC §4.3: anonymous callers are served public tools; each protected tool needs its scope.
     const mcp = op('/mcp', 'post').security!;
     expect(mcp[0]).toEqual({});

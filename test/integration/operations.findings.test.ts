@@ -36,16 +36,28 @@ afterAll(async () => {
   await server?.close();
 });
 
-const api = (path: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}) => callApi(base, owner.token, path, method, body, headers);
+const api = (path: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}) =>
+  callApi(base, owner.token, path, method, body, headers);
 
 /** A member application with one member token and one grant. */
 async function appWithMember(name: string): Promise<{ clientId: string; memberAccess: string }> {
-  const created = await api('/api/v1/oauth-applications', 'POST', { clientName: name, redirectUris: ['http://127.0.0.1/callback'], scopes: ['openid', 'account:read'] });
+  const created = await api('/api/v1/oauth-applications', 'POST', {
+    clientName: name,
+    redirectUris: ['http://127.0.0.1/callback'],
+    scopes: ['openid', 'account:read'],
+  });
   expect(created.status).toBe(201);
   const clientId = created.body.clientId as string;
-  const memberAccess = await memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' });
+  const memberAccess = await memberToken({
+    baseUrl: base,
+    email: 'student@demo.test',
+    clientId,
+    scope: 'openid account:read',
+  });
   expect(await viewerStatus(base, memberAccess)).toBe(200);
-  expect(((await api(`/api/v1/connected-grants?clientId=${encodeURIComponent(clientId)}`)).body.grants as unknown[]).length).toBe(1);
+  expect(
+    ((await api(`/api/v1/connected-grants?clientId=${encodeURIComponent(clientId)}`)).body.grants as unknown[]).length,
+  ).toBe(1);
   return { clientId, memberAccess };
 }
 
@@ -75,7 +87,9 @@ describe('issue #25 finding 10: deleting an application ends its tokens and gran
     const b = browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    expect((await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf, confirm: 'yes' })).status).toBe(303);
+    expect(
+      (await b.post(`/admin/demo/apps/${encodeURIComponent(clientId)}/delete`, { csrf, confirm: 'yes' })).status,
+    ).toBe(303);
     await deletedEverywhere(clientId, memberAccess);
   }, 60_000);
 
@@ -86,30 +100,77 @@ describe('issue #25 finding 10: deleting an application ends its tokens and gran
 
 describe('issue #25 finding 7: every surface audits operator actions; the trail filtered by an application shows them all', () => {
   test('an invitation made through an MCP tool is in the audit trail, naming its target and surface', async () => {
-    const result = await mcp.client.callTool({ name: 'invite_member', arguments: { email: 'mcp-invited@example.com', role: 'student' } });
+    const result = await mcp.client.callTool({
+      name: 'invite_member',
+      arguments: { email: 'mcp-invited@example.com', role: 'student' },
+    });
     expect(result.isError).toBeFalsy();
     const id = (result.structuredContent as { invitation: { id: string } }).invitation.id;
     await server.audit.flush();
-    const events = (await api('/api/v1/audit-events?kind=operator_action')).body.events as Array<Record<string, unknown>>;
-    expect(events).toContainEqual(expect.objectContaining({ userId: 'usr_owner', clientId: mcp.clientId, target: `invitation:${id}`, surface: 'mcp', detail: 'createInvitation (MCP tool)' }));
+    const events = (await api('/api/v1/audit-events?kind=operator_action')).body.events as Array<
+      Record<string, unknown>
+    >;
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        userId: 'usr_owner',
+        clientId: mcp.clientId,
+        target: `invitation:${id}`,
+        surface: 'mcp',
+        detail: 'createInvitation (MCP tool)',
+      }),
+    );
     // Enrolments too (46 events before and after, in the finding).
-    await mcp.client.callTool({ name: 'enroll_student', arguments: { email: 'student2@demo.test', courseSlug: 'sql-basics', lifetimeAccess: true } });
+    await mcp.client.callTool({
+      name: 'enroll_student',
+      arguments: { email: 'student2@demo.test', courseSlug: 'sql-basics', lifetimeAccess: true },
+    });
     await server.audit.flush();
-    const after = (await api('/api/v1/audit-events?kind=operator_action')).body.events as Array<Record<string, unknown>>;
-    expect(after).toContainEqual(expect.objectContaining({ surface: 'mcp', detail: expect.stringContaining('enrollStudent') }));
+    const after = (await api('/api/v1/audit-events?kind=operator_action')).body.events as Array<
+      Record<string, unknown>
+    >;
+    expect(after).toContainEqual(
+      expect.objectContaining({ surface: 'mcp', detail: expect.stringContaining('enrollStudent') }),
+    );
   }, 30_000);
 
   test('filtering by an application shows its actions through /api/v1, MCP and /admin, and its own requests', async () => {
     const { clientId } = await appWithMember('Audited everywhere');
     const etag = (await api(`/api/v1/oauth-applications/${clientId}`)).headers.get('etag')!;
-    expect((await api(`/api/v1/oauth-applications/${clientId}`, 'PATCH', { clientName: 'Audited (api)' }, { 'if-match': etag })).status).toBe(200);
-    expect((await mcp.client.callTool({ name: 'update_oauth_application', arguments: { clientId, clientName: 'Audited (mcp)' } })).isError).toBeFalsy();
+    expect(
+      (
+        await api(
+          `/api/v1/oauth-applications/${clientId}`,
+          'PATCH',
+          { clientName: 'Audited (api)' },
+          { 'if-match': etag },
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await mcp.client.callTool({
+          name: 'update_oauth_application',
+          arguments: { clientId, clientName: 'Audited (mcp)' },
+        })
+      ).isError,
+    ).toBeFalsy();
     const b = browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    expect((await b.post(`/admin/demo/apps/${clientId}`, { csrf, client_name: 'Audited (admin)', redirect_uris: 'http://127.0.0.1/callback', scopes: ['openid', 'account:read'] })).status).toBe(303);
+    expect(
+      (
+        await b.post(`/admin/demo/apps/${clientId}`, {
+          csrf,
+          client_name: 'Audited (admin)',
+          redirect_uris: 'http://127.0.0.1/callback',
+          scopes: ['openid', 'account:read'],
+        })
+      ).status,
+    ).toBe(303);
     await server.audit.flush();
-    const events = (await api(`/api/v1/audit-events?clientId=${encodeURIComponent(clientId)}`)).body.events as Array<Record<string, unknown>>;
+    const events = (await api(`/api/v1/audit-events?clientId=${encodeURIComponent(clientId)}`)).body.events as Array<
+      Record<string, unknown>
+    >;
     const actions = events.filter((e) => e.kind === 'operator_action');
     expect(actions.map((e) => e.surface).sort()).toEqual(['admin', 'api', 'api', 'mcp']); // create + update through the API
     for (const a of actions) expect(a.target).toBe(`application:${clientId}`);
@@ -134,7 +195,9 @@ describe('issue #25 finding 16: an Idempotency-Key belongs to its caller (site, 
     expect(replay.body.id).toBe(first.body.id);
 
     const otherClient = await operatorToken(base, 'owner@demo.test', 'demo', 'findings other client');
-    const mine = await callApi(base, otherClient.token, '/api/v1/invitations', 'POST', body, { 'idempotency-key': 'shared-key-1' });
+    const mine = await callApi(base, otherClient.token, '/api/v1/invitations', 'POST', body, {
+      'idempotency-key': 'shared-key-1',
+    });
     expect(mine.status).toBe(201);
     expect(mine.headers.get('idempotent-replayed')).toBeNull();
     expect(mine.body.id).not.toBe(first.body.id);
@@ -143,7 +206,9 @@ describe('issue #25 finding 16: an Idempotency-Key belongs to its caller (site, 
     // Another operator of the site (an admin made for this test) with the same key and body.
     expect((await api('/api/v1/members/instructor%40demo.test/roles/admin', 'PUT')).status).toBe(200);
     const admin = await operatorToken(base, 'instructor@demo.test', 'demo', 'findings admin');
-    const theirs = await callApi(base, admin.token, '/api/v1/invitations', 'POST', body, { 'idempotency-key': 'shared-key-1' });
+    const theirs = await callApi(base, admin.token, '/api/v1/invitations', 'POST', body, {
+      'idempotency-key': 'shared-key-1',
+    });
     expect(theirs.status).toBe(201);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.id).not.toBe(first.body.id);
@@ -155,7 +220,10 @@ describe('issue #25 findings 14 and 15: invitations and the role hierarchy', () 
   test('14: an invitation stops working once its creator lost the role that allowed it', async () => {
     expect((await api('/api/v1/members/instructor%40demo.test/roles/admin', 'PUT')).status).toBe(200);
     const admin = await operatorToken(base, 'instructor@demo.test', 'demo', 'findings inviter');
-    const invited = await callApi(base, admin.token, '/api/v1/invitations', 'POST', { email: 'late@example.com', role: 'student' });
+    const invited = await callApi(base, admin.token, '/api/v1/invitations', 'POST', {
+      email: 'late@example.com',
+      role: 'student',
+    });
     expect(invited.status).toBe(201);
     const link = invited.body.acceptUrl as string;
     const token = link.slice(link.lastIndexOf('/') + 1);
@@ -164,9 +232,14 @@ describe('issue #25 findings 14 and 15: invitations and the role hierarchy', () 
 
     expect((await api('/api/v1/members/instructor%40demo.test/roles/admin', 'DELETE')).status).toBe(204);
     expect((await fetch(link)).status).not.toBe(200);
-    await expect(invitations().preview(token)).rejects.toMatchObject({ code: 'conflict', reason: 'invitation_revoked' });
+    await expect(invitations().preview(token)).rejects.toMatchObject({
+      code: 'conflict',
+      reason: 'invitation_revoked',
+    });
     // Accepting (a signed-in user with the invited address) is refused the same way.
-    await expect(invitations().accept(token, { id: 'usr_student', email: 'late@example.com' })).rejects.toMatchObject({ reason: 'invitation_revoked' });
+    await expect(invitations().accept(token, { id: 'usr_student', email: 'late@example.com' })).rejects.toMatchObject({
+      reason: 'invitation_revoked',
+    });
   }, 60_000);
 
   test('15: inviting your own address with a role you lack is refused like the direct grant', async () => {
@@ -177,7 +250,10 @@ describe('issue #25 findings 14 and 15: invitations and the role hierarchy', () 
     expect(invite.body.detail).toBe(direct.body.detail);
     expect(invite.body.detail).toBe('you cannot give yourself a role; ask another operator');
     // The same through MCP and /admin (one rule in the platform service).
-    const viaMcp = await mcp.client.callTool({ name: 'invite_member', arguments: { email: 'owner@demo.test', role: 'instructor' } });
+    const viaMcp = await mcp.client.callTool({
+      name: 'invite_member',
+      arguments: { email: 'owner@demo.test', role: 'instructor' },
+    });
     expect(viaMcp.isError).toBe(true);
     const b = browser();
     await b.signIn('owner@demo.test');
@@ -194,7 +270,12 @@ describe('issue #27: /admin shows refusals on the page, the form kept, with read
     const b = browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    const bad = await b.post('/admin/demo/apps', { csrf, client_name: 'Kept name', redirect_uris: 'http://127.0.0.1/callback\nhttp://evil.example/cb', scopes: ['openid', 'account:read', 'account:write'] });
+    const bad = await b.post('/admin/demo/apps', {
+      csrf,
+      client_name: 'Kept name',
+      redirect_uris: 'http://127.0.0.1/callback\nhttp://evil.example/cb',
+      scopes: ['openid', 'account:read', 'account:write'],
+    });
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('Not created: Redirect URIs (line 2)');
     expect(bad.html).not.toContain('redirectUris.1');

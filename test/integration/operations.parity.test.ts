@@ -53,14 +53,26 @@ const form = async (path: string, fields: Record<string, string | string[]>) => 
 
 const REDIRECT = 'http://127.0.0.1/callback';
 async function newApp(confidential = false): Promise<string> {
-  const created = await api('/api/v1/oauth-applications', 'POST', { clientName: 'Parity app', redirectUris: [REDIRECT], scopes: ['openid', 'account:read'], confidential });
+  const created = await api('/api/v1/oauth-applications', 'POST', {
+    clientName: 'Parity app',
+    redirectUris: [REDIRECT],
+    scopes: ['openid', 'account:read'],
+    confidential,
+  });
   expect(created.status).toBe(201);
   return created.body.clientId as string;
 }
 async function appWithGrant(): Promise<Vars> {
   const clientId = await newApp();
-  const access = await memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' });
-  const grants = (await api(`/api/v1/connected-grants?clientId=${encodeURIComponent(clientId)}`)).body.grants as Array<{ grantId: string }>;
+  const access = await memberToken({
+    baseUrl: base,
+    email: 'student@demo.test',
+    clientId,
+    scope: 'openid account:read',
+  });
+  const grants = (await api(`/api/v1/connected-grants?clientId=${encodeURIComponent(clientId)}`)).body.grants as Array<{
+    grantId: string;
+  }>;
   return { clientId, access, grantId: grants[0]!.grantId };
 }
 const appState = async (clientId: string) => {
@@ -70,17 +82,22 @@ const appState = async (clientId: string) => {
   return rest;
 };
 const grantsState = async (v: Vars) => ({
-  grants: ((await api(`/api/v1/connected-grants?clientId=${encodeURIComponent(v.clientId!)}`)).body.grants as unknown[]).length,
+  grants: ((await api(`/api/v1/connected-grants?clientId=${encodeURIComponent(v.clientId!)}`)).body.grants as unknown[])
+    .length,
   memberToken: await viewerStatus(base, v.access!),
 });
-const rolesOf = async (email: string) => ((await api('/api/v1/members?limit=200')).body.members as Array<{ email: string; roles: string[] }>).find((m) => m.email === email)?.roles ?? [];
-const newestInvitation = async () => ((await api('/api/v1/invitations?limit=1')).body.invitations as Array<Record<string, unknown>>)[0]!;
+const rolesOf = async (email: string) =>
+  ((await api('/api/v1/members?limit=200')).body.members as Array<{ email: string; roles: string[] }>).find(
+    (m) => m.email === email,
+  )?.roles ?? [];
+const newestInvitation = async () =>
+  ((await api('/api/v1/invitations?limit=1')).body.invitations as Array<Record<string, unknown>>)[0]!;
 
 /** One operator write of /admin and how each surface runs it. */
 interface Case {
   op: string;
   setup(): Promise<Vars>;
-  run: Partial<Record<Surface, (v: Vars) => Promise<Vars | void>>>;
+  run: Partial<Record<Surface, (v: Vars) => Promise<Vars | undefined>>>;
   state(v: Vars): Promise<unknown>;
   target(v: Vars): string;
 }
@@ -93,7 +110,8 @@ const CASES: Case[] = [
       return {};
     },
     run: {
-      api: async () => void expect((await api('/api/v1/site', 'PATCH', { mcpConnectionsEnabled: true })).status).toBe(200),
+      api: async () =>
+        void expect((await api('/api/v1/site', 'PATCH', { mcpConnectionsEnabled: true })).status).toBe(200),
       mcp: async () => void (await tool('update_site', { mcpConnectionsEnabled: true })),
       admin: async () => void (await form('/admin/demo/settings', { mcp_connections: 'on' })),
     },
@@ -105,11 +123,21 @@ const CASES: Case[] = [
     setup: async () => ({}),
     run: {
       api: async () => {
-        const created = await api('/api/v1/oauth-applications', 'POST', { clientName: 'Created', redirectUris: ['https://parity.example.com/cb'], scopes: ['openid', 'email', 'account:read'], confidential: true });
+        const created = await api('/api/v1/oauth-applications', 'POST', {
+          clientName: 'Created',
+          redirectUris: ['https://parity.example.com/cb'],
+          scopes: ['openid', 'email', 'account:read'],
+          confidential: true,
+        });
         return { clientId: created.body.clientId as string };
       },
       admin: async () => {
-        const html = await form('/admin/demo/apps', { client_name: 'Created', redirect_uris: 'https://parity.example.com/cb', scopes: ['openid', 'email', 'account:read'], confidential: 'on' });
+        const html = await form('/admin/demo/apps', {
+          client_name: 'Created',
+          redirect_uris: 'https://parity.example.com/cb',
+          scopes: ['openid', 'email', 'account:read'],
+          confidential: 'on',
+        });
         return { clientId: /id="new-client-id">([^<]+)</.exec(html)![1]! };
       },
     },
@@ -120,9 +148,29 @@ const CASES: Case[] = [
     op: 'updateOAuthApplication',
     setup: async () => ({ clientId: await newApp() }),
     run: {
-      api: async (v) => void expect((await api(`/api/v1/oauth-applications/${v.clientId}`, 'PATCH', { clientName: 'Renamed', redirectUris: ['https://parity.example.com/cb'], scopes: ['openid', 'email', 'account:read'] })).status).toBe(200),
-      mcp: async (v) => void (await tool('update_oauth_application', { clientId: v.clientId, clientName: 'Renamed', redirectUris: ['https://parity.example.com/cb'], scopes: ['openid', 'email', 'account:read'] })),
-      admin: async (v) => void (await form(`/admin/demo/apps/${v.clientId}`, { client_name: 'Renamed', redirect_uris: 'https://parity.example.com/cb', scopes: ['openid', 'email', 'account:read'] })),
+      api: async (v) =>
+        void expect(
+          (
+            await api(`/api/v1/oauth-applications/${v.clientId}`, 'PATCH', {
+              clientName: 'Renamed',
+              redirectUris: ['https://parity.example.com/cb'],
+              scopes: ['openid', 'email', 'account:read'],
+            })
+          ).status,
+        ).toBe(200),
+      mcp: async (v) =>
+        void (await tool('update_oauth_application', {
+          clientId: v.clientId,
+          clientName: 'Renamed',
+          redirectUris: ['https://parity.example.com/cb'],
+          scopes: ['openid', 'email', 'account:read'],
+        })),
+      admin: async (v) =>
+        void (await form(`/admin/demo/apps/${v.clientId}`, {
+          client_name: 'Renamed',
+          redirect_uris: 'https://parity.example.com/cb',
+          scopes: ['openid', 'email', 'account:read'],
+        })),
     },
     state: (v) => appState(v.clientId!),
     target: (v) => `application:${v.clientId}`,
@@ -131,8 +179,10 @@ const CASES: Case[] = [
     op: 'rotateOAuthApplicationSecret',
     setup: async () => ({ clientId: await newApp(true) }),
     run: {
-      api: async (v) => void expect((await api(`/api/v1/oauth-applications/${v.clientId}/secret`, 'POST')).status).toBe(200),
-      admin: async (v) => void expect(await form(`/admin/demo/apps/${v.clientId}/secret`, {})).toContain('new-client-secret'),
+      api: async (v) =>
+        void expect((await api(`/api/v1/oauth-applications/${v.clientId}/secret`, 'POST')).status).toBe(200),
+      admin: async (v) =>
+        void expect(await form(`/admin/demo/apps/${v.clientId}/secret`, {})).toContain('new-client-secret'),
     },
     state: (v) => appState(v.clientId!),
     target: (v) => `application:${v.clientId}`,
@@ -163,7 +213,8 @@ const CASES: Case[] = [
     op: 'revokeClientGrants',
     setup: appWithGrant,
     run: {
-      api: async (v) => void expect((await api(`/api/v1/connected-grants/by-client/${v.clientId}`, 'DELETE')).status).toBe(204),
+      api: async (v) =>
+        void expect((await api(`/api/v1/connected-grants/by-client/${v.clientId}`, 'DELETE')).status).toBe(204),
       mcp: async (v) => void (await tool('revoke_client_grants', { clientId: v.clientId })),
       admin: async (v) => void (await form('/admin/demo/connections/revoke', { client_id: v.clientId! })),
     },
@@ -177,9 +228,15 @@ const CASES: Case[] = [
       return {};
     },
     run: {
-      api: async () => void expect((await api('/api/v1/members/student2%40demo.test/roles/instructor', 'PUT')).status).toBe(200),
+      api: async () =>
+        void expect((await api('/api/v1/members/student2%40demo.test/roles/instructor', 'PUT')).status).toBe(200),
       mcp: async () => void (await tool('grant_member_role', { email: 'student2@demo.test', role: 'instructor' })),
-      admin: async () => void (await form('/admin/demo/people/roles', { email: 'student2@demo.test', role: 'instructor', change: 'grant' })),
+      admin: async () =>
+        void (await form('/admin/demo/people/roles', {
+          email: 'student2@demo.test',
+          role: 'instructor',
+          change: 'grant',
+        })),
     },
     state: async () => (await rolesOf('student2@demo.test')).sort(),
     target: () => 'member:student2@demo.test/instructor',
@@ -191,9 +248,15 @@ const CASES: Case[] = [
       return {};
     },
     run: {
-      api: async () => void expect((await api('/api/v1/members/student2%40demo.test/roles/instructor', 'DELETE')).status).toBe(204),
+      api: async () =>
+        void expect((await api('/api/v1/members/student2%40demo.test/roles/instructor', 'DELETE')).status).toBe(204),
       mcp: async () => void (await tool('revoke_member_role', { email: 'student2@demo.test', role: 'instructor' })),
-      admin: async () => void (await form('/admin/demo/people/roles', { email: 'student2@demo.test', role: 'instructor', change: 'revoke' })),
+      admin: async () =>
+        void (await form('/admin/demo/people/roles', {
+          email: 'student2@demo.test',
+          role: 'instructor',
+          change: 'revoke',
+        })),
     },
     state: async () => (await rolesOf('student2@demo.test')).sort(),
     target: () => 'member:student2@demo.test/instructor',
@@ -202,8 +265,17 @@ const CASES: Case[] = [
     op: 'createInvitation',
     setup: async () => ({}),
     run: {
-      api: async () => ({ id: (await api('/api/v1/invitations', 'POST', { email: 'parity@example.com', role: 'instructor' })).body.id as string }),
-      mcp: async () => ({ id: ((await tool('invite_member', { email: 'parity@example.com', role: 'instructor' })).invitation as { id: string }).id }),
+      api: async () => ({
+        id: (await api('/api/v1/invitations', 'POST', { email: 'parity@example.com', role: 'instructor' })).body
+          .id as string,
+      }),
+      mcp: async () => ({
+        id: (
+          (await tool('invite_member', { email: 'parity@example.com', role: 'instructor' })).invitation as {
+            id: string;
+          }
+        ).id,
+      }),
       admin: async () => {
         await form('/admin/demo/invitations', { email: 'parity@example.com', role: 'instructor' });
         return { id: (await newestInvitation()).id as string };
@@ -217,7 +289,10 @@ const CASES: Case[] = [
   },
   {
     op: 'revokeInvitation',
-    setup: async () => ({ id: (await api('/api/v1/invitations', 'POST', { email: 'withdrawn@example.com', role: 'student' })).body.id as string }),
+    setup: async () => ({
+      id: (await api('/api/v1/invitations', 'POST', { email: 'withdrawn@example.com', role: 'student' })).body
+        .id as string,
+    }),
     run: {
       api: async (v) => void expect((await api(`/api/v1/invitations/${v.id}`, 'DELETE')).status).toBe(204),
       mcp: async (v) => void (await tool('revoke_invitation', { invitationId: v.id })),
@@ -232,34 +307,61 @@ const CASES: Case[] = [
 ];
 
 const LABEL: Record<Surface, string> = { api: 'admin API', mcp: 'MCP tool', admin: 'admin area' };
-const actingClient = (surface: Surface) => (surface === 'api' ? apiOperator.clientId : surface === 'mcp' ? mcp.clientId : null);
+const actingClient = (surface: Surface) =>
+  surface === 'api' ? apiOperator.clientId : surface === 'mcp' ? mcp.clientId : null;
 
 describe('issue #27: every operator write of /admin gives the same state and audit row on /api/v1, MCP and /admin', () => {
   test('the cases cover every operator write the /admin pages post to', async () => {
     // The /admin page handlers name their operations (src/operator/admin-routes.ts, admin-people.ts).
     const { readFileSync } = await import('node:fs');
-    const pages = ['admin-routes.ts', 'admin-people.ts'].map((f) => readFileSync(new URL(`../../src/operator/${f}`, import.meta.url), 'utf8')).join('\n');
-    const named = new Set([...pages.matchAll(/act(?:<[^>]*>)?\(\s*(?:deps\.)?services, op, (?:'(\w+)'|change === 'grant' \? '(\w+)' : '(\w+)')/g)].flatMap((m) => [m[1], m[2], m[3]]).filter((x): x is string => !!x));
+    const pages = ['admin-routes.ts', 'admin-people.ts']
+      .map((f) => readFileSync(new URL(`../../src/operator/${f}`, import.meta.url), 'utf8'))
+      .join('\n');
+    const named = new Set(
+      [
+        ...pages.matchAll(
+          /act(?:<[^>]*>)?\(\s*(?:deps\.)?services, op, (?:'(\w+)'|change === 'grant' \? '(\w+)' : '(\w+)')/g,
+        ),
+      ]
+        .flatMap((m) => [m[1], m[2], m[3]])
+        .filter((x): x is string => !!x),
+    );
     expect([...named].sort()).toEqual(CASES.map((c) => c.op).sort());
   });
 
-  test.each(CASES.map((c) => [c.op, c] as const))('%s', async (_op, c) => {
-    const outcomes: Array<{ surface: Surface; state: unknown; audit: Record<string, unknown> }> = [];
-    for (const surface of ['api', 'mcp', 'admin'] as const) {
-      const run = c.run[surface];
-      if (!run) continue;
-      const before = await c.setup();
-      const vars = { ...before, ...((await run(before)) ?? {}) };
-      await server.audit.flush();
-      const events = (await api('/api/v1/audit-events?kind=operator_action&limit=1')).body.events as Array<Record<string, unknown>>;
-      const audit = events[0]!;
-      expect(audit).toMatchObject({ userId: 'usr_owner', surface, clientId: actingClient(surface), target: c.target(vars), detail: `${c.op} (${LABEL[surface]})` });
-      outcomes.push({ surface, state: await c.state(vars), audit: { kind: audit.kind, userId: audit.userId, op: String(audit.detail).split(' ')[0] } });
-    }
-    expect(outcomes.length).toBe(c.run.mcp ? 3 : 2);
-    for (const o of outcomes.slice(1)) {
-      expect({ surface: o.surface, state: o.state }).toEqual({ surface: o.surface, state: outcomes[0]!.state });
-      expect(o.audit).toEqual(outcomes[0]!.audit);
-    }
-  }, 60_000);
+  test.each(CASES.map((c) => [c.op, c] as const))(
+    '%s',
+    async (_op, c) => {
+      const outcomes: Array<{ surface: Surface; state: unknown; audit: Record<string, unknown> }> = [];
+      for (const surface of ['api', 'mcp', 'admin'] as const) {
+        const run = c.run[surface];
+        if (!run) continue;
+        const before = await c.setup();
+        const vars = { ...before, ...((await run(before)) ?? {}) };
+        await server.audit.flush();
+        const events = (await api('/api/v1/audit-events?kind=operator_action&limit=1')).body.events as Array<
+          Record<string, unknown>
+        >;
+        const audit = events[0]!;
+        expect(audit).toMatchObject({
+          userId: 'usr_owner',
+          surface,
+          clientId: actingClient(surface),
+          target: c.target(vars),
+          detail: `${c.op} (${LABEL[surface]})`,
+        });
+        outcomes.push({
+          surface,
+          state: await c.state(vars),
+          audit: { kind: audit.kind, userId: audit.userId, op: String(audit.detail).split(' ')[0] },
+        });
+      }
+      expect(outcomes.length).toBe(c.run.mcp ? 3 : 2);
+      for (const o of outcomes.slice(1)) {
+        expect({ surface: o.surface, state: o.state }).toEqual({ surface: o.surface, state: outcomes[0]!.state });
+        expect(o.audit).toEqual(outcomes[0]!.audit);
+      }
+    },
+    60_000,
+  );
 });

@@ -43,7 +43,9 @@ describeWith('postgres')('issue #25 findings 6 and 9 on PostgreSQL', () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ user_id: string }>("SELECT user_id FROM memberships WHERE site_id = 'demo' AND role = 'owner' ORDER BY user_id");
+      const { rows } = await client.query<{ user_id: string }>(
+        "SELECT user_id FROM memberships WHERE site_id = 'demo' AND role = 'owner' ORDER BY user_id",
+      );
       return rows.map((r) => r.user_id);
     } finally {
       await client.end();
@@ -65,14 +67,20 @@ describeWith('postgres')('issue #25 findings 6 and 9 on PostgreSQL', () => {
       expect([byA.status, byB.status].sort()).toEqual([204, 403]);
       const winner = left[0]!;
       const loser = winner === 'usr_owner' ? 'usr_instructor' : 'usr_owner';
-      expect((await callApi(base, tokens[winner]!, `/api/v1/members/${emails[loser]}/roles/owner`, 'PUT')).status).toBe(200);
+      expect((await callApi(base, tokens[winner]!, `/api/v1/members/${emails[loser]}/roles/owner`, 'PUT')).status).toBe(
+        200,
+      );
     }
   }, 120_000);
 
   test(`9: ${ROUNDS} rounds of 5 parallel PATCHes with one ETag give exactly one 200, the others 412`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const etag = (await callApi(base, a, '/api/v1/site')).headers.get('etag')!;
-      const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => callApi(base, a, '/api/v1/site', 'PATCH', { name: `Demo Academy ${round}.${i}` }, { 'if-match': etag })));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          callApi(base, a, '/api/v1/site', 'PATCH', { name: `Demo Academy ${round}.${i}` }, { 'if-match': etag }),
+        ),
+      );
       const statuses = answers.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 412, 412, 412, 412]);
       const winner = answers.find((r) => r.status === 200)!;
@@ -85,6 +93,8 @@ describeWith('postgres')('issue #25 findings 6 and 9 on PostgreSQL', () => {
     // An update sent without If-Match moves the version on: a tag read before it is stale.
     const before = (await callApi(base, a, '/api/v1/site')).headers.get('etag')!;
     expect((await callApi(base, a, '/api/v1/site', 'PATCH', { name: 'Demo Academy' })).status).toBe(200);
-    expect((await callApi(base, a, '/api/v1/site', 'PATCH', { name: 'Stale' }, { 'if-match': before })).status).toBe(412);
+    expect((await callApi(base, a, '/api/v1/site', 'PATCH', { name: 'Stale' }, { 'if-match': before })).status).toBe(
+      412,
+    );
   }, 120_000);
 });

@@ -31,7 +31,12 @@ class Browser {
   async post(path: string, fields: Record<string, string | string[]>) {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
-    const res = await fetch(new URL(path, base), { method: 'POST', redirect: 'manual', headers: { cookie: this.jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const res = await fetch(new URL(path, base), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: this.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
     this.jar.store(res);
     return { status: res.status, location: res.headers.get('location'), html: await res.text() };
   }
@@ -63,7 +68,9 @@ describe('issue 11 access to /admin', () => {
     const b = new Browser();
     const { hidden } = parseForm((await b.get('/signin')).html);
     expect((await b.post('/signin', { ...hidden, email: 'owner@demo.test', password: 'wrong' })).status).toBe(401);
-    expect((await b.post('/signin', { csrf: 'forged', email: 'owner@demo.test', password: DEMO_PASSWORD })).status).toBe(403);
+    expect(
+      (await b.post('/signin', { csrf: 'forged', email: 'owner@demo.test', password: DEMO_PASSWORD })).status,
+    ).toBe(403);
   });
 
   test('a student gets 403 at /admin and /admin/demo, and has /account/connections', async () => {
@@ -83,7 +90,14 @@ describe('issue 11 access to /admin', () => {
     const b = new Browser();
     await b.signIn('owner@gamma.test', 'gamma-owner-password');
     expect((await b.get('/admin')).location).toBe('/admin/gamma');
-    for (const path of ['/admin/demo', '/admin/demo/connections', '/admin/demo/audit', '/admin/demo/apps', '/admin/nope']) expect((await b.get(path)).status).toBe(403);
+    for (const path of [
+      '/admin/demo',
+      '/admin/demo/connections',
+      '/admin/demo/audit',
+      '/admin/demo/apps',
+      '/admin/nope',
+    ])
+      expect((await b.get(path)).status).toBe(403);
     const csrf = await b.csrf('/admin/gamma');
     expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'off' })).status).toBe(403);
     const own = await b.get('/admin/gamma/connections');
@@ -112,10 +126,21 @@ describe('issue 11 operator pages', () => {
     const reg = await fetch(`${base}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'usage chart probe', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'usage chart probe',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    for (let i = 0; i < 3; i++) await memberToken({ baseUrl: base, email: 'owner@demo.test', clientId, scope: 'openid members:read', site: 'demo' });
+    for (let i = 0; i < 3; i++)
+      await memberToken({
+        baseUrl: base,
+        email: 'owner@demo.test',
+        clientId,
+        scope: 'openid members:read',
+        site: 'demo',
+      });
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const today = new Date().toISOString().slice(0, 10);
@@ -126,7 +151,9 @@ describe('issue 11 operator pages', () => {
       if (i > 0) await new Promise((r) => setTimeout(r, 50));
       html = (await b.get('/admin/demo')).html;
     }
-    expect(html).toMatch(/<caption[^>]*>MCP\/API usage by client: tokens issued and refreshed per day, last 14 days<\/caption>/);
+    expect(html).toMatch(
+      /<caption[^>]*>MCP\/API usage by client: tokens issued and refreshed per day, last 14 days<\/caption>/,
+    );
     expect(html).toContain(row);
     const svg = /<svg[^>]*id="chart-Usage"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
     expect(svg).toContain('<rect');
@@ -141,20 +168,45 @@ describe('issue 11 operator pages', () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    expect((await b.post('/admin/demo/apps', { client_name: 'x', redirect_uris: 'http://127.0.0.1/callback', scopes: ['openid', 'account:read'] })).status).toBe(403); // no CSRF
-    const bad = await b.post('/admin/demo/apps', { csrf, client_name: 'Bad', redirect_uris: 'http://evil.example/cb', scopes: ['openid', 'account:read'] });
+    expect(
+      (
+        await b.post('/admin/demo/apps', {
+          client_name: 'x',
+          redirect_uris: 'http://127.0.0.1/callback',
+          scopes: ['openid', 'account:read'],
+        })
+      ).status,
+    ).toBe(403); // no CSRF
+    const bad = await b.post('/admin/demo/apps', {
+      csrf,
+      client_name: 'Bad',
+      redirect_uris: 'http://evil.example/cb',
+      scopes: ['openid', 'account:read'],
+    });
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('Not created');
-    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Study buddy', redirect_uris: 'http://127.0.0.1/callback', scopes: ['openid', 'account:read'] });
+    const created = await b.post('/admin/demo/apps', {
+      csrf,
+      client_name: 'Study buddy',
+      redirect_uris: 'http://127.0.0.1/callback',
+      scopes: ['openid', 'account:read'],
+    });
     expect(created.status).toBe(201);
     const clientId = /id="new-client-id">([^<]+)</.exec(created.html)![1]!;
 
-    const token = await memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' });
+    const token = await memberToken({
+      baseUrl: base,
+      email: 'student@demo.test',
+      clientId,
+      scope: 'openid account:read',
+    });
     expect(await viewerStatus(base, token)).toBe(200);
     const connections = await b.get('/admin/demo/connections');
     expect(connections.html).toContain('Study buddy');
     expect(connections.html).toContain('student@demo.test');
-    const grantId = new RegExp(`name="grant_id" value="([^"]+)"`).exec(connections.html.slice(connections.html.indexOf('Study buddy')))![1]!;
+    const grantId = /name="grant_id" value="([^"]+)"/.exec(
+      connections.html.slice(connections.html.indexOf('Study buddy')),
+    )![1]!;
 
     const member = new Browser();
     await member.signIn('student@demo.test');
@@ -167,17 +219,26 @@ describe('issue 11 operator pages', () => {
     const audit = await b.get(`/admin/demo/audit?client=${encodeURIComponent(clientId)}`);
     expect(audit.html).toContain('Consent given');
     expect(audit.html).toContain('revoked by an operator');
-    expect((await b.get(`/admin/demo/audit?kind=consent&client=${encodeURIComponent(clientId)}`)).html).not.toContain('revoked by an operator');
+    expect((await b.get(`/admin/demo/audit?kind=consent&client=${encodeURIComponent(clientId)}`)).html).not.toContain(
+      'revoked by an operator',
+    );
 
     // A member revokes their own grant from /account/connections.
-    const again = await memberToken({ baseUrl: base, email: 'student@demo.test', clientId, scope: 'openid account:read' });
+    const again = await memberToken({
+      baseUrl: base,
+      email: 'student@demo.test',
+      clientId,
+      scope: 'openid account:read',
+    });
     // Issue 30: one row per app, then a confirmation page (plain form) before the revocation.
     const mine = await member.get('/account/connections');
     expect(mine.html).toContain(`/account/connections/revoke?client_id=${encodeURIComponent(clientId)}`);
     const confirm = await member.get(`/account/connections/revoke?client_id=${encodeURIComponent(clientId)}`);
     expect(confirm.html).toContain('Revoke access of Study buddy?');
     const memberCsrf = /name="csrf" value="([^"]+)"/.exec(confirm.html.slice(confirm.html.indexOf('<main')))![1]!;
-    expect((await member.post('/account/connections/revoke', { csrf: memberCsrf, client_id: clientId })).status).toBe(303);
+    expect((await member.post('/account/connections/revoke', { csrf: memberCsrf, client_id: clientId })).status).toBe(
+      303,
+    );
     expect(await viewerStatus(base, again)).toBe(401);
 
     // Deleting the application revokes what is left and removes it, once confirmed (issue 30 item 8).
@@ -194,10 +255,16 @@ describe('issue 11 operator pages', () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/people');
-    expect((await b.post('/admin/demo/invitations', { email: 'newcomer@example.com', role: 'student' })).status).toBe(403); // no CSRF
+    expect((await b.post('/admin/demo/invitations', { email: 'newcomer@example.com', role: 'student' })).status).toBe(
+      403,
+    ); // no CSRF
 
     // Invite: the one-time link is shown to the operator, once; it opens the invitation page.
-    const invited = await b.post('/admin/demo/invitations', { csrf, email: 'newcomer@example.com', role: 'instructor' });
+    const invited = await b.post('/admin/demo/invitations', {
+      csrf,
+      email: 'newcomer@example.com',
+      role: 'instructor',
+    });
     expect(invited.status).toBe(201);
     const link = /id="invitation-link">([^<]+)</.exec(invited.html)![1]!;
     expect(link.startsWith(`${base}/invitations/`)).toBe(true);
@@ -209,29 +276,80 @@ describe('issue 11 operator pages', () => {
     const withdrawn = await b.post(`/admin/demo/invitations/${id}/withdraw`, { csrf });
     expect(withdrawn.status).toBe(303);
     expect((await fetch(link)).status).not.toBe(200);
-    expect((await b.get('/admin/demo/people?done=withdrawn')).html).toMatch(/newcomer@example\.com<\/td><td[^>]*>instructor<\/td><td[^>]*>revoked/);
+    expect((await b.get('/admin/demo/people?done=withdrawn')).html).toMatch(
+      /newcomer@example\.com<\/td><td[^>]*>instructor<\/td><td[^>]*>revoked/,
+    );
 
     // Roles through PeopleAdmin: give, remove; the last owner keeps the role (409).
-    expect((await b.post('/admin/demo/people/roles', { csrf, email: 'instructor@demo.test', role: 'admin', change: 'grant' })).status).toBe(303);
-    expect((await b.get('/admin/demo/people')).html).toMatch(/instructor@demo\.test<\/td><td[^>]*>(admin, instructor|instructor, admin)</);
-    expect((await b.post('/admin/demo/people/roles', { csrf, email: 'instructor@demo.test', role: 'admin', change: 'revoke' })).status).toBe(303);
-    const lastOwner = await b.post('/admin/demo/people/roles', { csrf, email: 'owner@demo.test', role: 'owner', change: 'revoke' });
+    expect(
+      (
+        await b.post('/admin/demo/people/roles', {
+          csrf,
+          email: 'instructor@demo.test',
+          role: 'admin',
+          change: 'grant',
+        })
+      ).status,
+    ).toBe(303);
+    expect((await b.get('/admin/demo/people')).html).toMatch(
+      /instructor@demo\.test<\/td><td[^>]*>(admin, instructor|instructor, admin)</,
+    );
+    expect(
+      (
+        await b.post('/admin/demo/people/roles', {
+          csrf,
+          email: 'instructor@demo.test',
+          role: 'admin',
+          change: 'revoke',
+        })
+      ).status,
+    ).toBe(303);
+    const lastOwner = await b.post('/admin/demo/people/roles', {
+      csrf,
+      email: 'owner@demo.test',
+      role: 'owner',
+      change: 'revoke',
+    });
     expect(lastOwner.status).toBe(409);
     expect(lastOwner.html).toContain('Not done');
-    expect((await b.post('/admin/demo/people/roles', { csrf, email: 'nobody@example.com', role: 'student', change: 'grant' })).status).toBe(404);
+    expect(
+      (
+        await b.post('/admin/demo/people/roles', {
+          csrf,
+          email: 'nobody@example.com',
+          role: 'student',
+          change: 'grant',
+        })
+      ).status,
+    ).toBe(404);
 
     // At `second` the same person is only an admin: inviting or granting an owner is refused (403).
     const asAdmin = await b.post('/admin/second/invitations', { csrf, email: 'boss@example.com', role: 'owner' });
     expect(asAdmin.status).toBe(403);
     expect(asAdmin.html).toContain('only an owner');
-    expect((await b.post('/admin/second/people/roles', { csrf, email: 'learner@second.test', role: 'owner', change: 'grant' })).status).toBe(403);
+    expect(
+      (
+        await b.post('/admin/second/people/roles', {
+          csrf,
+          email: 'learner@second.test',
+          role: 'owner',
+          change: 'grant',
+        })
+      ).status,
+    ).toBe(403);
   });
 
   test('OAuth applications: a confidential one shows its secret once; edit and rotation work from the page', async () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Grader', redirect_uris: 'https://grader.example.com/cb', scopes: ['openid', 'account:read'], confidential: 'on' });
+    const created = await b.post('/admin/demo/apps', {
+      csrf,
+      client_name: 'Grader',
+      redirect_uris: 'https://grader.example.com/cb',
+      scopes: ['openid', 'account:read'],
+      confidential: 'on',
+    });
     expect(created.status).toBe(201);
     const clientId = /id="new-client-id">([^<]+)</.exec(created.html)![1]!;
     const secret = /id="new-client-secret">([^<]+)</.exec(created.html)![1]!;
@@ -240,14 +358,37 @@ describe('issue 11 operator pages', () => {
     expect(list.html).not.toContain(secret);
     expect(list.html).toContain('Confidential');
 
-    expect((await b.post(`/admin/demo/apps/${clientId}`, { client_name: 'x', redirect_uris: 'https://grader.example.com/cb', scopes: ['openid', 'account:read'] })).status).toBe(403); // no CSRF
+    expect(
+      (
+        await b.post(`/admin/demo/apps/${clientId}`, {
+          client_name: 'x',
+          redirect_uris: 'https://grader.example.com/cb',
+          scopes: ['openid', 'account:read'],
+        })
+      ).status,
+    ).toBe(403); // no CSRF
     expect((await b.get(`/admin/demo/apps/${clientId}`)).html).toContain('value="Grader"');
-    const bad = await b.post(`/admin/demo/apps/${clientId}`, { csrf, client_name: 'Grader', redirect_uris: 'http://evil.example/cb', scopes: ['openid', 'account:read'] });
+    const bad = await b.post(`/admin/demo/apps/${clientId}`, {
+      csrf,
+      client_name: 'Grader',
+      redirect_uris: 'http://evil.example/cb',
+      scopes: ['openid', 'account:read'],
+    });
     expect(bad.status).toBe(400);
-    const saved = await b.post(`/admin/demo/apps/${clientId}`, { csrf, client_name: 'Grader 2', redirect_uris: 'https://grader.example.com/cb https://grader.example.com/cb2', scopes: ['openid', 'email', 'account:read'] });
+    const saved = await b.post(`/admin/demo/apps/${clientId}`, {
+      csrf,
+      client_name: 'Grader 2',
+      redirect_uris: 'https://grader.example.com/cb https://grader.example.com/cb2',
+      scopes: ['openid', 'email', 'account:read'],
+    });
     expect(saved.status).toBe(303);
     const app = (await server.memberClients.list('demo')).find((a) => a.clientId === clientId)!;
-    expect(app).toMatchObject({ clientName: 'Grader 2', redirectUris: ['https://grader.example.com/cb', 'https://grader.example.com/cb2'], scope: 'openid email account:read', confidential: true });
+    expect(app).toMatchObject({
+      clientName: 'Grader 2',
+      redirectUris: ['https://grader.example.com/cb', 'https://grader.example.com/cb2'],
+      scope: 'openid email account:read',
+      confidential: true,
+    });
 
     const rotated = await b.post(`/admin/demo/apps/${clientId}/secret`, { csrf });
     expect(rotated.status).toBe(200);
@@ -271,7 +412,9 @@ describe('issue 11 operator pages', () => {
     expect(off.status).toBe(200);
     expect(off.html).toContain('<a href="/admin/demo/settings">Turn it on in Site settings</a>');
     expect(off.html).not.toContain('New application');
-    const authorize = await fetch(`${base}/oauth/authorize?client_id=demo-member-cli&response_type=code`, { redirect: 'manual' });
+    const authorize = await fetch(`${base}/oauth/authorize?client_id=demo-member-cli&response_type=code`, {
+      redirect: 'manual',
+    });
     expect(authorize.status).toBe(403);
     expect((await b.post('/admin/demo/settings', { csrf, mcp_connections: 'on' })).status).toBe(303);
     expect((await b.get('/admin/demo/settings')).html).toContain('href="/admin/demo/apps"');
@@ -284,7 +427,12 @@ describe('issue 30 item 8: admin forms', () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    const bad = await b.post('/admin/demo/apps', { csrf, client_name: 'Kept name', redirect_uris: 'https://kept.example.com/cb\nhttp://evil.example/cb', scopes: ['openid', 'email'] });
+    const bad = await b.post('/admin/demo/apps', {
+      csrf,
+      client_name: 'Kept name',
+      redirect_uris: 'https://kept.example.com/cb\nhttp://evil.example/cb',
+      scopes: ['openid', 'email'],
+    });
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('Redirect URIs (line 2)');
     expect(bad.html).not.toMatch(/redirectUris\.\d/);
@@ -299,7 +447,9 @@ describe('issue 30 item 8: admin forms', () => {
     await b.signIn('owner@demo.test');
     for (const path of ['/admin/demo/apps', '/admin/demo/apps/demo-member-cli']) {
       const { html } = await b.get(path);
-      expect(html).toContain("Lets the app read the member&#39;s enrollments, progress, orders and event registrations");
+      expect(html).toContain(
+        'Lets the app read the member&#39;s enrollments, progress, orders and event registrations',
+      );
       expect(html).toContain('Lets the app sign the member in and know who they are');
       expect(html).not.toContain('See your enrollments');
     }
@@ -309,7 +459,13 @@ describe('issue 30 item 8: admin forms', () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Next steps', redirect_uris: 'https://steps.example.com/cb', scopes: ['openid', 'account:read'], confidential: 'on' });
+    const created = await b.post('/admin/demo/apps', {
+      csrf,
+      client_name: 'Next steps',
+      redirect_uris: 'https://steps.example.com/cb',
+      scopes: ['openid', 'account:read'],
+      confidential: 'on',
+    });
     expect(created.status).toBe(201);
     const main = created.html.slice(created.html.indexOf('<main'));
     expect(main).toMatch(/id="new-client-id">mc_/);
@@ -327,16 +483,24 @@ describe('issue 30 item 8: admin forms', () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
     const csrf = await b.csrf('/admin/demo/apps');
-    const created = await b.post('/admin/demo/apps', { csrf, client_name: 'Doomed', redirect_uris: 'http://127.0.0.1/callback', scopes: ['openid', 'account:read'] });
+    const created = await b.post('/admin/demo/apps', {
+      csrf,
+      client_name: 'Doomed',
+      redirect_uris: 'http://127.0.0.1/callback',
+      scopes: ['openid', 'account:read'],
+    });
     const clientId = /id="new-client-id">([^<]+)</.exec(created.html)![1]!;
     const tokens = [];
-    for (const email of ['student@demo.test', 'instructor@demo.test']) tokens.push(await memberToken({ baseUrl: base, email, clientId, scope: 'openid account:read' }));
+    for (const email of ['student@demo.test', 'instructor@demo.test'])
+      tokens.push(await memberToken({ baseUrl: base, email, clientId, scope: 'openid account:read' }));
     const list = await b.get('/admin/demo/apps');
     expect(list.html).toContain(`href="/admin/demo/apps/${clientId}/delete"`);
     expect(list.html).not.toContain(`action="/admin/demo/apps/${clientId}/delete"`); // no one-click delete
     const confirm = await b.get(`/admin/demo/apps/${clientId}/delete`);
     expect(confirm.status).toBe(200);
-    expect(confirm.html).toContain('<input type="checkbox" name="confirm" value="yes" required> Delete Doomed: its 2 members&#39; sign-ins end');
+    expect(confirm.html).toContain(
+      '<input type="checkbox" name="confirm" value="yes" required> Delete Doomed: its 2 members&#39; sign-ins end',
+    );
     expect((await b.post(`/admin/demo/apps/${clientId}/delete`, { csrf, confirm: 'no' })).status).toBe(400);
     for (const token of tokens) expect(await viewerStatus(base, token)).toBe(200);
     expect((await b.post(`/admin/demo/apps/${clientId}/delete`, { csrf, confirm: 'yes' })).status).toBe(303);
@@ -347,7 +511,8 @@ describe('issue 30 item 8: admin forms', () => {
   test('role pickers default to student and offer only what the operator may give; the only owner is not offered "Remove owner"', async () => {
     const b = new Browser();
     await b.signIn('owner@demo.test');
-    const selected = (html: string, id: string) => new RegExp(`<select id="${id}" name="role">([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
+    const selected = (html: string, id: string) =>
+      new RegExp(`<select id="${id}" name="role">([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
     const asOwner = (await b.get('/admin/demo/people')).html;
     for (const id of ['role_role', 'invite_role']) {
       const picker = selected(asOwner, id);

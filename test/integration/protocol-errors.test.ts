@@ -55,13 +55,24 @@ async function token(form: Record<string, string>) {
 
 async function memberTokens(scope?: string) {
   const { code, verifier } = await memberCode(scope);
-  const res = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: 'demo-member-cli', redirect_uri: REDIRECT, resource: base });
+  const res = await token({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    client_id: 'demo-member-cli',
+    redirect_uri: REDIRECT,
+    resource: base,
+  });
   expect(res.status).toBe(200);
   return res.body as { access_token: string; refresh_token: string; id_token?: string };
 }
 
 function graphql(headers: Record<string, string>, query = '{ viewer { id } }') {
-  return fetch(`${base}/account/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  return fetch(`${base}/account/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
 }
 
 const PRM = () => `resource_metadata="${base}/.well-known/oauth-protected-resource"`;
@@ -85,7 +96,11 @@ describe('SPEC 5.7 protected-resource behaviour (/account/graphql)', () => {
   });
 
   test('DESIGN D4: every 401 names scope="account:read" and links the docs (error_uri), whatever the cause', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${randomString(32)}` }, { authorization: 'Basic dXNlcjpwYXNz' }] as Array<Record<string, string>>) {
+    for (const headers of [
+      {},
+      { authorization: `Bearer ${randomString(32)}` },
+      { authorization: 'Basic dXNlcjpwYXNz' },
+    ] as Array<Record<string, string>>) {
       const res = await graphql(headers);
       expect(res.status).toBe(401);
       const challenge = res.headers.get('www-authenticate')!;
@@ -149,7 +164,15 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
   test('member client without resource at /authorize → error redirect invalid_target with iss', async () => {
     const { challenge } = pkcePair();
     const res = await fetch(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'openid account:read', code_challenge: challenge, code_challenge_method: 'S256', state: 's1' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'openid account:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 's1',
+      }),
       { redirect: 'manual' },
     );
     expect(res.status).toBe(303);
@@ -163,7 +186,16 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
   test('a foreign resource at /authorize → invalid_target', async () => {
     const { challenge } = pkcePair();
     const res = await fetch(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: 'https://evil.example/', code_challenge: challenge, code_challenge_method: 'S256', state: 's2' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: 'https://evil.example/',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 's2',
+      }),
       { redirect: 'manual' },
     );
     const location = new URL(res.headers.get('location')!);
@@ -172,9 +204,20 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
 
   test('missing PKCE → invalid_request; plain method → invalid_request', async () => {
     for (const extra of [{}, { code_challenge: 'abc'.repeat(15), code_challenge_method: 'plain' }]) {
-      const res = await fetch(authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, state: 's', ...extra }), {
-        redirect: 'manual',
-      });
+      const res = await fetch(
+        authorizeUrl({
+          response_type: 'code',
+          client_id: 'demo-member-cli',
+          redirect_uri: REDIRECT,
+          scope: 'account:read',
+          resource: base,
+          state: 's',
+          ...extra,
+        }),
+        {
+          redirect: 'manual',
+        },
+      );
       const location = new URL(res.headers.get('location')!);
       expect(location.searchParams.get('error')).toBe('invalid_request');
       expect(location.searchParams.get('error_description')).toBeTruthy();
@@ -183,9 +226,22 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
 
   test('unregistered redirect_uri → HTML error page, never a redirect', async () => {
     const { challenge } = pkcePair();
-    for (const redirect of ['https://evil.example/callback', 'http://127.0.0.1:61000/callback/extra', 'http://127.0.0.1.evil.example/callback']) {
+    for (const redirect of [
+      'https://evil.example/callback',
+      'http://127.0.0.1:61000/callback/extra',
+      'http://127.0.0.1.evil.example/callback',
+    ]) {
       const res = await fetch(
-        authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: redirect, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+        authorizeUrl({
+          response_type: 'code',
+          client_id: 'demo-member-cli',
+          redirect_uri: redirect,
+          scope: 'account:read',
+          resource: base,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          state: 's',
+        }),
         { redirect: 'manual' },
       );
       expect(res.status).toBe(400);
@@ -198,7 +254,10 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
   });
 
   test('unknown client at /authorize → HTML error page (invalid_client), no redirect', async () => {
-    const res = await fetch(authorizeUrl({ response_type: 'code', client_id: 'nobody', redirect_uri: REDIRECT, scope: 'openid' }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl({ response_type: 'code', client_id: 'nobody', redirect_uri: REDIRECT, scope: 'openid' }),
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     expect(await res.text()).toContain('invalid_client');
@@ -206,7 +265,14 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
 
   test('wrong PKCE verifier → invalid_grant', async () => {
     const { code } = await memberCode();
-    const res = await token({ grant_type: 'authorization_code', code, code_verifier: pkcePair().verifier, client_id: 'demo-member-cli', redirect_uri: REDIRECT, resource: base });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: pkcePair().verifier,
+      client_id: 'demo-member-cli',
+      redirect_uri: REDIRECT,
+      resource: base,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.any(String) });
     expect(res.headers.get('cache-control')).toContain('no-store');
@@ -214,27 +280,53 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
 
   test('member client without resource at /token → invalid_target (must repeat)', async () => {
     const { code, verifier } = await memberCode();
-    const res = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: 'demo-member-cli', redirect_uri: REDIRECT });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: 'demo-member-cli',
+      redirect_uri: REDIRECT,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_target');
   });
 
   test('wrong resource at /token → invalid_target', async () => {
     const { code, verifier } = await memberCode();
-    const res = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: 'demo-member-cli', redirect_uri: REDIRECT, resource: 'https://other.example' });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: 'demo-member-cli',
+      redirect_uri: REDIRECT,
+      resource: 'https://other.example',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_target');
   });
 
   test('wrong redirect_uri at /token → invalid_grant', async () => {
     const { code, verifier } = await memberCode();
-    const res = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: 'demo-member-cli', redirect_uri: 'http://127.0.0.1:61000/other', resource: base });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: 'demo-member-cli',
+      redirect_uri: 'http://127.0.0.1:61000/other',
+      resource: base,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
   });
 
   test('unknown client at /token → 401 invalid_client', async () => {
-    const res = await token({ grant_type: 'authorization_code', code: 'x', code_verifier: pkcePair().verifier, client_id: 'nobody', redirect_uri: REDIRECT });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code: 'x',
+      code_verifier: pkcePair().verifier,
+      client_id: 'nobody',
+      redirect_uri: REDIRECT,
+    });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });
@@ -243,7 +335,10 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
     const cases: Array<[string, string]> = [
       ['application/x-www-form-urlencoded', ''],
       ['application/x-www-form-urlencoded', 'grant_type=authorization_code&client_id=demo-member-cli'],
-      ['application/x-www-form-urlencoded', 'grant_type=authorization_code&grant_type=refresh_token&client_id=demo-member-cli'],
+      [
+        'application/x-www-form-urlencoded',
+        'grant_type=authorization_code&grant_type=refresh_token&client_id=demo-member-cli',
+      ],
       ['application/x-www-form-urlencoded', '%%%&&&==='],
       ['application/json', '{"grant_type":"authorization_code"}'],
       ['text/plain', 'hello'],
@@ -259,8 +354,18 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
   });
 
   test('grant types other than authorization_code and refresh_token → unsupported_grant_type (SPEC §5.5: no ID-JAG)', async () => {
-    for (const grant of ['urn:ietf:params:oauth:grant-type:jwt-bearer', 'client_credentials', 'password', 'urn:ietf:params:oauth:grant-type:token-exchange', 'implicit']) {
-      const res = await token({ grant_type: grant, client_id: 'demo-member-cli', assertion: 'eyJhbGciOiJub25lIn0.e30.' });
+    for (const grant of [
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      'client_credentials',
+      'password',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+      'implicit',
+    ]) {
+      const res = await token({
+        grant_type: grant,
+        client_id: 'demo-member-cli',
+        assertion: 'eyJhbGciOiJub25lIn0.e30.',
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('unsupported_grant_type');
     }
@@ -268,15 +373,27 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
 
   test('DESIGN D3: reuse of a rotated refresh token → invalid_grant and the whole grant is revoked', async () => {
     const first = await memberTokens();
-    const second = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: 'demo-member-cli' });
+    const second = await token({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: 'demo-member-cli',
+    });
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
     expect(second.body.id_token).toBeUndefined();
-    const reuse = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: 'demo-member-cli' });
+    const reuse = await token({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: 'demo-member-cli',
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');
     expect((await graphql({ authorization: `Bearer ${second.body.access_token}` })).status).toBe(401);
-    const next = await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: 'demo-member-cli' });
+    const next = await token({
+      grant_type: 'refresh_token',
+      refresh_token: second.body.refresh_token,
+      client_id: 'demo-member-cli',
+    });
     expect(next.body.error).toBe('invalid_grant');
   });
 
@@ -301,9 +418,17 @@ describe('SPEC 5.6 resource binding and SPEC 4.2 token request rules', () => {
   });
 
   test('revocation answers 200 for an unknown token (RFC 7009 §2.2) and invalid_client for an unknown client', async () => {
-    const ok = await fetch(`${base}/api/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=nothing&client_id=demo-member-cli' });
+    const ok = await fetch(`${base}/api/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=nothing&client_id=demo-member-cli',
+    });
     expect(ok.status).toBe(200);
-    const bad = await fetch(`${base}/api/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=nothing&client_id=nobody' });
+    const bad = await fetch(`${base}/api/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=nothing&client_id=nobody',
+    });
     expect(bad.status).toBe(401);
     expect((await bad.json()).error).toBe('invalid_client');
   });
@@ -313,7 +438,16 @@ describe('interaction pages: malformed forms and headers', () => {
   test('login and consent pages send CSP with frame-ancestors, no-store, HttpOnly SameSite cookies', async () => {
     const { challenge } = pkcePair();
     const res = await fetch(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: base,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 's',
+      }),
       { redirect: 'manual' },
     );
     const cookies = res.headers.getSetCookie();
@@ -322,7 +456,9 @@ describe('interaction pages: malformed forms and headers', () => {
       expect(c.toLowerCase()).toContain('httponly');
       expect(c.toLowerCase()).toContain('samesite=lax');
     }
-    const page = await fetch(new URL(res.headers.get('location')!, base), { headers: { cookie: cookies.map((c) => c.split(';')[0]).join('; ') } });
+    const page = await fetch(new URL(res.headers.get('location')!, base), {
+      headers: { cookie: cookies.map((c) => c.split(';')[0]).join('; ') },
+    });
     expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("frame-ancestors 'none'");
@@ -334,34 +470,72 @@ describe('interaction pages: malformed forms and headers', () => {
   test('POST without the interaction cookie or with a bad CSRF token → error page, no 500', async () => {
     const { challenge } = pkcePair();
     const res = await fetch(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: base,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 's',
+      }),
       { redirect: 'manual' },
     );
-    const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const loginUrl = new URL(`${res.headers.get('location')}/login`, base).href;
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const noCookie = await fetch(loginUrl, { method: 'POST', headers: form, body: 'email=a&password=b&csrf=x' });
     expect(noCookie.status).toBe(400);
-    const badCsrf = await fetch(loginUrl, { method: 'POST', headers: { ...form, cookie }, body: 'email=student%40demo.test&password=x&csrf=forged' });
+    const badCsrf = await fetch(loginUrl, {
+      method: 'POST',
+      headers: { ...form, cookie },
+      body: 'email=student%40demo.test&password=x&csrf=forged',
+    });
     expect(badCsrf.status).toBe(403);
     const garbage = await fetch(loginUrl, { method: 'POST', headers: { ...form, cookie }, body: '%E0%A4%A' });
     expect(garbage.status).toBeLessThan(500);
-    const huge = await fetch(loginUrl, { method: 'POST', headers: { ...form, cookie }, body: `email=${'a'.repeat(70 * 1024)}` });
+    const huge = await fetch(loginUrl, {
+      method: 'POST',
+      headers: { ...form, cookie },
+      body: `email=${'a'.repeat(70 * 1024)}`,
+    });
     expect(huge.status).toBe(413);
   });
 
   test('DESIGN D8: an unknown, expired or mismatched interaction uid → readable HTML error page, 400, never 200', async () => {
     const { challenge } = pkcePair();
     const start = await fetch(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: base,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 's',
+      }),
       { redirect: 'manual' },
     );
-    const cookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = start.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const live = new URL(start.headers.get('location')!, base).href;
     const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(live, { headers: { cookie } })).text())![1]!;
     const unknown = `${base}/interaction/${randomString(21)}`;
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const body = new URLSearchParams({ csrf, email: 'student@demo.test', password: DEMO_PASSWORD, org_id: 'demo', decision: 'approve' }).toString();
+    const body = new URLSearchParams({
+      csrf,
+      email: 'student@demo.test',
+      password: DEMO_PASSWORD,
+      org_id: 'demo',
+      decision: 'approve',
+    }).toString();
     const cases: Array<[string, RequestInit]> = [
       [unknown, {}], // no cookie
       [unknown, { headers: { cookie } }], // another interaction's live cookie
@@ -386,10 +560,22 @@ describe('interaction pages: malformed forms and headers', () => {
   test('wrong password shows the login form again with a message (401), nothing issued', async () => {
     const { challenge } = pkcePair();
     const start = await fetch(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: base,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 's',
+      }),
       { redirect: 'manual' },
     );
-    const cookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = start.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const pageUrl = new URL(start.headers.get('location')!, base).href;
     const page = await (await fetch(pageUrl, { headers: { cookie } })).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
@@ -410,7 +596,16 @@ describe('interaction pages: malformed forms and headers', () => {
   test('deny on the consent page → access_denied redirect with iss and state', async () => {
     const { challenge } = pkcePair();
     const { callback } = await completeAuthorization(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 'st' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: base,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 'st',
+      }),
       { email: 'student@demo.test', password: DEMO_PASSWORD, decision: 'deny' },
     );
     expect(callback.searchParams.get('error')).toBe('access_denied');
@@ -421,7 +616,16 @@ describe('interaction pages: malformed forms and headers', () => {
   test('a user with no role at the member client’s site → access_denied (DESIGN D2)', async () => {
     const { challenge } = pkcePair();
     const { callback } = await completeAuthorization(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 'st' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: base,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 'st',
+      }),
       { email: 'learner@second.test', password: DEMO_PASSWORD },
     );
     expect(callback.searchParams.get('error')).toBe('access_denied');
@@ -431,7 +635,16 @@ describe('interaction pages: malformed forms and headers', () => {
   test('any role at the member client’s site may authorize it (instructor)', async () => {
     const { challenge } = pkcePair();
     const { callback } = await completeAuthorization(
-      authorizeUrl({ response_type: 'code', client_id: 'demo-member-cli', redirect_uri: REDIRECT, scope: 'account:read', resource: base, code_challenge: challenge, code_challenge_method: 'S256', state: 'st' }),
+      authorizeUrl({
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: REDIRECT,
+        scope: 'account:read',
+        resource: base,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 'st',
+      }),
       { email: 'instructor@demo.test', password: DEMO_PASSWORD },
     );
     expect(callback.searchParams.get('code')).toBeTruthy();
@@ -450,7 +663,10 @@ describe('SPEC 4.1 discovery', () => {
     expect(md.scopes_supported).toEqual(['openid', 'profile', 'email']);
     expect(md.resource_documentation).toBe(server.config.docsUrl);
     // A document at a path-suffixed URL would have to name that path's resource (RFC 9728 §3.3).
-    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource/account/graphql']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource/account/graphql',
+    ]) {
       expect((await fetch(`${base}${path}`)).status).toBe(404);
     }
   });
@@ -459,7 +675,10 @@ describe('SPEC 4.1 discovery', () => {
     const oauth = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
     const oidc = await (await fetch(`${base}/.well-known/openid-configuration`)).json();
     expect(oauth).toEqual(oidc);
-    const scopes = 'openid profile email courses:read courses:write students:read students:write members:read members:write analytics:read curriculum:read curriculum:write orders:read school:read school:write appearance:read appearance:write events:read events:write membership_plans:read membership_plans:write coupons:read coupons:write posts:read posts:write subscriptions:read subscriptions:write digital_products:read digital_products:write comments:read lecturers:read lecturers:write storage:write forms:read pages:read pages:write account:read account:write'.split(' ');
+    const scopes =
+      'openid profile email courses:read courses:write students:read students:write members:read members:write analytics:read curriculum:read curriculum:write orders:read school:read school:write appearance:read appearance:write events:read events:write membership_plans:read membership_plans:write coupons:read coupons:write posts:read posts:write subscriptions:read subscriptions:write digital_products:read digital_products:write comments:read lecturers:read lecturers:write storage:write forms:read pages:read pages:write account:read account:write'.split(
+        ' ',
+      );
     expect(new Set(oauth.scopes_supported)).toEqual(new Set(scopes));
     expect(oauth.service_documentation).toBe(server.config.docsUrl);
     expect(oauth.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
@@ -468,7 +687,14 @@ describe('SPEC 4.1 discovery', () => {
     expect(oauth.introspection_endpoint).toBe(`${base}/api/oauth/introspect`);
     expect(oauth.authorization_response_iss_parameter_supported).toBe(true);
     const text = JSON.stringify(oauth);
-    for (const forbidden of ['agent_auth', 'identity_endpoint', 'register_uri', 'identity_assertion', 'service_auth', 'jwt-bearer']) {
+    for (const forbidden of [
+      'agent_auth',
+      'identity_endpoint',
+      'register_uri',
+      'identity_assertion',
+      'service_auth',
+      'jwt-bearer',
+    ]) {
       expect(text).not.toContain(forbidden);
     }
   });
@@ -476,7 +702,14 @@ describe('SPEC 4.1 discovery', () => {
   test('/openapi.json is OpenAPI 3.1 and lists the OAuth paths', async () => {
     const doc = await (await fetch(`${base}/openapi.json`)).json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const path of ['/oauth/authorize', '/api/oauth/token', '/api/oauth/revoke', '/api/oauth/register', '/api/oauth/userinfo', '/account/graphql']) {
+    for (const path of [
+      '/oauth/authorize',
+      '/api/oauth/token',
+      '/api/oauth/revoke',
+      '/api/oauth/register',
+      '/api/oauth/userinfo',
+      '/account/graphql',
+    ]) {
       expect(doc.paths[path]).toBeDefined();
     }
   });

@@ -20,7 +20,14 @@ beforeAll(async () => {
   const port = await freePort();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-log-'));
   base = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: base, DATA_DIR: dataDir, DEMO_PASSWORD, LOG_LEVEL: 'info' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    BASE_URL: base,
+    DATA_DIR: dataDir,
+    DEMO_PASSWORD,
+    LOG_LEVEL: 'info',
+  });
   const sink = new Writable({
     write(chunk, _enc, cb) {
       raw += chunk.toString();
@@ -36,10 +43,17 @@ afterAll(async () => {
 });
 
 const register = (body: unknown) =>
-  fetch(`${base}/api/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${base}/api/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 test('decisions are logged with d1_row and outcome; the confidential client secret is not', async () => {
-  const loopback = await register({ redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'client_secret_post' });
+  const loopback = await register({
+    redirect_uris: ['http://127.0.0.1/cb'],
+    token_endpoint_auth_method: 'client_secret_post',
+  });
   expect(loopback.status).toBe(201);
   await register({ client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] });
   await register({ client_name: 'Evil', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] });

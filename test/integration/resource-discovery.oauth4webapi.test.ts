@@ -23,7 +23,10 @@ afterAll(() => server.close());
 describe('RFC 9728 resource discovery (oauth4webapi 3)', () => {
   test('discovery for BASE_URL succeeds and names BASE_URL, with this server as its authorization server', async () => {
     const resource = new URL(server.baseUrl);
-    const md = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, insecure));
+    const md = await oauth.processResourceDiscoveryResponse(
+      resource,
+      await oauth.resourceDiscoveryRequest(resource, insecure),
+    );
     expect(md.resource).toBe(server.baseUrl);
     expect(md.authorization_servers).toEqual([server.baseUrl]);
   });
@@ -33,13 +36,19 @@ describe('RFC 9728 resource discovery (oauth4webapi 3)', () => {
     const response = await oauth.resourceDiscoveryRequest(resource, insecure);
     expect(new URL(response.url).pathname).toBe('/.well-known/oauth-protected-resource/mcp');
     expect(response.status).toBe(404);
-    await expect(oauth.processResourceDiscoveryResponse(resource, response)).rejects.toMatchObject({ code: oauth.RESPONSE_IS_NOT_CONFORM });
+    await expect(oauth.processResourceDiscoveryResponse(resource, response)).rejects.toMatchObject({
+      code: oauth.RESPONSE_IS_NOT_CONFORM,
+    });
   });
 
   test('the documented fallback: the resource_metadata URL of the /mcp challenge leads to the root document, whose resource covers /mcp', async () => {
     const res = await fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
-      headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: 'Bearer not-a-token',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);

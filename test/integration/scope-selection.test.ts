@@ -35,9 +35,15 @@ beforeAll(async () => {
     token_endpoint_auth_method: 'none',
     application_type: 'native',
   });
-  server = await startTestServer({ CIMD_ALLOWED_HOSTS: docs.host, CIMD_ALLOW_LOOPBACK: '1', CIMD_TEST_CA_FILE: docs.caFile });
+  server = await startTestServer({
+    CIMD_ALLOWED_HOSTS: docs.host,
+    CIMD_ALLOW_LOOPBACK: '1',
+    CIMD_TEST_CA_FILE: docs.caFile,
+  });
   base = server.baseUrl;
-  const prm = (await (await fetch(`${base}/.well-known/oauth-protected-resource`)).json()) as { scopes_supported: string[] };
+  const prm = (await (await fetch(`${base}/.well-known/oauth-protected-resource`)).json()) as {
+    scopes_supported: string[];
+  };
   prmScopes = prm.scopes_supported.join(' ');
 });
 afterAll(async () => {
@@ -54,9 +60,19 @@ interface Kind {
 
 const owner: UserAgentOptions = { email: 'owner@demo.test', password: DEMO_PASSWORD, site: 'demo' };
 const KINDS: Kind[] = [
-  { name: 'loopback (dynamic registration)', clientId: () => registerLoopbackClient(base, 'scope-selection loopback'), redirectUri: LOOPBACK, user: owner },
+  {
+    name: 'loopback (dynamic registration)',
+    clientId: () => registerLoopbackClient(base, 'scope-selection loopback'),
+    redirectUri: LOOPBACK,
+    user: owner,
+  },
   { name: 'unreviewed CIMD', clientId: async () => `${docs.origin}/host.json`, redirectUri: LOOPBACK, user: owner },
-  { name: 'member client demo-member-cli', clientId: async () => 'demo-member-cli', redirectUri: MEMBER_REDIRECT, user: { email: 'student@demo.test', password: DEMO_PASSWORD } },
+  {
+    name: 'member client demo-member-cli',
+    clientId: async () => 'demo-member-cli',
+    redirectUri: MEMBER_REDIRECT,
+    user: { email: 'student@demo.test', password: DEMO_PASSWORD },
+  },
   {
     name: 'vendor (config/integrations.yaml, Claude)',
     clientId: async () => 'vendor-claude',
@@ -83,29 +99,47 @@ function authorizeUrl(clientId: string, redirectUri: string, scope: string, chal
 describe('RFC 9728 scopes_supported is the minimal set every client kind may request', () => {
   test('the protected-resource metadata names the identity scopes; the AS metadata every scope', async () => {
     expect(prmScopes).toBe('openid profile email');
-    const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as { scopes_supported: string[] };
-    expect(as.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'courses:read', 'analytics:read', 'account:read', 'account:write']));
+    const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as {
+      scopes_supported: string[];
+    };
+    expect(as.scopes_supported).toEqual(
+      expect.arrayContaining([
+        'openid',
+        'profile',
+        'email',
+        'courses:read',
+        'analytics:read',
+        'account:read',
+        'account:write',
+      ]),
+    );
     expect(as.scopes_supported.length).toBeGreaterThan(30);
   });
 
-  test.each(KINDS.map((k) => [k.name, k] as const))('%s: an authorization for exactly scopes_supported succeeds (code and token)', async (_name, kind) => {
-    const clientId = await kind.clientId();
-    const { verifier, challenge } = pkcePair();
-    const { callback } = await completeAuthorization(authorizeUrl(clientId, kind.redirectUri, prmScopes, challenge), kind.user);
-    expect(callback.searchParams.get('error')).toBeNull();
-    const code = callback.searchParams.get('code');
-    expect(code).toBeTruthy();
-    const token = await postForm(base, '/api/oauth/token', {
-      grant_type: 'authorization_code',
-      code: code!,
-      code_verifier: verifier,
-      redirect_uri: kind.redirectUri,
-      client_id: clientId,
-      resource: base,
-    });
-    expect(token.status).toBe(200);
-    expect(String(token.body.scope).split(' ').sort()).toEqual(['email', 'openid', 'profile']);
-  });
+  test.each(KINDS.map((k) => [k.name, k] as const))(
+    '%s: an authorization for exactly scopes_supported succeeds (code and token)',
+    async (_name, kind) => {
+      const clientId = await kind.clientId();
+      const { verifier, challenge } = pkcePair();
+      const { callback } = await completeAuthorization(
+        authorizeUrl(clientId, kind.redirectUri, prmScopes, challenge),
+        kind.user,
+      );
+      expect(callback.searchParams.get('error')).toBeNull();
+      const code = callback.searchParams.get('code');
+      expect(code).toBeTruthy();
+      const token = await postForm(base, '/api/oauth/token', {
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: verifier,
+        redirect_uri: kind.redirectUri,
+        client_id: clientId,
+        resource: base,
+      });
+      expect(token.status).toBe(200);
+      expect(String(token.body.scope).split(' ').sort()).toEqual(['email', 'openid', 'profile']);
+    },
+  );
 });
 
 describe('every invalid_scope says which scopes the client may ask for and links the docs', () => {
@@ -142,7 +176,9 @@ describe('every invalid_scope says which scopes the client may ask for and links
     const description = location.searchParams.get('error_description')!;
     expect(description).not.toContain('requested scope is not allowed');
     expect(description).toContain('scope courses:write is not allowed for this client');
-    expect(description).toContain('This client may ask for: openid profile email courses:read students:read analytics:read curriculum:read orders:read events:read');
+    expect(description).toContain(
+      'This client may ask for: openid profile email courses:read students:read analytics:read curriculum:read orders:read events:read',
+    );
     await linkedPage(description);
   });
 

@@ -18,7 +18,14 @@ import { CookieJar, completeAuthorization, parseForm } from '../helpers/user-age
 import { MEMBER_CLIENT, REDIRECT_URI, postForm, refresh, viewerStatus } from '../helpers/flows.js';
 import { pkcePair, randomString } from '../helpers/pkce.js';
 import { memberToken } from '../helpers/member-token.js';
-import { TEST_REDIS_URL, createTestDatabase, deleteRedisPrefix, describeWith, randomPrefix, type TestDatabase } from '../helpers/services.js';
+import {
+  TEST_REDIS_URL,
+  createTestDatabase,
+  deleteRedisPrefix,
+  describeWith,
+  randomPrefix,
+  type TestDatabase,
+} from '../helpers/services.js';
 import { OneTimeLinks } from '../../src/platform/one-time-links.js';
 
 /** A cookie-keeping client of one server. */
@@ -54,7 +61,9 @@ async function setPasswordByLink(server: TestServer, token: string, password: st
   return done.status;
 }
 
-function stores(): Array<[string, () => Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>, jest.Describe]> {
+function stores(): Array<
+  [string, () => Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>, jest.Describe]
+> {
   return [
     ['embedded store (SQLite)', async () => ({ env: {}, cleanup: async () => {} }), describe],
     [
@@ -94,7 +103,8 @@ describe.each(stores())('%s', (_name, setup, run) => {
       expect((await me.signIn('owner@demo.test')).status).toBe(303);
       // Someone copies the cookies (e.g. from a shared machine).
       const copied = me.jar.header();
-      const copy = (path: string) => fetch(new URL(path, server.baseUrl), { redirect: 'manual', headers: { cookie: copied } });
+      const copy = (path: string) =>
+        fetch(new URL(path, server.baseUrl), { redirect: 'manual', headers: { cookie: copied } });
       expect((await copy('/admin/demo')).status).toBe(200);
       const csrf = /name="csrf" value="([^"]+)"/.exec((await me.get('/')).html)![1]!;
       expect((await me.post('/signout', { csrf })).status).toBe(303);
@@ -115,13 +125,29 @@ describe.each(stores())('%s', (_name, setup, run) => {
       const authorize = () => {
         const { verifier, challenge } = pkcePair();
         const url = new URL('/oauth/authorize', server.baseUrl);
-        url.search = new URLSearchParams({ client_id: MEMBER_CLIENT, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid account:read', resource: server.baseUrl, state: randomString(8), code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+        url.search = new URLSearchParams({
+          client_id: MEMBER_CLIENT,
+          response_type: 'code',
+          redirect_uri: REDIRECT_URI,
+          scope: 'openid account:read',
+          resource: server.baseUrl,
+          state: randomString(8),
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        }).toString();
         return { url, verifier };
       };
       const first = authorize();
       const { callback, visits } = await completeAuthorization(first.url, { email, password: DEMO_PASSWORD }, op);
       expect(visits.some((v) => v.body.includes('name="password"'))).toBe(true);
-      const exchanged = await postForm(server.baseUrl, '/api/oauth/token', { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: first.verifier, redirect_uri: REDIRECT_URI, client_id: MEMBER_CLIENT, resource: server.baseUrl });
+      const exchanged = await postForm(server.baseUrl, '/api/oauth/token', {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        code_verifier: first.verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: MEMBER_CLIENT,
+        resource: server.baseUrl,
+      });
       expect(exchanged.status).toBe(200);
       const { access_token, refresh_token } = exchanged.body as { access_token: string; refresh_token: string };
       expect(await viewerStatus(server.baseUrl, access_token)).toBe(200);
@@ -174,7 +200,11 @@ describe('finding 3: the invitation page never tells whether the address has an 
     const page = await (await fetch(acceptUrl)).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
     const started = performance.now();
-    const res = await fetch(acceptUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, decision: 'accept', password: 'not-the-password' }).toString() });
+    const res = await fetch(acceptUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, decision: 'accept', password: 'not-the-password' }).toString(),
+    });
     const body = await res.text();
     const ms = performance.now() - started;
     return { status: res.status, text: body.replaceAll(email, 'X').replace(/name="csrf" value="[^"]+"/g, ''), ms };
@@ -184,12 +214,26 @@ describe('finding 3: the invitation page never tells whether the address has an 
     const reg = await fetch(`${server.baseUrl}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'enumeration probe', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'enumeration probe',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    const operator = await memberToken({ baseUrl: server.baseUrl, email: 'owner@demo.test', clientId, scope: 'openid members:write', site: 'demo' });
+    const operator = await memberToken({
+      baseUrl: server.baseUrl,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid members:write',
+      site: 'demo',
+    });
     const invite = async (email: string) => {
-      const res = await fetch(`${server.baseUrl}/api/v1/invitations`, { method: 'POST', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'instructor' }) });
+      const res = await fetch(`${server.baseUrl}/api/v1/invitations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, role: 'instructor' }),
+      });
       return ((await res.json()) as { acceptUrl: string }).acceptUrl;
     };
     const known = 'learner@second.test';

@@ -14,7 +14,9 @@ import { deleteRedisPrefix, randomPrefix, TEST_REDIS_URL } from '../helpers/serv
 /** The OIDC store of each run: the embedded SQLite file, and Redis when one is available. */
 const stores: Array<{ store: 'sqlite' | 'redis'; env: () => Record<string, string> }> = [
   { store: 'sqlite', env: () => ({}) },
-  ...(TEST_REDIS_URL ? [{ store: 'redis' as const, env: () => ({ REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix() }) }] : []),
+  ...(TEST_REDIS_URL
+    ? [{ store: 'redis' as const, env: () => ({ REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix() }) }]
+    : []),
 ];
 if (!TEST_REDIS_URL) process.stderr.write('\n*** SKIPPED the Redis run of userinfo-grants: Redis not available ***\n');
 
@@ -31,7 +33,8 @@ describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state 
     if (prefix) await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
   });
 
-  const userinfo = (token: string) => fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } });
+  const userinfo = (token: string) =>
+    fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } });
   const issue = async (scope: string) => {
     const issued = await authorizeMember(server.baseUrl, server.baseUrl, scope);
     const { body } = await redeemCode(server.baseUrl, server.baseUrl, issued);
@@ -40,7 +43,9 @@ describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state 
   /** How many times the OIDC store was asked for a grant so far (`/metrics`). */
   const grantReads = async () => {
     const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    const line = new RegExp(`coursegate_store_operation_duration_seconds_count\\{store="${store}",model="Grant",op="find"\\} (\\d+)`);
+    const line = new RegExp(
+      `coursegate_store_operation_duration_seconds_count\\{store="${store}",model="Grant",op="find"\\} (\\d+)`,
+    );
     return Number(line.exec(text)?.[1] ?? 0);
   };
   /** Status, body and headers of an answer, without the per-request ones. */
@@ -60,7 +65,14 @@ describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state 
     const { accessToken } = await issue('openid email profile account:read');
     const first = await answer(await userinfo(accessToken));
     expect(first.status).toBe(200);
-    expect(JSON.parse(first.body)).toEqual({ sub: 'usr_student', org_id: 'demo', roles: ['student'], email: 'student@demo.test', email_verified: true, name: expect.any(String) });
+    expect(JSON.parse(first.body)).toEqual({
+      sub: 'usr_student',
+      org_id: 'demo',
+      roles: ['student'],
+      email: 'student@demo.test',
+      email_verified: true,
+      name: expect.any(String),
+    });
     const readsAfterFirst = await grantReads();
     expect(readsAfterFirst).toBeGreaterThan(0);
     for (let i = 0; i < 3; i++) expect(await answer(await userinfo(accessToken))).toEqual(first);
@@ -77,7 +89,11 @@ describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state 
   test('RFC 7009: after the refresh token is revoked (the grant with it), the access token is refused at once', async () => {
     const { accessToken, refreshToken } = await issue('openid account:read');
     expect((await userinfo(accessToken)).status).toBe(200);
-    const revoked = await postForm(server.baseUrl, '/api/oauth/revoke', { token: refreshToken, token_type_hint: 'refresh_token', client_id: MEMBER_CLIENT });
+    const revoked = await postForm(server.baseUrl, '/api/oauth/revoke', {
+      token: refreshToken,
+      token_type_hint: 'refresh_token',
+      client_id: MEMBER_CLIENT,
+    });
     expect(revoked.status).toBe(200);
     await expectRefused(accessToken, 'the access token is unknown or was revoked');
   });
@@ -107,11 +123,24 @@ describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state 
     const grantId = await grant.save();
     await new server.adapter('SiteChoice').upsert(grantId, { siteId: 'demo' } as never, 3600);
     const client = await provider.Client.find(MEMBER_CLIENT);
-    const token = new provider.AccessToken({ accountId: 'usr_student', client, grantId, scope: 'account:read', gty: 'refresh_token', aud: server.baseUrl } as never);
+    const token = new provider.AccessToken({
+      accountId: 'usr_student',
+      client,
+      grantId,
+      scope: 'account:read',
+      gty: 'refresh_token',
+      aud: server.baseUrl,
+    } as never);
     const accessToken = await token.save();
     const res = await userinfo(accessToken);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ sub: 'usr_student', org_id: 'demo', roles: ['student'], email: 'student@demo.test', email_verified: true });
+    expect(await res.json()).toEqual({
+      sub: 'usr_student',
+      org_id: 'demo',
+      roles: ['student'],
+      email: 'student@demo.test',
+      email_verified: true,
+    });
     while (Date.now() / 1000 < grant.exp + 1) await new Promise((r) => setTimeout(r, 200));
     await expectRefused(accessToken, 'the grant of this access token was revoked');
   });

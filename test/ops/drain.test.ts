@@ -51,7 +51,10 @@ describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then 
     child.stderr!.resume();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const ok = await fetch(`${origin}/readyz`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`${origin}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error('the server did not become ready');
       await new Promise((r) => setTimeout(r, 200));
@@ -69,7 +72,10 @@ describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then 
     // The "load balancer": polls readiness every 500 ms and takes the process out at the first 503.
     const poller = (async () => {
       while (inRotation) {
-        const status = await fetch(`${origin}/readyz`).then((r) => r.status, () => 0);
+        const status = await fetch(`${origin}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) inRotation = false;
         else await new Promise((r) => setTimeout(r, 500));
       }
@@ -77,14 +83,18 @@ describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then 
     const load = (async () => {
       while (inRotation) {
         await fetch(`${origin}/.well-known/openid-configuration`).then(
-          async (r) => (r.status === 200 ? results.ok++ : results.failed.push(`status ${r.status}`), await r.arrayBuffer()),
+          async (r) => (
+            r.status === 200 ? results.ok++ : results.failed.push(`status ${r.status}`), await r.arrayBuffer()
+          ),
           (err: Error) => results.failed.push(err.message),
         );
       }
     })();
     await new Promise((r) => setTimeout(r, 1000));
 
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.once('exit', (code) => resolve({ code, at: Date.now() })),
+    );
     const signalledAt = Date.now();
     child.kill('SIGTERM');
     // Not ready at once (as soon as the process has handled the signal: polled, a loaded machine
@@ -104,7 +114,9 @@ describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then 
       let answer = '';
       const body = 'grant_type=refresh_token&refresh_token=unknown&client_id=demo-member-cli';
       socket.on('connect', () => {
-        socket.write(`POST /api/oauth/token HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+        socket.write(
+          `POST /api/oauth/token HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+        );
         // The rest arrives after the delay, when the process no longer accepts connections.
         setTimeout(() => socket.write(body.slice(10)), (DELAY_S + 1) * 1000 - (Date.now() - signalledAt));
       });

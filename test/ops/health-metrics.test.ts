@@ -23,8 +23,14 @@ describe('health, readiness and metrics', () => {
   });
 
   test('/metrics exposes requests, token issuance, errors and store latency without secrets', async () => {
-    const tokens = (await redeemCode(server.baseUrl, server.baseUrl, await authorizeMember(server.baseUrl, server.baseUrl))).body;
-    await fetch(`${server.baseUrl}/api/oauth/token`, { method: 'POST', body: 'grant_type=nope', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const tokens = (
+      await redeemCode(server.baseUrl, server.baseUrl, await authorizeMember(server.baseUrl, server.baseUrl))
+    ).body;
+    await fetch(`${server.baseUrl}/api/oauth/token`, {
+      method: 'POST',
+      body: 'grant_type=nope',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const res = await fetch(`${server.baseUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -34,8 +40,12 @@ describe('health, readiness and metrics', () => {
     expect(text).toMatch(/coursegate_tokens_issued_total\{type="access_token"\} [1-9]/);
     expect(text).toMatch(/coursegate_tokens_issued_total\{type="authorization_code"\} [1-9]/);
     expect(text).toMatch(/coursegate_errors_total\{kind="token_endpoint"\} [1-9]/);
-    expect(text).toMatch(/coursegate_store_operation_duration_seconds_count\{store="sqlite",model="AuthorizationCode",op="consume"\} [1-9]/);
-    expect(text).toMatch(/coursegate_store_operation_duration_seconds_count\{store="sqlite",model="platform",op="query"\} [1-9]/);
+    expect(text).toMatch(
+      /coursegate_store_operation_duration_seconds_count\{store="sqlite",model="AuthorizationCode",op="consume"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /coursegate_store_operation_duration_seconds_count\{store="sqlite",model="platform",op="query"\} [1-9]/,
+    );
     expect(text).toMatch(/process_cpu_user_seconds_total/);
     expect(text).not.toContain(String(tokens.access_token));
     expect(text).not.toContain(String(tokens.refresh_token));
@@ -43,14 +53,22 @@ describe('health, readiness and metrics', () => {
   });
 
   test('every platform read is timed, those run on the cached statement directly too (the member check of each UserInfo call)', async () => {
-    const tokens = (await redeemCode(server.baseUrl, server.baseUrl, await authorizeMember(server.baseUrl, server.baseUrl))).body;
+    const tokens = (
+      await redeemCode(server.baseUrl, server.baseUrl, await authorizeMember(server.baseUrl, server.baseUrl))
+    ).body;
     const platformReads = async () => {
       const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-      return Number(/coursegate_store_operation_duration_seconds_count\{store="sqlite",model="platform",op="query"\} (\d+)/.exec(text)?.[1]);
+      return Number(
+        /coursegate_store_operation_duration_seconds_count\{store="sqlite",model="platform",op="query"\} (\d+)/.exec(
+          text,
+        )?.[1],
+      );
     };
     const before = await platformReads();
     for (let i = 0; i < 5; i++) {
-      const res = await fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${String(tokens.access_token)}` } });
+      const res = await fetch(`${server.baseUrl}/api/oauth/userinfo`, {
+        headers: { authorization: `Bearer ${String(tokens.access_token)}` },
+      });
       expect(res.status).toBe(200);
     }
     expect(await platformReads()).toBeGreaterThanOrEqual(before + 5);
@@ -71,14 +89,26 @@ describe('graceful shutdown', () => {
     const { port } = server;
     // A request in flight: its body arrives slowly, so it is still running when stop() begins.
     const inflight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' } }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/oauth/token',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.write('grant_type=authorization_code&');
-      setTimeout(() => req.end('client_id=demo-member-cli&code=x&code_verifier=y&redirect_uri=http://127.0.0.1:53682/callback'), 400);
+      setTimeout(
+        () => req.end('client_id=demo-member-cli&code=x&code_verifier=y&redirect_uri=http://127.0.0.1:53682/callback'),
+        400,
+      );
     });
     await new Promise((r) => setTimeout(r, 100));
     const stopping = server.close();

@@ -50,10 +50,17 @@ describe('the access log', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-trace-'));
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: baseUrl, DATA_DIR: dir, LOG_LEVEL: 'info' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PORT: String(port),
+      BASE_URL: baseUrl,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'info',
+    });
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
@@ -74,19 +81,27 @@ describe('the access log', () => {
   };
 
   test('a valid traceparent is logged as trace_id next to req_id', async () => {
-    const res = await fetch(`${baseUrl}/.well-known/openid-configuration`, { headers: { traceparent: VALID, 'x-request-id': 'traced-1' } });
+    const res = await fetch(`${baseUrl}/.well-known/openid-configuration`, {
+      headers: { traceparent: VALID, 'x-request-id': 'traced-1' },
+    });
     expect(res.status).toBe(200);
     expect(await requestLine('traced-1')).toMatchObject({ req_id: 'traced-1', trace_id: TRACE, status: 200 });
   });
 
   test('on the token endpoint too, also for an error answer', async () => {
-    const res = await fetch(`${baseUrl}/api/oauth/token`, { method: 'POST', body: 'grant_type=nope', headers: { 'content-type': 'application/x-www-form-urlencoded', traceparent: VALID, 'x-request-id': 'traced-2' } });
+    const res = await fetch(`${baseUrl}/api/oauth/token`, {
+      method: 'POST',
+      body: 'grant_type=nope',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', traceparent: VALID, 'x-request-id': 'traced-2' },
+    });
     expect(res.status).toBe(400);
     expect(await requestLine('traced-2')).toMatchObject({ trace_id: TRACE, route: 'token', status: 400 });
   });
 
   test('an invalid traceparent is ignored: no trace_id, the request answered as usual', async () => {
-    const res = await fetch(`${baseUrl}/healthz`, { headers: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`, 'x-request-id': 'untraced-1' } });
+    const res = await fetch(`${baseUrl}/healthz`, {
+      headers: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`, 'x-request-id': 'untraced-1' },
+    });
     expect(res.status).toBe(200);
     expect(await requestLine('untraced-1')).not.toHaveProperty('trace_id');
   });

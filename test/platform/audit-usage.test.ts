@@ -26,7 +26,8 @@ for (const [name, open] of Object.entries(backends)) {
 
     test('issuances and refreshes of the last 14 days, by day and client; other kinds, sites and older days left out', async () => {
       const audit = new AuditTrail(opened.db, 90);
-      const rec = (kind: 'token_issued' | 'refresh' | 'consent', siteId: string, clientId: string, when: string) => audit.record({ kind, siteId, clientId }, at(when));
+      const rec = (kind: 'token_issued' | 'refresh' | 'consent', siteId: string, clientId: string, when: string) =>
+        audit.record({ kind, siteId, clientId }, at(when));
       await rec('token_issued', 'demo', 'app-a', '2026-03-15T00:00:00.000Z');
       await rec('refresh', 'demo', 'app-a', '2026-03-15T11:59:00.000Z');
       await rec('token_issued', 'demo', 'app-b', '2026-03-15T08:00:00.000Z');
@@ -52,7 +53,8 @@ for (const [name, open] of Object.entries(backends)) {
       }
       const events = await audit.list('demo', { clientId });
       expect(events.map((e) => e.detail)).toEqual(['n=2', 'n=1', 'n=0']);
-      for (const e of events) expect(e.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      for (const e of events)
+        expect(e.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const ids = events.map((e) => e.id).reverse();
       expect([...ids].sort()).toEqual(ids);
     });
@@ -66,17 +68,37 @@ for (const [name, open] of Object.entries(backends)) {
       for (const size of sizes) {
         const batch = Array.from({ length: size }, () => {
           const i = n++;
-          return audit.record({ kind: i % 2 ? 'refresh' : 'token_issued', siteId: 'demo', clientId, userId: i % 3 ? `u${i}` : null, detail: `n=${i}` }, new Date(Date.UTC(2026, 2, 1, 0, 0, 0, i)));
+          return audit.record(
+            {
+              kind: i % 2 ? 'refresh' : 'token_issued',
+              siteId: 'demo',
+              clientId,
+              userId: i % 3 ? `u${i}` : null,
+              detail: `n=${i}`,
+            },
+            new Date(Date.UTC(2026, 2, 1, 0, 0, 0, i)),
+          );
         });
         await Promise.all(batch);
       }
       expect(n).toBe(141);
       const stored: AuditEvent[] = [];
-      for (let page = await audit.list('demo', { clientId }); page.length > 0; page = await audit.list('demo', { clientId, after: page.at(-1)! })) stored.push(...page);
+      for (
+        let page = await audit.list('demo', { clientId });
+        page.length > 0;
+        page = await audit.list('demo', { clientId, after: page.at(-1)! })
+      )
+        stored.push(...page);
       expect(stored).toHaveLength(n);
       const byDetail = new Map(stored.map((e) => [e.detail, e]));
       for (let i = 0; i < n; i++) {
-        expect(byDetail.get(`n=${i}`)).toMatchObject({ kind: i % 2 ? 'refresh' : 'token_issued', siteId: 'demo', clientId, userId: i % 3 ? `u${i}` : null, at: new Date(Date.UTC(2026, 2, 1, 0, 0, 0, i)).toISOString() });
+        expect(byDetail.get(`n=${i}`)).toMatchObject({
+          kind: i % 2 ? 'refresh' : 'token_issued',
+          siteId: 'demo',
+          clientId,
+          userId: i % 3 ? `u${i}` : null,
+          at: new Date(Date.UTC(2026, 2, 1, 0, 0, 0, i)).toISOString(),
+        });
       }
     });
   });

@@ -12,9 +12,11 @@ import { platformBackends, refusal } from '../helpers/platform-stores.js';
 
 const backends = platformBackends('files');
 
-
 // Every byte value, so an encoding slip (text column, UTF-8 round trip) would show.
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256))]);
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+  Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256)),
+]);
 
 test('sniffType: magic numbers of the accepted types, nothing else', () => {
   expect(sniffType(Buffer.from('GIF89a....'))).toBe('image/gif');
@@ -42,7 +44,11 @@ for (const [name, open] of Object.entries(backends)) {
 
     test('bytes round-trip unchanged with their SHA-256; another site sees "not found"; delete removes them', async () => {
       const info = await files.upload('demo', { bytes: JPEG, filename: 'cover.jpg', declaredType: 'image/jpeg' });
-      expect(info).toMatchObject({ contentType: 'image/jpeg', size: JPEG.length, sha256: createHash('sha256').update(JPEG).digest('hex') });
+      expect(info).toMatchObject({
+        contentType: 'image/jpeg',
+        size: JPEG.length,
+        sha256: createHash('sha256').update(JPEG).digest('hex'),
+      });
       const read = await files.read(info.id);
       expect(read?.bytes.equals(JPEG)).toBe(true);
       expect((await refusal(files.info('second', info.id))).code).toBe('not_found');
@@ -53,8 +59,12 @@ for (const [name, open] of Object.entries(backends)) {
 
     test('refused: empty, unknown bytes, a declared type the bytes contradict (field "file")', async () => {
       expect((await refusal(files.upload('demo', { bytes: Buffer.alloc(0), filename: 'x' }))).field).toBe('file');
-      expect((await refusal(files.upload('demo', { bytes: Buffer.from('hello'), filename: 'x.txt' }))).reason).toBe('unsupported_media_type');
-      expect((await refusal(files.upload('demo', { bytes: JPEG, filename: 'x.png', declaredType: 'image/png' }))).reason).toBe('unsupported_media_type');
+      expect((await refusal(files.upload('demo', { bytes: Buffer.from('hello'), filename: 'x.txt' }))).reason).toBe(
+        'unsupported_media_type',
+      );
+      expect(
+        (await refusal(files.upload('demo', { bytes: JPEG, filename: 'x.png', declaredType: 'image/png' }))).reason,
+      ).toBe('unsupported_media_type');
     });
   });
 }

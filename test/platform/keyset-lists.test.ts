@@ -38,15 +38,61 @@ for (const [name, open] of Object.entries(backends)) {
       opened = await open!();
       await seedDemo(opened.db, readSeed(path.resolve('config/demo-seed.yaml')), 'pw-for-tests-only');
       const db = opened.db;
-      const course = await db.selectFrom('courses').select('id').where('site_id', '=', 'demo').where('slug', '=', 'sql-basics').executeTakeFirstOrThrow();
+      const course = await db
+        .selectFrom('courses')
+        .select('id')
+        .where('site_id', '=', 'demo')
+        .where('slug', '=', 'sql-basics')
+        .executeTakeFirstOrThrow();
       const n = (i: number) => String(i).padStart(3, '0');
       // E-mails in an order unlike the ids; every user gets two roles.
-      const users = Array.from({ length: N }, (_, i) => ({ id: `usr_k${n(i)}`, email: `k${n((i * 7) % N)}@demo.test`, name: `K ${i}`, password_hash: 'x', created_at: '2026-01-01T00:00:00.000Z' }));
+      const users = Array.from({ length: N }, (_, i) => ({
+        id: `usr_k${n(i)}`,
+        email: `k${n((i * 7) % N)}@demo.test`,
+        name: `K ${i}`,
+        password_hash: 'x',
+        created_at: '2026-01-01T00:00:00.000Z',
+      }));
       await db.insertInto('users').values(users).execute();
-      await db.insertInto('memberships').values(users.flatMap((u) => [{ site_id: 'demo', user_id: u.id, role: 'student' }, { site_id: 'demo', user_id: u.id, role: 'instructor' }])).execute();
-      await db.insertInto('enrollments').values(users.map((u, i) => ({ id: `enr_k${n(i)}`, site_id: 'demo', user_id: u.id, course_id: course.id, expires_at: i % 2 ? '2020-01-01T00:00:00.000Z' : null, lifetime_access: 0, created_at: '2026-01-01T00:00:00.000Z' }))).execute();
+      await db
+        .insertInto('memberships')
+        .values(
+          users.flatMap((u) => [
+            { site_id: 'demo', user_id: u.id, role: 'student' },
+            { site_id: 'demo', user_id: u.id, role: 'instructor' },
+          ]),
+        )
+        .execute();
+      await db
+        .insertInto('enrollments')
+        .values(
+          users.map((u, i) => ({
+            id: `enr_k${n(i)}`,
+            site_id: 'demo',
+            user_id: u.id,
+            course_id: course.id,
+            expires_at: i % 2 ? '2020-01-01T00:00:00.000Z' : null,
+            lifetime_access: 0,
+            created_at: '2026-01-01T00:00:00.000Z',
+          })),
+        )
+        .execute();
       // Three orders share each creation time: the id breaks the tie.
-      await db.insertInto('orders').values(users.map((u, i) => ({ id: `ord_k${n(i)}`, site_id: 'demo', user_id: u.id, number: `K-${n(i)}`, status: 'paid', total_minor: 100, currency: 'EUR', created_at: `2026-03-0${1 + Math.floor(i / 3) % 9}T00:00:00.000Z` }))).execute();
+      await db
+        .insertInto('orders')
+        .values(
+          users.map((u, i) => ({
+            id: `ord_k${n(i)}`,
+            site_id: 'demo',
+            user_id: u.id,
+            number: `K-${n(i)}`,
+            status: 'paid',
+            total_minor: 100,
+            currency: 'EUR',
+            created_at: `2026-03-0${1 + (Math.floor(i / 3) % 9)}T00:00:00.000Z`,
+          })),
+        )
+        .execute();
     }, 60_000);
     afterAll(() => opened?.close());
 
@@ -69,11 +115,16 @@ for (const [name, open] of Object.entries(backends)) {
       const keys = all.map((s) => `${s.email}\u0000${s.courseSlug}`);
       expect(keys).toEqual([...keys].sort());
       expect(new Set(keys).size).toBe(keys.length);
-      const expired = await walk((cursor) => people.studentsPage('demo', { limit: 6, status: 'expired', courseSlug: 'sql-basics', cursor }));
+      const expired = await walk((cursor) =>
+        people.studentsPage('demo', { limit: 6, status: 'expired', courseSlug: 'sql-basics', cursor }),
+      );
       expect(expired.filter((s) => s.email.startsWith('k'))).toHaveLength(Math.floor(N / 2));
       expect(expired.every((s) => s.status === 'expired')).toBe(true);
       const active = await walk((cursor) => people.studentsPage('demo', { limit: 6, status: 'active', cursor }));
-      expect(active.length + (await walk((cursor) => people.studentsPage('demo', { limit: 6, status: 'expired', cursor }))).length).toBe(all.length);
+      expect(
+        active.length +
+          (await walk((cursor) => people.studentsPage('demo', { limit: 6, status: 'expired', cursor }))).length,
+      ).toBe(all.length);
     });
 
     test('orders: newest first, ties by id, every order once', async () => {
@@ -83,7 +134,9 @@ for (const [name, open] of Object.entries(backends)) {
       expect(new Set(all.map((o) => o.number)).size).toBe(all.length);
       const times = all.map((o) => o.createdAt);
       expect(times).toEqual([...times].sort().reverse());
-      expect((await refusal(commerce.ordersPage('demo', { limit: 4, cursor: 'bm90LWEtY3Vyc29y' }))).code).toBe('invalid');
+      expect((await refusal(commerce.ordersPage('demo', { limit: 4, cursor: 'bm90LWEtY3Vyc29y' }))).code).toBe(
+        'invalid',
+      );
     });
 
     test('analytics: the counts agree with the lists', async () => {
@@ -99,7 +152,11 @@ for (const [name, open] of Object.entries(backends)) {
     test('the audit purge deletes every due event in bounded batches and keeps the others', async () => {
       const audit = new AuditTrail(opened.db, 1);
       const now = new Date();
-      for (let i = 0; i < 25; i++) await audit.record({ kind: 'refresh', siteId: 'demo', clientId: 'purge-client' }, new Date(now.getTime() - 3 * 86_400_000 + i));
+      for (let i = 0; i < 25; i++)
+        await audit.record(
+          { kind: 'refresh', siteId: 'demo', clientId: 'purge-client' },
+          new Date(now.getTime() - 3 * 86_400_000 + i),
+        );
       await audit.record({ kind: 'refresh', siteId: 'demo', clientId: 'purge-client' }, now);
       await audit.flush();
       expect(await audit.purge(now, 4)).toBe(25);
@@ -108,7 +165,12 @@ for (const [name, open] of Object.entries(backends)) {
     });
 
     test('a cursor of another list is refused as invalid', async () => {
-      const err = await refusal(new PeopleAdmin(opened.db as never).membersPage('demo', { limit: 4, cursor: Buffer.from('["a","b"]').toString('base64url') }));
+      const err = await refusal(
+        new PeopleAdmin(opened.db as never).membersPage('demo', {
+          limit: 4,
+          cursor: Buffer.from('["a","b"]').toString('base64url'),
+        }),
+      );
       expect(err).toBeInstanceOf(PlatformError);
       expect(err.code).toBe('invalid');
     });

@@ -60,7 +60,9 @@ describeWith('postgres')('PostgreSQL at start (issue #14)', () => {
     const url = new URL(database.url);
     url.host = `127.0.0.1:${port}`;
     const started = Date.now();
-    await expect(openPostgresStore(url.href, 1, undefined, undefined, 1000)).rejects.toThrow(/PostgreSQL did not answer within 1 s: .*ECONNREFUSED/);
+    await expect(openPostgresStore(url.href, 1, undefined, undefined, 1000)).rejects.toThrow(
+      /PostgreSQL did not answer within 1 s: .*ECONNREFUSED/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 });

@@ -71,9 +71,12 @@ for (const [name, open] of Object.entries(backends)) {
       await expect(migratePlatform(s.db)).resolves.toBeUndefined();
     });
 
-    test('seeding an already seeded store writes no data; a given DEMO_PASSWORD becomes the demo accounts\' again', async () => {
+    test("seeding an already seeded store writes no data; a given DEMO_PASSWORD becomes the demo accounts' again", async () => {
       expect(await seedDemo(s.db, seed)).toEqual({ seeded: false, passwordsReset: 0 });
-      expect(await seedDemo(s.db, seed, 'pw-for-platform-tests')).toEqual({ seeded: false, passwordsReset: seed.users.length });
+      expect(await seedDemo(s.db, seed, 'pw-for-platform-tests')).toEqual({
+        seeded: false,
+        passwordsReset: seed.users.length,
+      });
     });
 
     test('accounts: authenticate, memberships and roles', async () => {
@@ -104,7 +107,9 @@ for (const [name, open] of Object.entries(backends)) {
     });
 
     test('a prepared query (compiled once) binds new values at each run and refuses a parameter it does not bind', async () => {
-      const byEmail = new PreparedQuery(2, (email: string, limit: number) => s.db.selectFrom('users').select('id').where('email', '=', email).limit(limit));
+      const byEmail = new PreparedQuery(2, (email: string, limit: number) =>
+        s.db.selectFrom('users').select('id').where('email', '=', email).limit(limit),
+      );
       expect((await s.db.executeQuery(byEmail.bind('student@demo.test', 1))).rows).toEqual([{ id: 'usr_student' }]);
       expect((await s.db.executeQuery(byEmail.bind('owner@demo.test', 1))).rows).toEqual([{ id: 'usr_owner' }]);
       expect((await s.db.executeQuery(byEmail.bind('nobody@demo.test', 1))).rows).toEqual([]);
@@ -117,7 +122,9 @@ for (const [name, open] of Object.entries(backends)) {
     });
 
     test('a prepared read never sees the rows of a transaction still open, nor those it rolls back', async () => {
-      const byEmail = new PreparedQuery(1, (email: string) => s.db.selectFrom('users').select('id').where('email', '=', email));
+      const byEmail = new PreparedQuery(1, (email: string) =>
+        s.db.selectFrom('users').select('id').where('email', '=', email),
+      );
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
       let inserted!: () => void;
@@ -125,7 +132,16 @@ for (const [name, open] of Object.entries(backends)) {
       const transaction = s.db
         .transaction()
         .execute(async (trx) => {
-          await trx.insertInto('users').values({ id: 'usr_uncommitted', email: 'uncommitted@demo.test', name: 'Not yet', password_hash: 'x', created_at: new Date().toISOString() }).execute();
+          await trx
+            .insertInto('users')
+            .values({
+              id: 'usr_uncommitted',
+              email: 'uncommitted@demo.test',
+              name: 'Not yet',
+              password_hash: 'x',
+              created_at: new Date().toISOString(),
+            })
+            .execute();
           inserted();
           await held;
           throw new Error('roll back');
@@ -153,7 +169,10 @@ for (const [name, open] of Object.entries(backends)) {
       expect(all.some((e) => e.expireDate !== null)).toBe(true);
       expect(all.some((e) => e.lastWatchedLecture !== null)).toBe(true);
       // The page's own last-watched lectures are what lastWatched() reads for the same courses.
-      const last = await enrollments.lastWatched(member, all.map((e) => e.courseId));
+      const last = await enrollments.lastWatched(
+        member,
+        all.map((e) => e.courseId),
+      );
       for (const e of all) expect(e.lastWatchedLecture).toEqual(last.get(e.courseId) ?? null);
       // A first page holding every row counts itself; an empty page after a cursor still counts every row.
       const past = await enrollments.list(member, 10, 'zzzz');

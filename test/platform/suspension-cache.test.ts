@@ -22,10 +22,21 @@ describe('SPEC 5.4 suspension answers kept per client (issue #15)', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'cg-suspension-'));
     store = await openEmbeddedStore(dir);
     const now = new Date().toISOString();
-    await store.db.insertInto('sites').values({ id: 'site_a', name: 'Site A', mcp_connections_enabled: 1, created_at: now }).execute();
+    await store.db
+      .insertInto('sites')
+      .values({ id: 'site_a', name: 'Site A', mcp_connections_enabled: 1, created_at: now })
+      .execute();
     await store.db
       .insertInto('oauth_applications')
-      .values({ client_id: 'member-a', site_id: 'site_a', client_name: 'A', redirect_uris: '[]', scope: 'account:read', created_by: null, created_at: now })
+      .values({
+        client_id: 'member-a',
+        site_id: 'site_a',
+        client_name: 'A',
+        redirect_uris: '[]',
+        scope: 'account:read',
+        created_by: null,
+        created_at: now,
+      })
       .execute();
     suspensions = new Suspensions(store.db);
     settings = new SiteSettings(store.db, () => suspensions.forget());

@@ -36,7 +36,8 @@ const jwks = async (s: TestServer) => {
   return { cacheControl: res.headers.get('cache-control'), set: (await res.json()) as JSONWebKeySet };
 };
 const kids = async (s: TestServer) => (await jwks(s)).set.keys.map((k) => k.kid).sort();
-const idToken = async (s: TestServer) => String((await redeemCode(s.baseUrl, s.baseUrl, await authorizeMember(s.baseUrl, s.baseUrl))).body.id_token);
+const idToken = async (s: TestServer) =>
+  String((await redeemCode(s.baseUrl, s.baseUrl, await authorizeMember(s.baseUrl, s.baseUrl))).body.id_token);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits (≤ `seconds`, 20 by default) until `check` holds; every process re-reads the keys each KEYS_REFRESH_SECONDS. */
 async function eventually(check: () => Promise<boolean>, seconds = 20): Promise<void> {
@@ -61,7 +62,7 @@ describe('DESIGN D6 key rotation: two processes, one store, the keys command', (
   let oldToken: string;
   let activatable: number;
 
-  test('both processes publish and sign with the first key; JWKS max-age is the schedule\'s', async () => {
+  test("both processes publish and sign with the first key; JWKS max-age is the schedule's", async () => {
     const list = keys('list');
     expect(list.status).toBe(0);
     expect(list.stdout).toMatch(/ active /);
@@ -97,7 +98,11 @@ describe('DESIGN D6 key rotation: two processes, one store, the keys command', (
     expect(activated.stderr).toBe('');
     expect(activated.stdout).toContain(`retired ${oldKid}`);
     expect(keys('list').stdout).toMatch(new RegExp(`${oldKid}\\s+retired .*in JWKS until`));
-    await eventually(async () => decodeProtectedHeader(await idToken(a)).kid === newKid && decodeProtectedHeader(await idToken(b)).kid === newKid);
+    await eventually(
+      async () =>
+        decodeProtectedHeader(await idToken(a)).kid === newKid &&
+        decodeProtectedHeader(await idToken(b)).kid === newKid,
+    );
 
     const set = createLocalJWKSet((await jwks(b)).set);
     // The signature against the published keys, at a time the token is valid (the machine may be slow).

@@ -23,7 +23,10 @@ const KYSELY_MIGRATION_LOCK = '3853314791062309107';
 /** Runs `npm run migrate`'s command with `env`; resolves to its exit code and output. */
 function runMigrate(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/on-lts.mjs', 'tsx', 'src/cli/migrate.ts'], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', ...env } });
+    const child = spawn(process.execPath, ['scripts/on-lts.mjs', 'tsx', 'src/cli/migrate.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -57,7 +60,8 @@ describeWith('postgres')('migrations apart from serving (issue #28)', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/up to date \(0 applied\)/);
 
-    for (let i = 0; i < 2; i++) servers.push(await startTestServer({ DATABASE_URL: database.url, MIGRATE_ON_START: 'false' }));
+    for (let i = 0; i < 2; i++)
+      servers.push(await startTestServer({ DATABASE_URL: database.url, MIGRATE_ON_START: 'false' }));
     for (const s of servers) {
       expect((await fetch(`${s.baseUrl}/.well-known/openid-configuration`)).status).toBe(200);
       expect((await fetch(`${s.baseUrl}/readyz`)).status).toBe(200);
@@ -66,11 +70,22 @@ describeWith('postgres')('migrations apart from serving (issue #28)', () => {
 
   test('MIGRATE_ON_START=false on a schema that is behind: the process refuses to start, naming the command', async () => {
     const database = await fresh();
-    await expect(startTestServer({ DATABASE_URL: database.url, MIGRATE_ON_START: 'false' })).rejects.toThrow(/schema is behind this release .*run `npm run migrate`/);
+    await expect(startTestServer({ DATABASE_URL: database.url, MIGRATE_ON_START: 'false' })).rejects.toThrow(
+      /schema is behind this release .*run `npm run migrate`/,
+    );
     // The same refusal from the real entry point: exit status 1 and the message on stderr.
     const child = spawn(process.execPath, ['scripts/on-lts.mjs', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: '0', DATABASE_URL: database.url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', DATA_DIR: path.join(os.tmpdir(), `cg-mig-${Date.now()}`) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'test',
+        PORT: '0',
+        DATABASE_URL: database.url,
+        MIGRATE_ON_START: 'false',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: path.join(os.tmpdir(), `cg-mig-${Date.now()}`),
+      },
     });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));

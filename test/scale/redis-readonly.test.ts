@@ -18,8 +18,11 @@ import { nodeCommand } from '../helpers/sentinel.js';
 
 const REDIS_SERVER = findBinary('redis-server');
 if (!REDIS_SERVER) {
-  if (process.env.COURSEGATE_REQUIRE_SERVICES === '1') throw new Error('COURSEGATE_REQUIRE_SERVICES=1 but redis-server is missing');
-  process.stderr.write('\n*** SKIPPED: redis-server not installed: read-only node test (apt-get install redis-server) ***\n');
+  if (process.env.COURSEGATE_REQUIRE_SERVICES === '1')
+    throw new Error('COURSEGATE_REQUIRE_SERVICES=1 but redis-server is missing');
+  process.stderr.write(
+    '\n*** SKIPPED: redis-server not installed: read-only node test (apt-get install redis-server) ***\n',
+  );
 }
 
 /** A TCP proxy whose new connections go to `target.port`; open ones stay where they are. */

@@ -44,7 +44,8 @@ d('Redis restart during a run', () => {
     expect(await redisCheck(origin)).toBe('200 up');
     // Grants confirmed to the client (tokens received) before the outage.
     const confirmed = [];
-    for (let i = 0; i < 3; i++) confirmed.push((await redeemCode(origin, origin, await authorizeMember(origin, origin))).body);
+    for (let i = 0; i < 3; i++)
+      confirmed.push((await redeemCode(origin, origin, await authorizeMember(origin, origin))).body);
 
     await redis.stop({ keepDir: true });
     await until('redis reported down', async () => (await redisCheck(origin)).startsWith('200 down'));

@@ -16,14 +16,25 @@
 import { startTestServer, freePort, type TestServer } from '../helpers/server.js';
 import { createTestDatabase, describeWith, type TestDatabase } from '../helpers/services.js';
 import { authorizeMember, postForm, redeemCode, refresh, viewerStatus, MEMBER_CLIENT } from '../helpers/flows.js';
-import { MASTER_NAME, REDIS_SERVER, sentinelFailover, startSentinelTopology, type SentinelTopology } from '../helpers/sentinel.js';
+import {
+  MASTER_NAME,
+  REDIS_SERVER,
+  sentinelFailover,
+  startSentinelTopology,
+  type SentinelTopology,
+} from '../helpers/sentinel.js';
 
 const CHAINS = 16;
 const REVOKED = 4;
 
 if (!REDIS_SERVER) {
-  if (process.env.COURSEGATE_REQUIRE_SERVICES === '1') throw new Error('COURSEGATE_REQUIRE_SERVICES=1 but redis-server is missing: the Sentinel failover test would be skipped');
-  process.stderr.write('\n*** SKIPPED: redis-server not installed: Redis Sentinel failover test (apt-get install redis-server) ***\n');
+  if (process.env.COURSEGATE_REQUIRE_SERVICES === '1')
+    throw new Error(
+      'COURSEGATE_REQUIRE_SERVICES=1 but redis-server is missing: the Sentinel failover test would be skipped',
+    );
+  process.stderr.write(
+    '\n*** SKIPPED: redis-server not installed: Redis Sentinel failover test (apt-get install redis-server) ***\n',
+  );
 }
 const describeSentinel = REDIS_SERVER ? describeWith('postgres') : describe.skip;
 
@@ -76,8 +87,13 @@ describeSentinel('Redis Sentinel failover with two processes (issue #28)', () =>
     }
     // Revocations acknowledged (200) before any failover must stay revoked after it.
     for (const t of revoked) {
-      expect((await postForm(origins()[0]!, '/api/oauth/revoke', { token: t.refreshToken, client_id: MEMBER_CLIENT })).status).toBe(200);
-      expect((await postForm(origins()[1]!, '/api/oauth/revoke', { token: t.accessToken, client_id: MEMBER_CLIENT })).status).toBe(200);
+      expect(
+        (await postForm(origins()[0]!, '/api/oauth/revoke', { token: t.refreshToken, client_id: MEMBER_CLIENT }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await postForm(origins()[1]!, '/api/oauth/revoke', { token: t.accessToken, client_id: MEMBER_CLIENT })).status,
+      ).toBe(200);
     }
   }, 180_000);
 
@@ -99,11 +115,14 @@ describeSentinel('Redis Sentinel failover with two processes (issue #28)', () =>
         let res: Awaited<ReturnType<typeof refresh>>;
         try {
           res = await refresh(origin, chain.refreshToken);
-        } catch (err) {
+        } catch (_err) {
           answers.set('network error', (answers.get('network error') ?? 0) + 1);
           continue;
         }
-        const key = res.status === 503 ? `503${res.headers.get('retry-after') ? ' + Retry-After' : ' without Retry-After'}` : String(res.status);
+        const key =
+          res.status === 503
+            ? `503${res.headers.get('retry-after') ? ' + Retry-After' : ' without Retry-After'}`
+            : String(res.status);
         answers.set(key, (answers.get(key) ?? 0) + 1);
         if (res.status === 200) {
           chain.refreshToken = String(res.body.refresh_token);

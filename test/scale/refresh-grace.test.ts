@@ -6,7 +6,14 @@
  * (REFRESH_GRACE_SECONDS) so the "after" case needs no 30 s wait.
  */
 import { startTestServer, freePort, type TestServer } from '../helpers/server.js';
-import { TEST_REDIS_URL, createTestDatabase, deleteRedisPrefix, describeWith, randomPrefix, type TestDatabase } from '../helpers/services.js';
+import {
+  TEST_REDIS_URL,
+  createTestDatabase,
+  deleteRedisPrefix,
+  describeWith,
+  randomPrefix,
+  type TestDatabase,
+} from '../helpers/services.js';
 import { authorizeMember, redeemCode, refresh, viewerStatus } from '../helpers/flows.js';
 
 const GRACE = 2;
@@ -19,7 +26,9 @@ function graceWindowRules(origins: () => string[], issuer: () => string) {
 
   test('DESIGN D3: 10 concurrent refreshes with one refresh token → every answer is the same working pair, one chain', async () => {
     const first = await newChain();
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => refresh(pick(i), String(first.refresh_token))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => refresh(pick(i), String(first.refresh_token))),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body.refresh_token)).size).toBe(1);
     expect(new Set(answers.map((a) => a.body.access_token)).size).toBe(1);
@@ -54,7 +63,8 @@ function graceWindowRules(origins: () => string[], issuer: () => string) {
     // The whole grant is gone: every refresh token and every access token of the chain is refused.
     expect((await refresh(pick(1), String(moved.body.refresh_token))).body.error).toBe('invalid_grant');
     expect((await refresh(pick(0), String(first.refresh_token))).body.error).toBe('invalid_grant');
-    for (const access of [lost.body.access_token, moved.body.access_token]) expect(await viewerStatus(pick(1), String(access))).toBe(401);
+    for (const access of [lost.body.access_token, moved.body.access_token])
+      expect(await viewerStatus(pick(1), String(access))).toBe(401);
   });
 
   test('DESIGN D3: reuse after the window → invalid_grant and the whole grant is revoked', async () => {
@@ -76,7 +86,10 @@ describe('DESIGN D3 refresh grace window on the embedded SQLite store', () => {
     server = await startTestServer({ REFRESH_GRACE_SECONDS: String(GRACE) });
   });
   afterAll(async () => server?.close());
-  graceWindowRules(() => [server.baseUrl], () => server.baseUrl);
+  graceWindowRules(
+    () => [server.baseUrl],
+    () => server.baseUrl,
+  );
 });
 
 describeWith('redis', 'postgres')('DESIGN D3 refresh grace window on Redis, two processes', () => {
@@ -89,7 +102,13 @@ describeWith('redis', 'postgres')('DESIGN D3 refresh grace window on Redis, two 
     database = await createTestDatabase();
     const portA = await freePort();
     issuer = `http://127.0.0.1:${portA}`;
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, DATABASE_URL: database.url, BASE_URL: issuer, REFRESH_GRACE_SECONDS: String(GRACE) };
+    const env = {
+      REDIS_URL: TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      DATABASE_URL: database.url,
+      BASE_URL: issuer,
+      REFRESH_GRACE_SECONDS: String(GRACE),
+    };
     a = await startTestServer(env, undefined, portA);
     b = await startTestServer(env);
   }, 60_000);
@@ -99,5 +118,8 @@ describeWith('redis', 'postgres')('DESIGN D3 refresh grace window on Redis, two 
     await database?.drop();
     await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
   });
-  graceWindowRules(() => [`http://127.0.0.1:${a.port}`, `http://127.0.0.1:${b.port}`], () => issuer);
+  graceWindowRules(
+    () => [`http://127.0.0.1:${a.port}`, `http://127.0.0.1:${b.port}`],
+    () => issuer,
+  );
 });

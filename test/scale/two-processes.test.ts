@@ -5,7 +5,14 @@
  * separate adapter and Redis connections), with the same BASE_URL: the balancer's origin.
  */
 import { startTestServer, freePort, type TestServer } from '../helpers/server.js';
-import { TEST_REDIS_URL, createTestDatabase, deleteRedisPrefix, describeWith, randomPrefix, type TestDatabase } from '../helpers/services.js';
+import {
+  TEST_REDIS_URL,
+  createTestDatabase,
+  deleteRedisPrefix,
+  describeWith,
+  randomPrefix,
+  type TestDatabase,
+} from '../helpers/services.js';
 import { authorizeMember, postForm, redeemCode, refresh, viewerStatus, MEMBER_CLIENT } from '../helpers/flows.js';
 
 describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL', () => {
@@ -20,7 +27,13 @@ describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL',
     const portA = await freePort();
     issuer = `http://127.0.0.1:${portA}`;
     // No DESIGN D3 grace window here: a replay is caught at once (test/scale/refresh-grace.test.ts covers the window).
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, DATABASE_URL: database.url, BASE_URL: issuer, REFRESH_GRACE_SECONDS: '0' };
+    const env = {
+      REDIS_URL: TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      DATABASE_URL: database.url,
+      BASE_URL: issuer,
+      REFRESH_GRACE_SECONDS: '0',
+    };
     // Started one after the other: the first one migrates and seeds PostgreSQL.
     a = await startTestServer(env, undefined, portA);
     b = await startTestServer(env);
@@ -36,7 +49,9 @@ describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL',
   const originB = () => `http://127.0.0.1:${b.port}`;
 
   test('both processes publish the same signing key (agreed through PostgreSQL)', async () => {
-    const [ja, jb] = await Promise.all([originA(), originB()].map(async (o) => (await fetch(`${o}/.well-known/jwks.json`)).json()));
+    const [ja, jb] = await Promise.all(
+      [originA(), originB()].map(async (o) => (await fetch(`${o}/.well-known/jwks.json`)).json()),
+    );
     expect(ja).toEqual(jb);
   });
 
@@ -51,7 +66,10 @@ describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL',
   test('a token revoked at A is refused at B at once', async () => {
     const tokens = (await redeemCode(originA(), issuer, await authorizeMember(originA(), issuer))).body;
     expect(await viewerStatus(originB(), String(tokens.access_token))).toBe(200);
-    const revoked = await postForm(originA(), '/api/oauth/revoke', { token: String(tokens.access_token), client_id: MEMBER_CLIENT });
+    const revoked = await postForm(originA(), '/api/oauth/revoke', {
+      token: String(tokens.access_token),
+      client_id: MEMBER_CLIENT,
+    });
     expect(revoked.status).toBe(200);
     expect(await viewerStatus(originB(), String(tokens.access_token))).toBe(401);
   });
@@ -70,7 +88,9 @@ describeWith('redis', 'postgres')('two processes on one Redis + one PostgreSQL',
 
   test('20 concurrent redemptions of one code across both processes → exactly one success', async () => {
     const issued = await authorizeMember(originA(), issuer);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => redeemCode(i % 2 ? originA() : originB(), issuer, issued)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => redeemCode(i % 2 ? originA() : originB(), issuer, issued)),
+    );
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) {

@@ -13,7 +13,7 @@
 import http from 'node:http';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { connectRedis, redisAdapterFactory } from '../../adapters/redis.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { TEST_REDIS_URL, deleteRedisPrefix, describeWith, randomPrefix } from '../helpers/services.js';
@@ -51,10 +51,12 @@ describe('a finished HTTP request is young garbage', () => {
   test('an oidc-provider route (discovery) leaves < 5 KB per request in the old space (src/http/release.ts)', async () => {
     const get = () =>
       new Promise<void>((resolve, reject) => {
-        http.get(`${server.baseUrl}/.well-known/openid-configuration`, { agent }, (res) => {
-          res.resume();
-          res.on('end', resolve);
-        }).on('error', reject);
+        http
+          .get(`${server.baseUrl}/.well-known/openid-configuration`, { agent }, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          })
+          .on('error', reject);
       });
     expect(await promotedPerCall(800, get)).toBeLessThan(5_000);
   });

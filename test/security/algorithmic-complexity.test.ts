@@ -41,7 +41,8 @@ afterAll(() => server.close());
 /** `query { viewer { ...F0 } }`, `fragment F<i> on Viewer { ...F<i+1> ×fan }`, `fragment F<depth> on Viewer { email }`. */
 function fragmentChain(fan: number, depth: number): string {
   let doc = 'query { viewer { ...F0 } }\n';
-  for (let i = 0; i < depth; i++) doc += `fragment F${i} on Viewer { ${Array.from({ length: fan }, () => `...F${i + 1}`).join(' ')} }\n`;
+  for (let i = 0; i < depth; i++)
+    doc += `fragment F${i} on Viewer { ${Array.from({ length: fan }, () => `...F${i + 1}`).join(' ')} }\n`;
   return `${doc}fragment F${depth} on Viewer { email }`;
 }
 
@@ -69,7 +70,8 @@ async function withHealthCheck<T>(send: () => Promise<T>): Promise<{ result: T; 
   return { result, ms, healthMs };
 }
 
-const codesOf = (body: { errors?: Array<{ extensions?: Record<string, unknown> }> }) => body.errors?.map((e) => e.extensions?.['code']) ?? [];
+const codesOf = (body: { errors?: Array<{ extensions?: Record<string, unknown> }> }) =>
+  body.errors?.map((e) => e.extensions?.code) ?? [];
 
 describe('GraphQL: fragment expansion is refused in milliseconds (issue #25 High 1)', () => {
   test.each([
@@ -88,7 +90,8 @@ describe('GraphQL: fragment expansion is refused in milliseconds (issue #25 High
   });
 
   test('fifteen aliased copies of a whole-schema introspection are refused (answer size estimate)', async () => {
-    const type = 'fragment T on __Type { kind name description fields(includeDeprecated: true) { name description args { name type { name kind ofType { name kind } } } type { name kind ofType { name kind ofType { name kind } } } } inputFields { name } interfaces { name } enumValues(includeDeprecated: true) { name } possibleTypes { name } }';
+    const type =
+      'fragment T on __Type { kind name description fields(includeDeprecated: true) { name description args { name type { name kind ofType { name kind } } } type { name kind ofType { name kind ofType { name kind } } } } inputFields { name } interfaces { name } enumValues(includeDeprecated: true) { name } possibleTypes { name } }';
     const doc = `{ ${Array.from({ length: 15 }, (_, i) => `s${i}: __schema { types { ...T } }`).join(' ')} } ${type}`;
     const { result, ms, healthMs } = await withHealthCheck(() => graphql(server.baseUrl, token, doc));
     expect(result.body.data).toBeUndefined();
@@ -119,9 +122,20 @@ describe('GraphQL: fragment expansion is refused in milliseconds (issue #25 High
 });
 
 describe('GraphQL: validation time grows linearly with the document (property)', () => {
-  const principal = { userId: 'usr_x', siteId: 'demo', clientId: 'c', scopes: new Set(['account:read']), grantId: 'g', expiresAt: 0 };
+  const principal = {
+    userId: 'usr_x',
+    siteId: 'demo',
+    clientId: 'c',
+    scopes: new Set(['account:read']),
+    grantId: 'g',
+    expiresAt: 0,
+  };
   // The server's plugins and rules (limits.ts); no resolver runs for a refused document.
-  const yoga = createAccountYoga({ services: {} as AccountServices, baseUrl: 'https://issuer.example', production: true });
+  const yoga = createAccountYoga({
+    services: {} as AccountServices,
+    baseUrl: 'https://issuer.example',
+    production: true,
+  });
   let unique = 0;
 
   /** Fastest of `runs` requests of the document (each a new text: yoga caches validation per text). */
@@ -130,7 +144,11 @@ describe('GraphQL: validation time grows linearly with the document (property)',
     for (let i = 0; i < runs; i++) {
       const query = `query Q${unique++} ${doc}`;
       const started = performance.now();
-      const res = await yoga.fetch('http://localhost/account/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }, { koa: { state: { principal } } });
+      const res = await yoga.fetch(
+        'http://localhost/account/graphql',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) },
+        { koa: { state: { principal } } },
+      );
       await res.text();
       best = Math.min(best, performance.now() - started);
     }
@@ -156,7 +174,12 @@ describe('GraphQL: validation time grows linearly with the document (property)',
   type Shape = Chain | Repeat;
 
   const spreadOf = (spread: Spread, name: string): string =>
-    ({ plain: `...${name}`, directive: `...${name} @include(if: true)`, inline: `... { ...${name} }`, inlineDirective: `... @skip(if: false) { ...${name} }` })[spread];
+    ({
+      plain: `...${name}`,
+      directive: `...${name} @include(if: true)`,
+      inline: `... { ...${name} }`,
+      inlineDirective: `... @skip(if: false) { ...${name} }`,
+    })[spread];
 
   /** The document of `shape` at `scale` (its fan, aliases or copies multiplied). */
   function documentOf(shape: Shape, scale: number): string {
@@ -173,7 +196,10 @@ describe('GraphQL: validation time grows linearly with the document (property)',
       const aliases = Array.from({ length: shape.aliases * scale }, (_, a) => `a${a}: ${leaf}`);
       doc += `fragment F${i} on ${on} { ${[...spreads, ...aliases].join(' ')} }\n`;
     }
-    const last = shape.root === 'viewer' ? 'email site { id } orders(first: 1) { totalCount }' : 'name fields { name args { name } }';
+    const last =
+      shape.root === 'viewer'
+        ? 'email site { id } orders(first: 1) { totalCount }'
+        : 'name fields { name args { name } }';
     return `${doc}fragment F${shape.depth} on ${on} { ${last} }`;
   }
 
@@ -194,29 +220,33 @@ describe('GraphQL: validation time grows linearly with the document (property)',
 
   test('4× the document takes less than 8× the time (fastest of 5 runs each, within the token limit)', async () => {
     const seen: string[] = [];
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(chain, repeat), async (shape) => {
-        const small = documentOf(shape, 1);
-        const large = documentOf(shape, 4);
-        const tokens = tokenCount(large);
-        expect(tokens).toBeLessThanOrEqual(LIMITS.tokens); // every rule sees it (the parser would stop it first)
-        let ratio = Infinity;
-        let times: [number, number] = [0, 0];
-        // A second measurement when the first one is over: the machine is shared, one slow run is noise.
-        for (let attempt = 0; attempt < 2 && ratio >= 8; attempt++) {
-          times = [await fastest(small, 5), await fastest(large, 5)];
-          ratio = times[1] / times[0];
-        }
-        seen.push(`${JSON.stringify(shape)} tokens ${tokenCount(small)}→${tokens}: ${times[0].toFixed(2)} → ${times[1].toFixed(2)} ms (×${ratio.toFixed(1)})`);
-        // Linear work gives about 4 (less: a request's fixed cost is in both); the old expansion
-        // of every fragment spread gave ×189 on the first shape (11 ms → 2.1 s).
-        expect(ratio).toBeLessThan(8);
-      }),
-      { numRuns: 24, endOnFailure: true, seed: 25 },
-    ).catch((err: unknown) => {
-      throw new Error(`${String(err)}\nmeasured:\n${seen.join('\n')}`);
-    });
-    if (process.env['COMPLEXITY_REPORT']) process.stderr.write(`measured:\n${seen.join('\n')}\n`);
+    await fc
+      .assert(
+        fc.asyncProperty(fc.oneof(chain, repeat), async (shape) => {
+          const small = documentOf(shape, 1);
+          const large = documentOf(shape, 4);
+          const tokens = tokenCount(large);
+          expect(tokens).toBeLessThanOrEqual(LIMITS.tokens); // every rule sees it (the parser would stop it first)
+          let ratio = Infinity;
+          let times: [number, number] = [0, 0];
+          // A second measurement when the first one is over: the machine is shared, one slow run is noise.
+          for (let attempt = 0; attempt < 2 && ratio >= 8; attempt++) {
+            times = [await fastest(small, 5), await fastest(large, 5)];
+            ratio = times[1] / times[0];
+          }
+          seen.push(
+            `${JSON.stringify(shape)} tokens ${tokenCount(small)}→${tokens}: ${times[0].toFixed(2)} → ${times[1].toFixed(2)} ms (×${ratio.toFixed(1)})`,
+          );
+          // Linear work gives about 4 (less: a request's fixed cost is in both); the old expansion
+          // of every fragment spread gave ×189 on the first shape (11 ms → 2.1 s).
+          expect(ratio).toBeLessThan(8);
+        }),
+        { numRuns: 24, endOnFailure: true, seed: 25 },
+      )
+      .catch((err: unknown) => {
+        throw new Error(`${String(err)}\nmeasured:\n${seen.join('\n')}`);
+      });
+    if (process.env.COMPLEXITY_REPORT) process.stderr.write(`measured:\n${seen.join('\n')}\n`);
   });
 });
 
@@ -225,10 +255,20 @@ describe('/mcp: a JSON-RPC batch is bounded', () => {
     fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
       // Batches exist in protocol 2025-03-26 only.
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-03-26',
+      },
       body: JSON.stringify(body),
     });
-  const calls = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'search_courses', arguments: { site: 'demo', limit: 50 } } }));
+  const calls = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'search_courses', arguments: { site: 'demo', limit: 50 } },
+    }));
 
   // The first MCP request builds the SDK's schemas: warm it, as the GraphQL path is warmed.
   beforeAll(async () => {
@@ -249,29 +289,54 @@ describe('/mcp: a JSON-RPC batch is bounded', () => {
   test.each([MAX_BATCH + 1, 100])('a batch of %i messages → 400, JSON-RPC -32600, nothing run', async (n) => {
     const { result, ms, healthMs } = await withHealthCheck(async () => {
       const res = await post(calls(n));
-      return { status: res.status, body: (await res.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } } };
+      return {
+        status: res.status,
+        body: (await res.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } },
+      };
     });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a batch may hold at most ${MAX_BATCH} messages (this one has ${n})` } });
+    expect(result.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: `Invalid Request: a batch may hold at most ${MAX_BATCH} messages (this one has ${n})`,
+      },
+    });
     expect(ms).toBeLessThan(BOUND_MS);
     expect(healthMs).toBeLessThan(BOUND_MS);
   });
 });
 
 describe('/api/v1 and /mcp: deeply nested JSON bodies are refused without holding the loop', () => {
-  const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
   let operator: string;
 
   beforeAll(async () => {
     const reg = await fetch(`${server.baseUrl}/api/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'complexity cli', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' }),
+      body: JSON.stringify({
+        client_name: 'complexity cli',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    operator = await memberToken({ baseUrl: server.baseUrl, email: 'owner@demo.test', clientId, scope: 'openid courses:write', site: 'demo' });
+    operator = await memberToken({
+      baseUrl: server.baseUrl,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid courses:write',
+      site: 'demo',
+    });
     // Warm the admin API path (first-request compilation is not what is measured).
-    const warm = await fetch(`${server.baseUrl}/api/v1/courses`, { method: 'POST', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: '{"slug":"x"}' });
+    const warm = await fetch(`${server.baseUrl}/api/v1/courses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
+      body: '{"slug":"x"}',
+    });
     expect(warm.status).toBe(400);
   });
 
@@ -282,7 +347,11 @@ describe('/api/v1 and /mcp: deeply nested JSON bodies are refused without holdin
         headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
         body: `{"slug":"deep-course","title":${nested(10_000)}}`,
       });
-      return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as { detail: string } };
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        body: (await res.json()) as { detail: string },
+      };
     });
     expect(result.status).toBe(400);
     expect(result.type).toContain('application/problem+json');
@@ -293,8 +362,15 @@ describe('/api/v1 and /mcp: deeply nested JSON bodies are refused without holdin
   test('/mcp tool arguments with 10 000 nested objects → a JSON-RPC answer, /healthz within 100 ms', async () => {
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_courses","arguments":{"site":"demo","query":${nested(10_000)}}}}`;
     const { result, healthMs } = await withHealthCheck(async () => {
-      const res = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
-      return { status: res.status, body: (await res.json()) as { id: number; result?: { isError?: boolean }; error?: unknown } };
+      const res = await fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { id: number; result?: { isError?: boolean }; error?: unknown },
+      };
     });
     expect(result.status).toBe(200);
     expect(result.body.id).toBe(7);

@@ -22,7 +22,8 @@ describe('finding 6: DATA_DIR 0700 and its files 0600 when the server creates th
     const server = await startTestServer({}, dataDir);
     try {
       expect(mode(dataDir)).toBe(0o700);
-      for (const file of ['coursegate.db', 'coursegate.db-wal', 'coursegate.db-shm']) expect(mode(path.join(dataDir, file))).toBe(0o600);
+      for (const file of ['coursegate.db', 'coursegate.db-wal', 'coursegate.db-shm'])
+        expect(mode(path.join(dataDir, file))).toBe(0o600);
     } finally {
       await server.close();
       rmSync(parent, { recursive: true, force: true });
@@ -60,14 +61,38 @@ describe('finding 7: passwords hashed with Argon2id, older hashes upgraded at si
     const server = await startTestServer();
     try {
       const salt = randomBytes(16);
-      const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync(DEMO_PASSWORD, salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
-      await server.store.db.updateTable('users').set({ password_hash: legacy }).where('email', '=', 'student@demo.test').execute();
+      const legacy = [
+        'scrypt',
+        16384,
+        8,
+        1,
+        salt.toString('base64url'),
+        scryptSync(DEMO_PASSWORD, salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url'),
+      ].join('$');
+      await server.store.db
+        .updateTable('users')
+        .set({ password_hash: legacy })
+        .where('email', '=', 'student@demo.test')
+        .execute();
       const url = new URL(`${server.baseUrl}/oauth/authorize`);
-      const params = { response_type: 'code', client_id: 'demo-member-cli', redirect_uri: 'http://127.0.0.1/callback', scope: 'openid', resource: server.baseUrl, code_challenge: pkcePair().challenge, code_challenge_method: 'S256', state: 's' };
+      const params = {
+        response_type: 'code',
+        client_id: 'demo-member-cli',
+        redirect_uri: 'http://127.0.0.1/callback',
+        scope: 'openid',
+        resource: server.baseUrl,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        state: 's',
+      };
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
       const { callback } = await completeAuthorization(url, { email: 'student@demo.test', password: DEMO_PASSWORD });
       expect(callback.searchParams.get('code')).toBeTruthy();
-      const row = await server.store.db.selectFrom('users').select('password_hash').where('email', '=', 'student@demo.test').executeTakeFirstOrThrow();
+      const row = await server.store.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', 'student@demo.test')
+        .executeTakeFirstOrThrow();
       expect(row.password_hash.startsWith('$argon2id$')).toBe(true);
       expect(await verifyPassword(DEMO_PASSWORD, row.password_hash)).toBe(true);
     } finally {
@@ -75,4 +100,3 @@ describe('finding 7: passwords hashed with Argon2id, older hashes upgraded at si
     }
   });
 });
-

@@ -70,36 +70,49 @@ afterAll(async () => {
 });
 
 async function register(base: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}/api/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}/api/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 }
 
 function authorizeUrl(base: string, clientId: string, extra: Record<string, string | undefined> = {}): string {
   const url = new URL(`${base}/oauth/authorize`);
   const params: Record<string, string | undefined> = {
-    response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'openid',
-    code_challenge: pkcePair().challenge, code_challenge_method: 'S256', state: 'st', ...extra,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:7777/callback',
+    scope: 'openid',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+    ...extra,
   };
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
   return url.href;
 }
 
 describe('finding 1: no outbound request on demand (SSRF)', () => {
-  test.each(['sector_identifier_uri', 'jwks_uri', 'request_uris'])('registration naming %s → invalid_client_metadata, the target sees no connection', async (field) => {
-    const target = await canary();
-    const url = `https://127.0.0.1:${target.port}/x.json`;
-    const res = await register(server.baseUrl, {
-      redirect_uris: ['http://127.0.0.1:7777/callback'],
-      token_endpoint_auth_method: 'none',
-      [field]: field === 'request_uris' ? [url] : url,
-    });
-    expect(res.status).toBe(400);
-    expect(res.json.error).toBe('invalid_client_metadata');
-    expect(res.json.error_description).toContain(field);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(target.connections()).toBe(0);
-    await target.close();
-  });
+  test.each(['sector_identifier_uri', 'jwks_uri', 'request_uris'])(
+    'registration naming %s → invalid_client_metadata, the target sees no connection',
+    async (field) => {
+      const target = await canary();
+      const url = `https://127.0.0.1:${target.port}/x.json`;
+      const res = await register(server.baseUrl, {
+        redirect_uris: ['http://127.0.0.1:7777/callback'],
+        token_endpoint_auth_method: 'none',
+        [field]: field === 'request_uris' ? [url] : url,
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe('invalid_client_metadata');
+      expect(res.json.error_description).toContain(field);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(target.connections()).toBe(0);
+      await target.close();
+    },
+  );
 
   test.each([
     (p: number) => `https://localhost:${p}/client.json`,
@@ -137,7 +150,10 @@ describe('finding 2: post_logout_redirect_uris under the redirect_uris rules', (
       token_endpoint_auth_method: 'none',
     });
     expect(res.status).toBe(201);
-    const logout = await fetch(`${server.baseUrl}/api/oauth/logout?client_id=${res.json.client_id}&post_logout_redirect_uri=${encodeURIComponent('https://evil.example/landing')}`, { redirect: 'manual' });
+    const logout = await fetch(
+      `${server.baseUrl}/api/oauth/logout?client_id=${res.json.client_id}&post_logout_redirect_uri=${encodeURIComponent('https://evil.example/landing')}`,
+      { redirect: 'manual' },
+    );
     expect(logout.status).toBe(400);
     expect(logout.headers.get('location')).toBeNull();
     expect(await logout.text()).toContain('post_logout_redirect_uri');
@@ -154,7 +170,9 @@ describe('finding 2: post_logout_redirect_uris under the redirect_uris rules', (
 
 describe('finding 3: discovery and every absolute URL from BASE_URL only', () => {
   test('X-Forwarded-Host behind TRUST_PROXY=1 does not rewrite discovery', async () => {
-    const res = await fetch(`${proxied.baseUrl}/.well-known/openid-configuration`, { headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } });
+    const res = await fetch(`${proxied.baseUrl}/.well-known/openid-configuration`, {
+      headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
     const text = await res.text();
     expect(text).not.toContain('evil.example');
     const doc = JSON.parse(text) as Record<string, string>;
@@ -165,7 +183,9 @@ describe('finding 3: discovery and every absolute URL from BASE_URL only', () =>
   test('a Host header or an absolute-form request target does not either', async () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(proxied.port, '127.0.0.1', () => {
-        socket.end('GET http://evil.example/.well-known/oauth-authorization-server HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n');
+        socket.end(
+          'GET http://evil.example/.well-known/oauth-authorization-server HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
+        );
       });
       let data = '';
       socket.on('data', (d) => (data += d.toString()));
@@ -191,7 +211,11 @@ describe('finding 4: the client address is the one the nearest trusted proxy saw
     }
     expect(statuses).toEqual([201, 201, 429]);
     // Another address as seen by the proxy has its own budget.
-    const other = await register(proxied.baseUrl, { redirect_uris: ['http://127.0.0.1:7777/callback'] }, { 'x-forwarded-for': '198.51.100.8' });
+    const other = await register(
+      proxied.baseUrl,
+      { redirect_uris: ['http://127.0.0.1:7777/callback'] },
+      { 'x-forwarded-for': '198.51.100.8' },
+    );
     expect(other.status).toBe(201);
   });
 
@@ -206,7 +230,14 @@ describe('finding 4: the client address is the one the nearest trusted proxy saw
 
 describe('finding 8: loose where SPEC is strict', () => {
   test('SPEC §4.2: an authorization request without state → invalid_request naming it, at the registered redirect_uri', async () => {
-    const res = await fetch(authorizeUrl(server.baseUrl, 'demo-member-cli', { state: undefined, redirect_uri: 'http://127.0.0.1/callback', resource: server.baseUrl }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl(server.baseUrl, 'demo-member-cli', {
+        state: undefined,
+        redirect_uri: 'http://127.0.0.1/callback',
+        resource: server.baseUrl,
+      }),
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);
     expect(location.origin + location.pathname).toBe('http://127.0.0.1/callback');
@@ -215,7 +246,10 @@ describe('finding 8: loose where SPEC is strict', () => {
   });
 
   test('a client registered without token_endpoint_auth_method is public: no client_secret', async () => {
-    const res = await register(server.baseUrl, { redirect_uris: ['http://127.0.0.1:7777/callback'], client_name: 'no method' });
+    const res = await register(server.baseUrl, {
+      redirect_uris: ['http://127.0.0.1:7777/callback'],
+      client_name: 'no method',
+    });
     expect(res.status).toBe(201);
     expect(res.json.token_endpoint_auth_method).toBe('none');
     expect(res.json.client_secret).toBeUndefined();
@@ -223,10 +257,22 @@ describe('finding 8: loose where SPEC is strict', () => {
 
   test.each([
     ['client_name of 60,000 characters', { client_name: 'x'.repeat(60_000) }, 'client_name'],
-    ['50 redirect URIs', { redirect_uris: Array.from({ length: 50 }, (_, i) => `http://127.0.0.1:${7000 + i}/cb`) }, 'redirect_uris'],
-    ['a 5,000-character redirect URI', { redirect_uris: [`http://127.0.0.1:7777/${'a'.repeat(5000)}`] }, 'redirect_uris'],
+    [
+      '50 redirect URIs',
+      { redirect_uris: Array.from({ length: 50 }, (_, i) => `http://127.0.0.1:${7000 + i}/cb`) },
+      'redirect_uris',
+    ],
+    [
+      'a 5,000-character redirect URI',
+      { redirect_uris: [`http://127.0.0.1:7777/${'a'.repeat(5000)}`] },
+      'redirect_uris',
+    ],
   ])('%s → invalid_client_metadata naming the field', async (_name, extra, field) => {
-    const res = await register(server.baseUrl, { redirect_uris: ['http://127.0.0.1:7777/callback'], token_endpoint_auth_method: 'none', ...extra });
+    const res = await register(server.baseUrl, {
+      redirect_uris: ['http://127.0.0.1:7777/callback'],
+      token_endpoint_auth_method: 'none',
+      ...extra,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_client_metadata');
     expect(res.json.error_description).toContain(field);
@@ -296,7 +342,11 @@ describe('finding 11: a failed Client ID Metadata Document is not fetched on eve
 describe('a full sign-in still works with every hardening in place', () => {
   test('demo-member-cli, student, code flow with state', async () => {
     const { callback } = await completeAuthorization(
-      authorizeUrl(server.baseUrl, 'demo-member-cli', { redirect_uri: 'http://127.0.0.1/callback', resource: server.baseUrl, scope: 'openid account:read' }),
+      authorizeUrl(server.baseUrl, 'demo-member-cli', {
+        redirect_uri: 'http://127.0.0.1/callback',
+        resource: server.baseUrl,
+        scope: 'openid account:read',
+      }),
       { email: 'student@demo.test', password: DEMO_PASSWORD },
     );
     expect(callback.searchParams.get('code')).toBeTruthy();

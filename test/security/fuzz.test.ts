@@ -30,15 +30,46 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 /** Every route of the application, with `:param` placeholders (the admin API's come from /openapi.json). */
 const ROUTES = [
-  '/', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json',
-  '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource/account/graphql',
-  '/oauth/authorize', '/api/oauth/token', '/api/oauth/userinfo', '/api/oauth/revoke', '/api/oauth/register', '/api/oauth/introspect',
-  '/api/oauth/logout', '/api/oauth/logout/confirm', '/interaction/:uid', '/interaction/:uid/login', '/interaction/:uid/site',
-  '/interaction/:uid/consent', '/account/graphql', '/mcp', '/openapi.json', '/healthz', '/readyz', '/metrics', '/assets/coursegate.css',
+  '/',
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/jwks.json',
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-protected-resource/account/graphql',
+  '/oauth/authorize',
+  '/api/oauth/token',
+  '/api/oauth/userinfo',
+  '/api/oauth/revoke',
+  '/api/oauth/register',
+  '/api/oauth/introspect',
+  '/api/oauth/logout',
+  '/api/oauth/logout/confirm',
+  '/interaction/:uid',
+  '/interaction/:uid/login',
+  '/interaction/:uid/site',
+  '/interaction/:uid/consent',
+  '/account/graphql',
+  '/mcp',
+  '/openapi.json',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/assets/coursegate.css',
   // The operator area (the route table declares it as the family /admin/*).
-  '/admin/:site', '/admin/:site/settings', '/admin/:site/apps', '/admin/:site/apps/:client/delete', '/admin/:site/connections',
-  '/admin/:site/connections/revoke', '/admin/:site/audit', '/admin/:site/people', '/admin/:site/people/roles',
-  '/admin/:site/invitations', '/admin/:site/invitations/:id/withdraw', '/admin/:site/apps/:client', '/admin/:site/apps/:client/secret',
+  '/admin/:site',
+  '/admin/:site/settings',
+  '/admin/:site/apps',
+  '/admin/:site/apps/:client/delete',
+  '/admin/:site/connections',
+  '/admin/:site/connections/revoke',
+  '/admin/:site/audit',
+  '/admin/:site/people',
+  '/admin/:site/people/roles',
+  '/admin/:site/invitations',
+  '/admin/:site/invitations/:id/withdraw',
+  '/admin/:site/apps/:client',
+  '/admin/:site/apps/:client/secret',
 ];
 
 let server: RunningServer;
@@ -52,9 +83,15 @@ beforeAll(async () => {
   const port = await freePort();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-fuzz-'));
   const config = loadConfig({
-    NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, DEMO_PASSWORD, LOG_LEVEL: 'info',
+    NODE_ENV: 'test',
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    DEMO_PASSWORD,
+    LOG_LEVEL: 'info',
     // Limits stay on (their 429s are part of the answer space) but high enough to reach the handlers.
-    RATE_LIMIT_REGISTRATION: '100000/60', RATE_LIMIT_LOGIN_FAILURES: '100000/60',
+    RATE_LIMIT_REGISTRATION: '100000/60',
+    RATE_LIMIT_LOGIN_FAILURES: '100000/60',
   });
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -82,7 +119,10 @@ afterAll(async () => {
 /** `FUZZ_REPORT=<file>`: one line per route as it completes: route, cases, status histogram, seconds. */
 function report(route: string, stats: { cases: number; status: Map<number, number> }, seconds: number): void {
   if (!process.env.FUZZ_REPORT) return;
-  const histogram = [...stats.status].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ');
+  const histogram = [...stats.status]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}:${n}`)
+    .join(' ');
   appendFileSync(process.env.FUZZ_REPORT, `${route}\t${stats.cases}\t${histogram}\t${seconds.toFixed(1)}\n`);
 }
 
@@ -90,7 +130,12 @@ function report(route: string, stats: { cases: number; status: Map<number, numbe
 async function secrets(): Promise<string[]> {
   const db = server.store.db;
   const keys = await db.selectFrom('signing_keys').selectAll().execute();
-  const privateParts = keys.flatMap((k) => Object.values(k).filter((v): v is string => typeof v === 'string' && v.startsWith('{')).map((v) => (JSON.parse(v) as { d?: string }).d).filter((d): d is string => !!d));
+  const privateParts = keys.flatMap((k) =>
+    Object.values(k)
+      .filter((v): v is string => typeof v === 'string' && v.startsWith('{'))
+      .map((v) => (JSON.parse(v) as { d?: string }).d)
+      .filter((d): d is string => !!d),
+  );
   const cookie = await db.selectFrom('settings').select('value').where('key', '=', 'cookie_keys').executeTakeFirst();
   const cookieKeys = cookie ? (JSON.parse(cookie.value) as string[]) : [];
   expect(privateParts.length + cookieKeys.length).toBeGreaterThan(0);
@@ -99,16 +144,79 @@ async function secrets(): Promise<string[]> {
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('', ' ', '%', '%00', '..', '../../etc/passwd', '\u0000', 'null', '[]', '{}', '__proto__', 'constructor', '\u202e', 'a'.repeat(3000), "' OR 1=1 --", '<script>', 'openid account:read', 'http://127.0.0.1/callback', 'demo-member-cli', 'S256'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '%',
+    '%00',
+    '..',
+    '../../etc/passwd',
+    '\u0000',
+    'null',
+    '[]',
+    '{}',
+    '__proto__',
+    'constructor',
+    '\u202e',
+    'a'.repeat(3000),
+    "' OR 1=1 --",
+    '<script>',
+    'openid account:read',
+    'http://127.0.0.1/callback',
+    'demo-member-cli',
+    'S256',
+  ),
 );
-const param = fc.oneof(text, fc.integer().map(String), fc.constantFrom('openid', 'code', 'authorization_code', 'refresh_token', 'none', 'demo', 'demo-member-cli'));
+const param = fc.oneof(
+  text,
+  fc.integer().map(String),
+  fc.constantFrom('openid', 'code', 'authorization_code', 'refresh_token', 'none', 'demo', 'demo-member-cli'),
+);
 const paramNames = fc.constantFrom(
-  'client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code', 'code_verifier', 'code_challenge', 'code_challenge_method', 'grant_type',
-  'refresh_token', 'token', 'token_type_hint', 'resource', 'nonce', 'prompt', 'response_mode', 'id_token_hint', 'post_logout_redirect_uri',
-  'email', 'password', 'org_id', 'decision', 'csrf', 'query', 'variables', 'first', 'after', 'client_secret', 'request', 'request_uri', 'x',
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code',
+  'code_verifier',
+  'code_challenge',
+  'code_challenge_method',
+  'grant_type',
+  'refresh_token',
+  'token',
+  'token_type_hint',
+  'resource',
+  'nonce',
+  'prompt',
+  'response_mode',
+  'id_token_hint',
+  'post_logout_redirect_uri',
+  'email',
+  'password',
+  'org_id',
+  'decision',
+  'csrf',
+  'query',
+  'variables',
+  'first',
+  'after',
+  'client_secret',
+  'request',
+  'request_uri',
+  'x',
 );
 const fields = fc.dictionary(paramNames, param, { maxKeys: 8 });
-const contentType = fc.constantFrom(undefined, 'application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'garbage/garbage', 'application/graphql-response+json');
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'text/plain',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'garbage/garbage',
+  'application/graphql-response+json',
+);
 
 interface FuzzRequest {
   method: string;
@@ -139,40 +247,61 @@ function requestFor(route: string): fc.Arbitrary<FuzzRequest> {
     fields.map((f) => JSON.stringify(f)),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
     fc.record({ query: text, variables: fc.jsonValue({ maxDepth: 2 }) }).map((v) => JSON.stringify(v)),
-    fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), method: fc.constantFrom('initialize', 'tools/list', 'tools/call', 'x'), params: fc.jsonValue({ maxDepth: 2 }) }).map((v) => JSON.stringify(v)),
+    fc
+      .record({
+        jsonrpc: fc.constant('2.0'),
+        id: fc.integer(),
+        method: fc.constantFrom('initialize', 'tools/list', 'tools/call', 'x'),
+        params: fc.jsonValue({ maxDepth: 2 }),
+      })
+      .map((v) => JSON.stringify(v)),
     text,
   );
-  return fc.record({
-    method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') }),
-    path: pathArb,
-    query: fields,
-    headers: fc.record(
-      {
-        'content-type': contentType,
-        authorization: auth,
-        cookie: fc.oneof(text.map((t) => `_session=${encodeURIComponent(t)}`), text.map((t) => `_interaction=${encodeURIComponent(t)}; _interaction.sig=${encodeURIComponent(t)}`)),
-        'x-forwarded-for': fc.oneof(text, fc.ipV4(), fc.ipV6()),
-        'x-forwarded-host': text,
-        'x-request-id': text,
-        accept: fc.constantFrom('*/*', 'text/html', 'application/json', 'text/event-stream', 'application/json, text/event-stream'),
-        'mcp-session-id': text,
-        'if-none-match': text,
-        'idempotency-key': text,
-      },
-      { requiredKeys: [] },
-    ),
-    body,
-  }).map((r) => {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r.headers)) {
-      if (v === undefined) continue;
-      const value = v === 'REAL' ? `Bearer ${accessToken}` : v;
-      // fetch refuses header values with control characters: keep the printable ones.
-      const clean = value.replace(/[^\t\x20-\x7e]/g, '');
-      headers[k] = clean;
-    }
-    return { ...r, headers, body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body };
-  });
+  return fc
+    .record({
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom('GET', 'POST') },
+        { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
+      ),
+      path: pathArb,
+      query: fields,
+      headers: fc.record(
+        {
+          'content-type': contentType,
+          authorization: auth,
+          cookie: fc.oneof(
+            text.map((t) => `_session=${encodeURIComponent(t)}`),
+            text.map((t) => `_interaction=${encodeURIComponent(t)}; _interaction.sig=${encodeURIComponent(t)}`),
+          ),
+          'x-forwarded-for': fc.oneof(text, fc.ipV4(), fc.ipV6()),
+          'x-forwarded-host': text,
+          'x-request-id': text,
+          accept: fc.constantFrom(
+            '*/*',
+            'text/html',
+            'application/json',
+            'text/event-stream',
+            'application/json, text/event-stream',
+          ),
+          'mcp-session-id': text,
+          'if-none-match': text,
+          'idempotency-key': text,
+        },
+        { requiredKeys: [] },
+      ),
+      body,
+    })
+    .map((r) => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(r.headers)) {
+        if (v === undefined) continue;
+        const value = v === 'REAL' ? `Bearer ${accessToken}` : v;
+        // fetch refuses header values with control characters: keep the printable ones.
+        const clean = value.replace(/[^\t\x20-\x7e]/g, '');
+        headers[k] = clean;
+      }
+      return { ...r, headers, body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body };
+    });
 }
 
 const STACK = /\n\s+at\s+\S.*\(?[^\s)]+:\d+:\d+\)?|node_modules\/|\/src\/[\w/-]+\.ts/;
@@ -191,38 +320,48 @@ describe('fuzzing every route: no 5xx, no stack trace, no secret in any response
     expect(routes.length).toBeGreaterThan(ROUTES.length);
     for (const spec of ROUTE_TABLE) {
       const prefix = spec.path.replace(/\*$/, '');
-      expect(routes.some((r) => (spec.path.endsWith('*') ? r.startsWith(prefix) && r !== prefix : r === spec.path))).toBe(true);
+      expect(
+        routes.some((r) => (spec.path.endsWith('*') ? r.startsWith(prefix) && r !== prefix : r === spec.path)),
+      ).toBe(true);
     }
   });
 
-  test.each(ROUTES.concat(['(admin API routes from /openapi.json, the route table, /docs)']).map((r, i) => [i, r] as const))('%i %s', async (index, route) => {
-    if (index < FROM || index > TO) return;
-    const targets = route.startsWith('(') ? routes.slice(ROUTES.length) : [route];
-    const hidden = await secrets();
-    for (const target of targets) {
-      const stats = { cases: 0, status: new Map<number, number>() };
-      const started = Date.now();
-      await fc.assert(
-        fc.asyncProperty(requestFor(target), async (req) => {
-          const before = logLines.length;
-          const res = await send(req);
-          stats.cases += 1;
-          stats.status.set(res.status, (stats.status.get(res.status) ?? 0) + 1);
-          if (res.status >= 500) throw new Error(`${req.method} ${req.path} → ${res.status}: ${res.body.slice(0, 300)}`);
-          if (STACK.test(res.body)) throw new Error(`stack trace in the response of ${req.method} ${req.path}: ${res.body.slice(0, 300)}`);
-          const logs = logLines.slice(before).join('');
-          for (const secret of hidden) {
-            if (res.body.includes(secret)) throw new Error(`secret in the response of ${req.method} ${req.path}`);
-            if (logs.includes(secret)) throw new Error(`secret in a log line after ${req.method} ${req.path}`);
-          }
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      );
-      report(target, stats, (Date.now() - started) / 1000);
-    }
-    // The last row fuzzes every admin API operation (~100 paths) in one test: a budget for all of
-    // them, not for one route (it took 30-60 s on a loaded 2-core machine).
-  }, Math.max(180_000, RUNS * 6000));
+  test.each(
+    ROUTES.concat(['(admin API routes from /openapi.json, the route table, /docs)']).map((r, i) => [i, r] as const),
+  )(
+    '%i %s',
+    async (index, route) => {
+      if (index < FROM || index > TO) return;
+      const targets = route.startsWith('(') ? routes.slice(ROUTES.length) : [route];
+      const hidden = await secrets();
+      for (const target of targets) {
+        const stats = { cases: 0, status: new Map<number, number>() };
+        const started = Date.now();
+        await fc.assert(
+          fc.asyncProperty(requestFor(target), async (req) => {
+            const before = logLines.length;
+            const res = await send(req);
+            stats.cases += 1;
+            stats.status.set(res.status, (stats.status.get(res.status) ?? 0) + 1);
+            if (res.status >= 500)
+              throw new Error(`${req.method} ${req.path} → ${res.status}: ${res.body.slice(0, 300)}`);
+            if (STACK.test(res.body))
+              throw new Error(`stack trace in the response of ${req.method} ${req.path}: ${res.body.slice(0, 300)}`);
+            const logs = logLines.slice(before).join('');
+            for (const secret of hidden) {
+              if (res.body.includes(secret)) throw new Error(`secret in the response of ${req.method} ${req.path}`);
+              if (logs.includes(secret)) throw new Error(`secret in a log line after ${req.method} ${req.path}`);
+            }
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+        report(target, stats, (Date.now() - started) / 1000);
+      }
+      // The last row fuzzes every admin API operation (~100 paths) in one test: a budget for all of
+      // them, not for one route (it took 30-60 s on a loaded 2-core machine).
+    },
+    Math.max(180_000, RUNS * 6000),
+  );
 });
 
 /**
@@ -234,30 +373,40 @@ describe('fuzzing every route: no 5xx, no stack trace, no secret in any response
  * serves (a token typed into a wrong URL) shows no long segment either.
  */
 describe('issue #25 finding 4: no one-time secret of a URL reaches a log, on every route of the route table', () => {
-  const marker = (what: string) => `S3cret${what.replace(/\W/g, '')}${Math.random().toString(36).slice(2, 12)}x`.padEnd(32, 'q');
+  const marker = (what: string) =>
+    `S3cret${what.replace(/\W/g, '')}${Math.random().toString(36).slice(2, 12)}x`.padEnd(32, 'q');
   const QUERY_SECRETS = ['token', 'code', 'refresh_token', 'code_verifier', 'client_secret', 'password', 'invitation'];
 
   test.each(ROUTE_TABLE.map((r) => [r.name, r.path, r] as const))('%s %s', async (_name, _path, spec) => {
     const params = new Map<string, string>();
     const family = spec.path.endsWith('/*');
-    const path = spec.path.replace(/:(\w+)/g, (_m, name: string) => {
-      const value = marker(name);
-      params.set(name, value);
-      return value;
-    }).replace(/\/\*$/, '/x');
+    const path = spec.path
+      .replace(/:(\w+)/g, (_m, name: string) => {
+        const value = marker(name);
+        params.set(name, value);
+        return value;
+      })
+      .replace(/\/\*$/, '/x');
     const query = new Map(QUERY_SECRETS.map((q) => [q, marker(q)]));
     for (const method of spec.methods) {
       const url = new URL(path, baseUrl);
       for (const [k, v] of query) url.searchParams.set(k, v);
       const before = logLines.length;
-      const res = await fetch(url, { method, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: method === 'GET' || method === 'HEAD' ? undefined : 'csrf=x' });
+      const res = await fetch(url, {
+        method,
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: method === 'GET' || method === 'HEAD' ? undefined : 'csrf=x',
+      });
       await res.arrayBuffer();
       const logs = logLines.slice(before).join('');
       expect(logs).toContain(`"route":"${spec.name}"`);
-      for (const [q, value] of query) if (logs.includes(value)) throw new Error(`query field ${q} of ${method} ${spec.path} reached a log line`);
+      for (const [q, value] of query)
+        if (logs.includes(value)) throw new Error(`query field ${q} of ${method} ${spec.path} reached a log line`);
       for (const [name, value] of params) {
         const shown = spec.loggedParams?.includes(name) ?? false;
-        if (!shown && logs.includes(value)) throw new Error(`path param :${name} of ${method} ${spec.path} reached a log line`);
+        if (!shown && logs.includes(value))
+          throw new Error(`path param :${name} of ${method} ${spec.path} reached a log line`);
       }
       if (!family && params.size > 0 && !spec.loggedParams) expect(logs).toContain(`"path":"${spec.path}"`);
     }
@@ -265,7 +414,12 @@ describe('issue #25 finding 4: no one-time secret of a URL reaches a log, on eve
 
   test('the invitation route logs its placeholder, and a token in a path no row serves is redacted', async () => {
     const token = marker('invite');
-    for (const p of [`/invitations/${token}`, `/INVITATIONS/${token}/`, `/invitations/${token}/extra`, `/no/such/${token}`]) {
+    for (const p of [
+      `/invitations/${token}`,
+      `/INVITATIONS/${token}/`,
+      `/invitations/${token}/extra`,
+      `/no/such/${token}`,
+    ]) {
       const before = logLines.length;
       await (await fetch(new URL(p, baseUrl), { redirect: 'manual' })).arrayBuffer();
       const logs = logLines.slice(before).join('');

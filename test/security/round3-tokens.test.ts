@@ -27,21 +27,35 @@ describe('issue #25 finding 8: strangers cannot spend a public client’s budget
   });
   afterAll(() => server.close());
 
-  const token = (form: Record<string, string>, address: string) => postForm(server.baseUrl, '/api/oauth/token', form, { 'x-forwarded-for': address });
+  const token = (form: Record<string, string>, address: string) =>
+    postForm(server.baseUrl, '/api/oauth/token', form, { 'x-forwarded-for': address });
 
   test('200 junk refreshes with the public client_id from 10 addresses → a student’s real code exchange still answers 200', async () => {
     const statuses = new Map<number, number>();
     for (let i = 0; i < 200; i++) {
-      const junk = await token({ grant_type: 'refresh_token', refresh_token: randomString(43), client_id: MEMBER_CLIENT }, `203.0.113.${i % 10}`);
+      const junk = await token(
+        { grant_type: 'refresh_token', refresh_token: randomString(43), client_id: MEMBER_CLIENT },
+        `203.0.113.${i % 10}`,
+      );
       statuses.set(junk.status, (statuses.get(junk.status) ?? 0) + 1);
     }
     // Each address stayed within its own budget; none of it proved a grant.
     expect([...statuses]).toEqual([[400, 200]]);
     // A stranger's 21st request from one address is still refused by the per-address limit.
-    expect((await token({ grant_type: 'refresh_token', refresh_token: 'junk', client_id: MEMBER_CLIENT }, '203.0.113.0')).status).toBe(429);
+    expect(
+      (await token({ grant_type: 'refresh_token', refresh_token: 'junk', client_id: MEMBER_CLIENT }, '203.0.113.0'))
+        .status,
+    ).toBe(429);
     const issued = await authorizeMember(server.baseUrl, server.baseUrl);
     const exchange = await token(
-      { grant_type: 'authorization_code', code: issued.code, code_verifier: issued.verifier, redirect_uri: REDIRECT_URI, client_id: MEMBER_CLIENT, resource: server.baseUrl },
+      {
+        grant_type: 'authorization_code',
+        code: issued.code,
+        code_verifier: issued.verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: MEMBER_CLIENT,
+        resource: server.baseUrl,
+      },
       '198.51.100.20',
     );
     expect(exchange.status).toBe(200);
@@ -53,7 +67,14 @@ describe('issue #25 finding 8: strangers cannot spend a public client’s budget
     // many addresses until the ceiling (200, minus the one exchange above) answers 429.
     const issued = await authorizeMember(server.baseUrl, server.baseUrl);
     const first = await token(
-      { grant_type: 'authorization_code', code: issued.code, code_verifier: issued.verifier, redirect_uri: REDIRECT_URI, client_id: MEMBER_CLIENT, resource: server.baseUrl },
+      {
+        grant_type: 'authorization_code',
+        code: issued.code,
+        code_verifier: issued.verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: MEMBER_CLIENT,
+        resource: server.baseUrl,
+      },
       '198.51.100.21',
     );
     expect(first.status).toBe(200);
@@ -61,7 +82,10 @@ describe('issue #25 finding 8: strangers cannot spend a public client’s budget
     let proven = 2;
     let last = 200;
     for (let i = 0; i < 220 && last === 200; i++) {
-      const next = await token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: MEMBER_CLIENT }, `192.0.2.${i % 50}`);
+      const next = await token(
+        { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: MEMBER_CLIENT },
+        `192.0.2.${i % 50}`,
+      );
       last = next.status;
       if (last === 200) {
         proven += 1;
@@ -73,7 +97,8 @@ describe('issue #25 finding 8: strangers cannot spend a public client’s budget
   }, 60_000);
 
   test('IPv6 addresses in one /64 share one per-address budget; another /64 has its own', async () => {
-    const junk = (address: string) => token({ grant_type: 'refresh_token', refresh_token: 'junk', client_id: 'v6-client' }, address);
+    const junk = (address: string) =>
+      token({ grant_type: 'refresh_token', refresh_token: 'junk', client_id: 'v6-client' }, address);
     for (let i = 1; i <= 20; i++) expect((await junk(`2001:db8:1:2::${i.toString(16)}`)).status).not.toBe(429);
     expect((await junk('2001:db8:1:2:ffff:ffff:ffff:fffe')).status).toBe(429);
     expect((await junk('2001:db8:1:3::1')).status).not.toBe(429);
@@ -98,7 +123,16 @@ describe('issue #25 finding 13: with an https BASE_URL every cookie is Secure, a
       writeFileSync(keyFile, JSON.stringify(await generateSigningKey()));
       const port = await freePort();
       // The proxy in front terminates TLS; the server itself is reached over plain HTTP.
-      server = await startTestServer({ NODE_ENV: 'production', BASE_URL: `https://127.0.0.1:${port}`, COOKIE_SECRETS: 's'.repeat(48), SIGNING_KEY_FILE: keyFile }, undefined, port);
+      server = await startTestServer(
+        {
+          NODE_ENV: 'production',
+          BASE_URL: `https://127.0.0.1:${port}`,
+          COOKIE_SECRETS: 's'.repeat(48),
+          SIGNING_KEY_FILE: keyFile,
+        },
+        undefined,
+        port,
+      );
       origin = `http://127.0.0.1:${port}`;
     });
     afterAll(async () => {
@@ -117,8 +151,14 @@ describe('issue #25 finding 13: with an https BASE_URL every cookie is Secure, a
       const clientId = ((await reg.json()) as { client_id: string }).client_id;
       const url = new URL('/oauth/authorize', origin);
       url.search = new URLSearchParams({
-        client_id: clientId, response_type: 'code', redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'openid', state: 'st',
-        code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: server.baseUrl,
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: 'http://127.0.0.1:7777/callback',
+        scope: 'openid',
+        state: 'st',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        resource: server.baseUrl,
       }).toString();
       const authorize = await fetch(url, { redirect: 'manual' });
       expect(authorize.status).toBe(303);

@@ -111,13 +111,19 @@ function exited(child: ChildProcess): Promise<void> {
  * @param options.appendonly AOF persistence with `appendfsync always` (restart tests)
  * @param options.port / options.dir reuse a port and data directory (a restart)
  */
-export async function startPrivateRedis(options: { appendonly?: boolean; port?: number; dir?: string } = {}): Promise<PrivateService> {
+export async function startPrivateRedis(
+  options: { appendonly?: boolean; port?: number; dir?: string } = {},
+): Promise<PrivateService> {
   const binary = findBinary('redis-server');
   if (!binary) throw new Error('redis-server not installed');
   const port = options.port ?? (await freeTcpPort());
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'cg-redis-'));
   const persistence = options.appendonly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, ...persistence], { stdio: 'ignore' });
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, ...persistence],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   await waitFor(() => pingRedis(url), `redis-server on port ${port}`);
   return {
@@ -149,7 +155,26 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-redis-cluster-'));
   const ports = [await freeTcpPort(), await freeTcpPort(), await freeTcpPort()];
   const children = ports.map((port) =>
-    spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }),
+    spawn(
+      binary,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      { stdio: 'ignore' },
+    ),
   );
   const stop = async () => {
     for (const c of children) c.kill('SIGTERM');
@@ -159,9 +184,20 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
   try {
     for (const port of ports) await waitFor(() => pingRedis(`redis://127.0.0.1:${port}`), `cluster node ${port}`);
     const nodes = ports.map((p) => `127.0.0.1:${p}`);
-    const created = spawnSync(cli, ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    const created = spawnSync(cli, ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
-    await waitFor(async () => ports.every((p) => spawnSync(cli, ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes('cluster_state:ok')), 'cluster_state:ok');
+    await waitFor(
+      async () =>
+        ports.every((p) =>
+          spawnSync(cli, ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes(
+            'cluster_state:ok',
+          ),
+        ),
+      'cluster_state:ok',
+    );
     return { nodes, stop };
   } catch (err) {
     await stop();
@@ -190,7 +226,16 @@ export async function startPrivatePostgres(): Promise<PrivateService> {
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
   };
   run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  run(pgCtl, ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  run(pgCtl, [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    'start',
+  ]);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await waitFor(() => pingPostgres(url), `PostgreSQL on port ${port}`);
   return {
@@ -200,7 +245,9 @@ export async function startPrivatePostgres(): Promise<PrivateService> {
     async restart() {
       // Asynchronous, so that the test's own load keeps running while the server is down.
       const args = ['-D', data, '-l', path.join(dir, 'log'), '-m', 'fast', '-w', 'restart'];
-      const child = asRoot ? spawn('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { stdio: 'ignore' }) : spawn(pgCtl, args, { stdio: 'ignore' });
+      const child = asRoot
+        ? spawn('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { stdio: 'ignore' })
+        : spawn(pgCtl, args, { stdio: 'ignore' });
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       if (code !== 0) throw new Error(`pg_ctl restart exited ${code}`);
     },
@@ -234,7 +281,10 @@ export default async function globalSetup(): Promise<void> {
       started.push(svc);
       process.stderr.write(`coursegate tests: started a private redis-server at ${svc.url}\n`);
       process.env.TEST_REDIS_URL = svc.url;
-    } else loud('no Redis on 127.0.0.1:6379 and no redis-server binary: Redis tests are SKIPPED (apt-get install redis-server)');
+    } else
+      loud(
+        'no Redis on 127.0.0.1:6379 and no redis-server binary: Redis tests are SKIPPED (apt-get install redis-server)',
+      );
   }
 
   if (!process.env.TEST_DATABASE_URL) {
@@ -245,11 +295,19 @@ export default async function globalSetup(): Promise<void> {
       started.push(svc);
       process.stderr.write(`coursegate tests: started a private PostgreSQL at ${svc.url}\n`);
       process.env.TEST_DATABASE_URL = svc.url;
-    } else loud('no PostgreSQL on 127.0.0.1:5432 and no initdb binary: PostgreSQL tests are SKIPPED (apt-get install postgresql)');
+    } else
+      loud(
+        'no PostgreSQL on 127.0.0.1:5432 and no initdb binary: PostgreSQL tests are SKIPPED (apt-get install postgresql)',
+      );
   }
 
   // CI (`.ci/run` sets COURSEGATE_REQUIRE_SERVICES=1) must not pass by skipping the storage suites.
-  if (process.env.COURSEGATE_REQUIRE_SERVICES === '1' && (!process.env.TEST_REDIS_URL || !process.env.TEST_DATABASE_URL)) {
-    throw new Error('COURSEGATE_REQUIRE_SERVICES=1 but Redis or PostgreSQL could not be made available: the storage suites would be skipped');
+  if (
+    process.env.COURSEGATE_REQUIRE_SERVICES === '1' &&
+    (!process.env.TEST_REDIS_URL || !process.env.TEST_DATABASE_URL)
+  ) {
+    throw new Error(
+      'COURSEGATE_REQUIRE_SERVICES=1 but Redis or PostgreSQL could not be made available: the storage suites would be skipped',
+    );
   }
 }

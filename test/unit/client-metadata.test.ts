@@ -8,7 +8,14 @@ import { CLIENT_KIND_PROPERTY } from '../../src/domain/client-kinds.js';
 
 describe('clientMetadata', () => {
   const provider = new Provider('http://127.0.0.1:9', {
-    clients: [{ client_id: 'c1', token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1/cb'], [CLIENT_KIND_PROPERTY]: 'member' }],
+    clients: [
+      {
+        client_id: 'c1',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: ['http://127.0.0.1/cb'],
+        [CLIENT_KIND_PROPERTY]: 'member',
+      },
+    ],
     extraClientMetadata: { properties: [CLIENT_KIND_PROPERTY] },
   });
 

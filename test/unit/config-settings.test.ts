@@ -50,7 +50,8 @@ describe('configuration catalogue (issue #9)', () => {
     for (const s of SETTINGS) expect(s.description.length).toBeGreaterThan(5);
     expect(Object.keys(ENV_SCHEMA.shape).sort()).toEqual([...catalogued].sort());
     expect(Object.keys(ENV_VALUES).sort()).toEqual([...catalogued].sort());
-    for (const [name, schema] of Object.entries(ENV_SCHEMA.shape)) expect([name, schema.description]).toEqual([name, SETTINGS.find((s) => s.env === name)!.description]);
+    for (const [name, schema] of Object.entries(ENV_SCHEMA.shape))
+      expect([name, schema.description]).toEqual([name, SETTINGS.find((s) => s.env === name)!.description]);
   });
 
   test.each([
@@ -70,32 +71,66 @@ describe('configuration catalogue (issue #9)', () => {
   });
 
   test('values arrive typed; an empty variable counts as unset', () => {
-    const config = loadConfig({ NODE_ENV: 'test', PORT: '4321', TRUST_PROXY: 'true', CIMD_OPEN: 'true', RATE_LIMIT_TOKEN: ' 10/5 ', BASE_URL: 'https://auth.example.com/' });
-    expect(config).toMatchObject({ port: 4321, trustProxy: 1, baseUrl: 'https://auth.example.com', rateLimits: { token: { points: 10, duration: 5 } } });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '4321',
+      TRUST_PROXY: 'true',
+      CIMD_OPEN: 'true',
+      RATE_LIMIT_TOKEN: ' 10/5 ',
+      BASE_URL: 'https://auth.example.com/',
+    });
+    expect(config).toMatchObject({
+      port: 4321,
+      trustProxy: 1,
+      baseUrl: 'https://auth.example.com',
+      rateLimits: { token: { points: 10, duration: 5 } },
+    });
     expect(config.cimd.open).toBe(true);
-    const blank = loadConfig({ NODE_ENV: 'test', PORT: '', LOG_LEVEL: '', REDIS_KEY_PREFIX: '', AUDIT_RETENTION_DAYS: '' });
+    const blank = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '',
+      LOG_LEVEL: '',
+      REDIS_KEY_PREFIX: '',
+      AUDIT_RETENTION_DAYS: '',
+    });
     expect(blank).toMatchObject({ port: 3000, logLevel: 'info', redisKeyPrefix: 'cg', auditRetentionDays: 90 });
   });
 
   test('DESIGN §3: the documented names are catalogued', () => {
     const names = SETTINGS.map((s) => s.env);
-    for (const name of ['PORT', 'BASE_URL', 'DATA_DIR', 'REDIS_URL', 'DEMO_PASSWORD', 'RATE_LIMIT_TOKEN', 'RATE_LIMIT_REGISTRATION', 'RATE_LIMIT_LOGIN_FAILURES', 'TRUST_PROXY', 'NODE_ENV']) {
+    for (const name of [
+      'PORT',
+      'BASE_URL',
+      'DATA_DIR',
+      'REDIS_URL',
+      'DEMO_PASSWORD',
+      'RATE_LIMIT_TOKEN',
+      'RATE_LIMIT_REGISTRATION',
+      'RATE_LIMIT_LOGIN_FAILURES',
+      'TRUST_PROXY',
+      'NODE_ENV',
+    ]) {
       expect(names).toContain(name);
     }
   });
 
-  test.each(GENERATED_TABLES.map((t) => [t.markers[0], t] as const))('the docs hold the generated table %s', (_name, table) => {
-    const doc = read(table.doc);
-    const [begin, end] = table.markers;
-    const a = doc.indexOf(begin);
-    expect(a).toBeGreaterThanOrEqual(0);
-    const inDoc = doc.slice(a + begin.length, doc.indexOf(end, a + begin.length)).trim();
-    // To fix: `node scripts/on-lts.mjs tsx scripts/settings-table.ts --write`.
-    expect(inDoc).toBe(table.render());
-  });
+  test.each(GENERATED_TABLES.map((t) => [t.markers[0], t] as const))(
+    'the docs hold the generated table %s',
+    (_name, table) => {
+      const doc = read(table.doc);
+      const [begin, end] = table.markers;
+      const a = doc.indexOf(begin);
+      expect(a).toBeGreaterThanOrEqual(0);
+      const inDoc = doc.slice(a + begin.length, doc.indexOf(end, a + begin.length)).trim();
+      // To fix: `node scripts/on-lts.mjs tsx scripts/settings-table.ts --write`.
+      expect(inDoc).toBe(table.render());
+    },
+  );
 
   test('no module but src/config.ts reads process.env', () => {
-    const offenders = [...sources('src'), ...sources('adapters')].filter((f) => f !== path.join('src', 'config.ts') && /process\.env\b/.test(read(f)));
+    const offenders = [...sources('src'), ...sources('adapters')].filter(
+      (f) => f !== path.join('src', 'config.ts') && /process\.env\b/.test(read(f)),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -120,8 +155,12 @@ describe('settings defaults in the operator guide come from the schema (issue #2
     // in the zod schema and config/default.yaml, SETTINGS left as it is.
     const changed = structuredClone(builtInDefaults()) as { rate_limits: { login_failures: { points: number } } };
     changed.rate_limits.login_failures.points = 10;
-    expect(defaultDrift(SETTINGS, changed)).toEqual(['RATE_LIMIT_LOGIN_FAILURES: SETTINGS says `5/900`, the schema `10/900`']);
-    const row = settingsTable(changed).split('\n').find((l) => l.startsWith('| `RATE_LIMIT_LOGIN_FAILURES`'))!;
+    expect(defaultDrift(SETTINGS, changed)).toEqual([
+      'RATE_LIMIT_LOGIN_FAILURES: SETTINGS says `5/900`, the schema `10/900`',
+    ]);
+    const row = settingsTable(changed)
+      .split('\n')
+      .find((l) => l.startsWith('| `RATE_LIMIT_LOGIN_FAILURES`'))!;
     expect(row).toContain('| `10/900` |');
     expect(row).not.toContain('`5/900`');
   });
@@ -177,13 +216,22 @@ describe('configuration files in the same catalogue (issue #9)', () => {
     test('a missing file means the built-in defaults', () => {
       const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, CONFIG_FILE: path.join(dir, 'absent.yaml') });
       expect(config.port).toBe(3000);
-      expect(config.ttl).toEqual({ accessToken: 3600, refreshToken: 2592000, authorizationCode: 60, idToken: 600, session: 1209600, refreshGrace: 30, refreshTombstone: 604800 });
+      expect(config.ttl).toEqual({
+        accessToken: 3600,
+        refreshToken: 2592000,
+        authorizationCode: 60,
+        idToken: 600,
+        session: 1209600,
+        refreshGrace: 30,
+        refreshTombstone: 604800,
+      });
       expect(config.rateLimits.loginFailures).toEqual({ points: 5, duration: 900 });
       expect(config.cimd).toMatchObject({ allowedHosts: [], reviewed: [], open: false, negativeCacheSeconds: 30 });
     });
 
     test('a key of the file is used; its environment variable wins over it', () => {
-      const yaml = 'port: 4100\ntoken_ttl: { access_token: 900 }\nrate_limits: { registration: { points: 7, duration: 70 } }\n';
+      const yaml =
+        'port: 4100\ntoken_ttl: { access_token: 900 }\nrate_limits: { registration: { points: 7, duration: 70 } }\n';
       const fromFile = withFile(yaml);
       expect(fromFile.port).toBe(4100);
       expect(fromFile.ttl.accessToken).toBe(900);

@@ -23,8 +23,18 @@ describe('accessActive: access ends at the expiry instant', () => {
 
   test('an expiry written with an offset is compared as an instant, not as text', () => {
     // 13:00+01:00 is 12:00Z: a text comparison with "2026-03-01T12:30:00.000Z" would call it active.
-    expect(accessActive({ expireDate: '2026-03-01T13:00:00+01:00', hasLifetimeAccess: false }, at('2026-03-01T12:30:00.000Z'))).toBe(false);
-    expect(accessActive({ expireDate: '2026-03-01T13:00:00+01:00', hasLifetimeAccess: false }, at('2026-03-01T11:30:00.000Z'))).toBe(true);
+    expect(
+      accessActive(
+        { expireDate: '2026-03-01T13:00:00+01:00', hasLifetimeAccess: false },
+        at('2026-03-01T12:30:00.000Z'),
+      ),
+    ).toBe(false);
+    expect(
+      accessActive(
+        { expireDate: '2026-03-01T13:00:00+01:00', hasLifetimeAccess: false },
+        at('2026-03-01T11:30:00.000Z'),
+      ),
+    ).toBe(true);
   });
 
   test('lifetime access and no expiry are always active; lifetime wins over a past expiry', () => {
@@ -36,7 +46,9 @@ describe('accessActive: access ends at the expiry instant', () => {
   });
 
   test('an expiry that does not parse counts as expired (fail closed)', () => {
-    expect(accessActive({ expireDate: 'not a date', hasLifetimeAccess: false }, at('2000-01-01T00:00:00.000Z'))).toBe(false);
+    expect(accessActive({ expireDate: 'not a date', hasLifetimeAccess: false }, at('2000-01-01T00:00:00.000Z'))).toBe(
+      false,
+    );
   });
 });
 

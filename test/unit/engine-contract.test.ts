@@ -10,7 +10,16 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
-import { CIMD_FETCH_FAILED, ENGINE_VERSION, REFRESH_GRANT_CALLS, ROUTE, canonicalPath, currentRequest, patchIdTokenIssue, routeOf } from '../../src/engine/oidc-provider.js';
+import {
+  CIMD_FETCH_FAILED,
+  ENGINE_VERSION,
+  REFRESH_GRANT_CALLS,
+  ROUTE,
+  canonicalPath,
+  currentRequest,
+  patchIdTokenIssue,
+  routeOf,
+} from '../../src/engine/oidc-provider.js';
 import { PROVIDER_ROUTES, ROUTE_TABLE } from '../../src/http/route-table.js';
 import { readFileSync } from 'node:fs';
 
@@ -90,7 +99,12 @@ interface SeamFacts {
 const FACTS: SeamFacts = {
   version: ENGINE_VERSION,
   routeNames: Object.values(ROUTE),
-  rowNames: Object.fromEntries(ROUTE_TABLE.filter((r) => r.owner === 'provider').map((r) => [r.path.replace(':uid', 'nope').replace(':clientId', 'nope'), r.name])),
+  rowNames: Object.fromEntries(
+    ROUTE_TABLE.filter((r) => r.owner === 'provider').map((r) => [
+      r.path.replace(':uid', 'nope').replace(':clientId', 'nope'),
+      r.name,
+    ]),
+  ),
   refreshCalls: REFRESH_GRANT_CALLS,
   cimdDescription: CIMD_FETCH_FAILED,
 };
@@ -98,18 +112,25 @@ const FACTS: SeamFacts = {
 /** Each assumption of the seam that the observation contradicts (empty: the contract holds). */
 function contractProblems(facts: SeamFacts, seen: Observed): string[] {
   const problems: string[] = [];
-  if (seen.version !== facts.version) problems.push(`installed oidc-provider ${seen.version}, the seam was checked against ${facts.version}`);
+  if (seen.version !== facts.version)
+    problems.push(`installed oidc-provider ${seen.version}, the seam was checked against ${facts.version}`);
   const observedNames = new Set(Object.values(seen.routes));
-  for (const name of facts.routeNames) if (!observedNames.has(name)) problems.push(`route name ${name} is not one oidc-provider uses`);
+  for (const name of facts.routeNames)
+    if (!observedNames.has(name)) problems.push(`route name ${name} is not one oidc-provider uses`);
   for (const [path, name] of Object.entries(facts.rowNames)) {
-    if (seen.routes[path] !== name) problems.push(`route-table row ${name} (${path}) is served as ${seen.routes[path]}`);
+    if (seen.routes[path] !== name)
+      problems.push(`route-table row ${name} (${path}) is served as ${seen.routes[path]}`);
   }
   if (seen.refreshCalls.join(' → ') !== facts.refreshCalls.join(' → ')) {
-    problems.push(`refresh grant calls ${seen.refreshCalls.join(' → ')}, the rotation wrapper assumes ${facts.refreshCalls.join(' → ')}`);
+    problems.push(
+      `refresh grant calls ${seen.refreshCalls.join(' → ')}, the rotation wrapper assumes ${facts.refreshCalls.join(' → ')}`,
+    );
   }
-  if (!seen.oidcIsOwnGetter) problems.push('ctx.oidc is no longer an own getter of the request context (src/http/release.ts)');
+  if (!seen.oidcIsOwnGetter)
+    problems.push('ctx.oidc is no longer an own getter of the request context (src/http/release.ts)');
   if (!seen.providerCtxIsRequest) problems.push('Provider.ctx is not the request inside the provider');
-  for (const [method, ok] of Object.entries(seen.methods)) if (!ok) problems.push(`patched method ${method} is gone or changed shape`);
+  for (const [method, ok] of Object.entries(seen.methods))
+    if (!ok) problems.push(`patched method ${method} is gone or changed shape`);
   if (!seen.cimdDescription) problems.push(`no "${facts.cimdDescription}" in oidc-provider's CIMD helper`);
   if (!seen.idTokenWithheld) problems.push('IdToken.prototype.issue returning undefined no longer leaves id_token out');
   return problems;
@@ -125,14 +146,36 @@ beforeAll(async () => {
   const issuer = 'http://127.0.0.1';
   const provider = new Provider(issuer, {
     adapter: RecordingAdapter,
-    clients: [{ client_id: 'rp', client_secret: 'rp-secret-rp-secret-rp-secret-00', grant_types: ['authorization_code', 'refresh_token'], redirect_uris: ['https://rp.example/cb'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: 'rp',
+        client_secret: 'rp-secret-rp-secret-rp-secret-00',
+        grant_types: ['authorization_code', 'refresh_token'],
+        redirect_uris: ['https://rp.example/cb'],
+        response_types: ['code'],
+      },
+    ],
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     routes: PROVIDER_ROUTES,
     scopes: ['openid', 'offline_access'],
-    features: { devInteractions: { enabled: false }, revocation: { enabled: true }, introspection: { enabled: true }, registration: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      registration: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+    },
     issueRefreshToken: async () => true,
     rotateRefreshToken: true,
-    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 3600, IdToken: 600, Interaction: 600, RefreshToken: 3600, Session: 3600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 3600,
+      IdToken: 600,
+      Interaction: 600,
+      RefreshToken: 3600,
+      Session: 3600,
+    },
   });
   provider.use(async (ctx, next) => {
     await next();
@@ -144,7 +187,10 @@ beforeAll(async () => {
     }
   });
   // The seam's IdToken patch: withhold the id_token of every refresh answer.
-  patchIdTokenIssue(provider, (ctx) => routeOf(ctx) === ROUTE.token && ctx?.oidc?.params?.grant_type === 'refresh_token');
+  patchIdTokenIssue(
+    provider,
+    (ctx) => routeOf(ctx) === ROUTE.token && ctx?.oidc?.params?.grant_type === 'refresh_token',
+  );
   server = createServer(provider.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -155,14 +201,20 @@ beforeAll(async () => {
     ['/.well-known/openid-configuration', {}],
     ['/.well-known/oauth-authorization-server', {}],
     [PROVIDER_ROUTES.jwks, {}],
-    [`${PROVIDER_ROUTES.authorization}?client_id=rp&response_type=code&scope=openid&redirect_uri=https://rp.example/cb`, {}],
+    [
+      `${PROVIDER_ROUTES.authorization}?client_id=rp&response_type=code&scope=openid&redirect_uri=https://rp.example/cb`,
+      {},
+    ],
     [`${PROVIDER_ROUTES.authorization}/nope`, {}],
     [PROVIDER_ROUTES.revocation, { method: 'POST', headers: form, body: 'token=x' }],
     [PROVIDER_ROUTES.introspection, { method: 'POST', headers: form, body: 'token=x' }],
     [PROVIDER_ROUTES.registration, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
     [`${PROVIDER_ROUTES.registration}/nope`, {}],
     [PROVIDER_ROUTES.end_session, {}],
-    [`${PROVIDER_ROUTES.end_session}/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'xsrf=x' }],
+    [
+      `${PROVIDER_ROUTES.end_session}/confirm`,
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'xsrf=x' },
+    ],
     [`${PROVIDER_ROUTES.end_session}/success`, {}],
     // The router's matching (copied by canonicalPath): case-insensitive, one trailing slash ignored.
     ['/API/OAUTH/REVOKE/', { method: 'POST', headers: form, body: 'token=x' }],
@@ -174,9 +226,19 @@ beforeAll(async () => {
   grant.addOIDCScope('openid offline_access');
   const grantId = await grant.save();
   const client = await provider.Client.find('rp');
-  const refreshToken = await new provider.RefreshToken({ accountId: 'u1', client: client!, grantId, scope: 'openid offline_access', gty: 'authorization_code' }).save();
+  const refreshToken = await new provider.RefreshToken({
+    accountId: 'u1',
+    client: client!,
+    grantId,
+    scope: 'openid offline_access',
+    gty: 'authorization_code',
+  }).save();
   calls.length = 0;
-  const refreshed = await fetch(`${base}${PROVIDER_ROUTES.token}`, { method: 'POST', headers: form, body: `grant_type=refresh_token&refresh_token=${refreshToken}` });
+  const refreshed = await fetch(`${base}${PROVIDER_ROUTES.token}`, {
+    method: 'POST',
+    headers: form,
+    body: `grant_type=refresh_token&refresh_token=${refreshToken}`,
+  });
   const answer = (await refreshed.json()) as Record<string, unknown>;
   if (refreshed.status !== 200) throw new Error(`refresh failed: ${JSON.stringify(answer)}`);
 
@@ -195,7 +257,8 @@ beforeAll(async () => {
       refreshTokenFind: typeof (provider.RefreshToken as unknown as { find?: unknown }).find === 'function',
     },
     cimdDescription: cimdSource.includes(`'${FACTS.cimdDescription}'`),
-    idTokenWithheld: typeof answer.access_token === 'string' && typeof answer.refresh_token === 'string' && !('id_token' in answer),
+    idTokenWithheld:
+      typeof answer.access_token === 'string' && typeof answer.refresh_token === 'string' && !('id_token' in answer),
   };
 }, 30_000);
 
@@ -203,12 +266,12 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-describe('engine contract: the seam\'s assumptions hold for the installed oidc-provider', () => {
+describe("engine contract: the seam's assumptions hold for the installed oidc-provider", () => {
   test('every assumption holds', () => {
     expect(contractProblems(FACTS, observed)).toEqual([]);
   });
 
-  test('the route names we compare ctx.oidc.route with are the provider\'s, and its router matches as canonicalPath says', () => {
+  test("the route names we compare ctx.oidc.route with are the provider's, and its router matches as canonicalPath says", () => {
     expect(observed.routes[PROVIDER_ROUTES.revocation]).toBe(ROUTE.revocation);
     expect(observed.routes['/API/OAUTH/REVOKE/']).toBe(ROUTE.revocation);
     expect(canonicalPath('/API/OAUTH/REVOKE/')).toBe(canonicalPath(PROVIDER_ROUTES.revocation));
@@ -220,7 +283,9 @@ describe('engine contract: the seam\'s assumptions hold for the installed oidc-p
   });
 
   test('package.json pins the version the seam was checked against', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(pkg.dependencies['oidc-provider']).toBe(ENGINE_VERSION);
   });
 });
@@ -232,12 +297,22 @@ describe('engine contract: broken copies of the seam fail', () => {
   });
 
   test('a refresh grant order the wrapper assumes but the provider does not follow', () => {
-    const broken = { ...FACTS, refreshCalls: ['RefreshToken.find', 'RefreshToken.upsert', 'RefreshToken.consume', 'AccessToken.upsert'] };
-    expect(contractProblems(broken, observed)).toEqual([expect.stringMatching(/^refresh grant calls RefreshToken.find → RefreshToken.consume/)]);
+    const broken = {
+      ...FACTS,
+      refreshCalls: ['RefreshToken.find', 'RefreshToken.upsert', 'RefreshToken.consume', 'AccessToken.upsert'],
+    };
+    expect(contractProblems(broken, observed)).toEqual([
+      expect.stringMatching(/^refresh grant calls RefreshToken.find → RefreshToken.consume/),
+    ]);
   });
 
   test('an upgraded provider: another version, a patched method gone, ctx.oidc no longer a getter', () => {
-    const upgraded: Observed = { ...observed, version: '10.0.0', methods: { ...observed.methods, idTokenIssue: false }, oidcIsOwnGetter: false };
+    const upgraded: Observed = {
+      ...observed,
+      version: '10.0.0',
+      methods: { ...observed.methods, idTokenIssue: false },
+      oidcIsOwnGetter: false,
+    };
     expect(contractProblems(FACTS, upgraded)).toEqual([
       `installed oidc-provider 10.0.0, the seam was checked against ${ENGINE_VERSION}`,
       expect.stringMatching(/ctx.oidc is no longer an own getter/),

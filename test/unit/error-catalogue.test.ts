@@ -41,8 +41,10 @@ const HIDDEN = 'db password hunter2 at pool.ts:42';
 const SAMPLES = {
   invalid_request: () => new InputError([{ in: 'body', pointer: '/slug', detail: 'too short' }]),
   invalid_token: () => challenge(BASE, 401, 'invalid_token', 'the access token has expired', 'openid'),
-  insufficient_scope: () => challenge(BASE, 403, 'insufficient_scope', 'the access token lacks the scope school:read', 'school:read'),
-  access_denied: () => challenge(BASE, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', 'school:read'),
+  insufficient_scope: () =>
+    challenge(BASE, 403, 'insufficient_scope', 'the access token lacks the scope school:read', 'school:read'),
+  access_denied: () =>
+    challenge(BASE, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', 'school:read'),
   not_found: () => new NotFound('no course "x"'),
   method_not_allowed: () => new MethodNotAllowed('PUT is not allowed', ['GET', 'POST']),
   conflict: () => new Conflict('a course with slug "x" already exists'),
@@ -88,10 +90,22 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function call(surface: Surface, thrown: () => unknown): Promise<{ status: number; type: string; headers: Headers; text: string }> {
+async function call(
+  surface: Surface,
+  thrown: () => unknown,
+): Promise<{ status: number; type: string; headers: Headers; text: string }> {
   next = thrown;
-  const res = await fetch(origin + SURFACE_PATHS[surface], { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', headers: res.headers, text: await res.text() };
+  const res = await fetch(origin + SURFACE_PATHS[surface], {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    headers: res.headers,
+    text: await res.text(),
+  };
 }
 
 /** Asserts the shape of `surface` for an answer carrying `code`; returns the parsed JSON body. */
@@ -108,14 +122,30 @@ function assertSurface(surface: Surface, code: string, answer: { type: string; t
   const challenged = answer.headers.get('www-authenticate') !== null;
   if (surface === 'problem') {
     expect(answer.type).toMatch(/^application\/problem\+json/);
-    expect(body).toMatchObject({ type: `${DOCS}/admin-api.md#${code}`, error: code, title: expect.any(String), detail: expect.any(String), status: expect.any(Number) });
+    expect(body).toMatchObject({
+      type: `${DOCS}/admin-api.md#${code}`,
+      error: code,
+      title: expect.any(String),
+      detail: expect.any(String),
+      status: expect.any(Number),
+    });
   } else if (surface === 'jsonrpc' && !challenged) {
     expect(answer.type).toMatch(/^application\/json/);
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number), message: expect.any(String) } });
+    expect(body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: expect.any(Number), message: expect.any(String) },
+    });
   } else {
     expect(answer.type).toMatch(/^application\/json/);
     expect(body).toMatchObject({ error: code, error_description: expect.any(String) });
-    if (surface === 'graphql') expect(body.errors).toEqual([{ message: body.error_description, extensions: { code: code === 'server_error' ? 'INTERNAL_SERVER_ERROR' : code.toUpperCase() } }]);
+    if (surface === 'graphql')
+      expect(body.errors).toEqual([
+        {
+          message: body.error_description,
+          extensions: { code: code === 'server_error' ? 'INTERNAL_SERVER_ERROR' : code.toUpperCase() },
+        },
+      ]);
   }
 }
 
@@ -139,9 +169,19 @@ describe('the catalogue', () => {
 
   test.each([
     ['a forged page form', () => new InvalidRequest('The form has expired.', { status: 403 }), 403, 'invalid_request'],
-    ['a malformed one-time link', () => new InvalidRequest('This invitation link is not valid.', { status: 404 }), 404, 'invalid_request'],
-    ['a used invitation (the domain reason is the code)', () => new Gone('This invitation was already used.', 'invitation_accepted'), 410, 'invitation_accepted'],
-  ] as const)('the pages\' errors render on the html surface: %s', async (_what, raise, status, code) => {
+    [
+      'a malformed one-time link',
+      () => new InvalidRequest('This invitation link is not valid.', { status: 404 }),
+      404,
+      'invalid_request',
+    ],
+    [
+      'a used invitation (the domain reason is the code)',
+      () => new Gone('This invitation was already used.', 'invitation_accepted'),
+      410,
+      'invitation_accepted',
+    ],
+  ] as const)("the pages' errors render on the html surface: %s", async (_what, raise, status, code) => {
     const answer = await call('html', raise);
     expect(answer.status).toBe(status);
     assertSurface('html', code, answer);
@@ -155,7 +195,8 @@ describe.each(Object.keys(SURFACE_PATHS) as Surface[])('the %s surface renders e
     expect(answer.status).toBe(CODES[code].status);
     assertSurface(surface, code, answer);
     for (const [name, value] of Object.entries(sample.headers)) expect(answer.headers.get(name)).toBe(value);
-    if (answer.status === 401 || answer.status === 403) expect(answer.headers.get('www-authenticate') ?? '').toMatch(/^Bearer\b/);
+    if (answer.status === 401 || answer.status === 403)
+      expect(answer.headers.get('www-authenticate') ?? '').toMatch(/^Bearer\b/);
     if (!CODES[code].expose) {
       expect(answer.text).not.toContain('hunter2');
       if (surface !== 'html') expect(answer.text).toContain('req-123');
@@ -170,7 +211,9 @@ describe.each(Object.keys(SURFACE_PATHS) as Surface[])('the %s surface renders e
   });
 
   test('a store outage: 503 temporarily_unavailable with Retry-After', async () => {
-    const answer = await call(surface, () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const answer = await call(surface, () =>
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    );
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
     assertSurface(surface, 'temporarily_unavailable', answer);
@@ -178,34 +221,59 @@ describe.each(Object.keys(SURFACE_PATHS) as Surface[])('the %s surface renders e
 });
 
 describe('domain refusals (PlatformError, one code set)', () => {
-  const wire: Record<PlatformErrorCode, string> = { invalid: 'invalid_request', not_found: 'not_found', conflict: 'conflict', forbidden: 'access_denied' };
-  const graphql: Record<PlatformErrorCode, string> = { invalid: 'BAD_USER_INPUT', not_found: 'NOT_FOUND', conflict: 'CONFLICT', forbidden: 'FORBIDDEN' };
+  const wire: Record<PlatformErrorCode, string> = {
+    invalid: 'invalid_request',
+    not_found: 'not_found',
+    conflict: 'conflict',
+    forbidden: 'access_denied',
+  };
+  const graphql: Record<PlatformErrorCode, string> = {
+    invalid: 'BAD_USER_INPUT',
+    not_found: 'NOT_FOUND',
+    conflict: 'CONFLICT',
+    forbidden: 'FORBIDDEN',
+  };
 
-  test.each(Object.keys(DOMAIN_STATUS) as PlatformErrorCode[])('%s: status, wire code, field, GraphQL code and MCP tool error', async (code) => {
-    const refusal = () => new PlatformError(code, `refused as ${code}`, { field: 'slug' });
-    const answer = await call('problem', refusal);
-    expect(answer.status).toBe(DOMAIN_STATUS[code]);
-    assertSurface('problem', wire[code], answer);
-    expect(JSON.parse(answer.text)).toMatchObject({ detail: `refused as ${code}`, errors: [{ in: 'body', pointer: '/slug', detail: `refused as ${code}` }] });
-    assertSurface('oauth', wire[code], await call('oauth', refusal));
-    assertSurface('html', wire[code], await call('html', refusal));
+  test.each(Object.keys(DOMAIN_STATUS) as PlatformErrorCode[])(
+    '%s: status, wire code, field, GraphQL code and MCP tool error',
+    async (code) => {
+      const refusal = () => new PlatformError(code, `refused as ${code}`, { field: 'slug' });
+      const answer = await call('problem', refusal);
+      expect(answer.status).toBe(DOMAIN_STATUS[code]);
+      assertSurface('problem', wire[code], answer);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        detail: `refused as ${code}`,
+        errors: [{ in: 'body', pointer: '/slug', detail: `refused as ${code}` }],
+      });
+      assertSurface('oauth', wire[code], await call('oauth', refusal));
+      assertSurface('html', wire[code], await call('html', refusal));
 
-    let thrown: unknown;
-    try {
-      toGraphQLError(refusal());
-    } catch (err) {
-      thrown = err;
-    }
-    expect(thrown).toBeInstanceOf(GraphQLError);
-    expect((thrown as GraphQLError).extensions).toEqual({ code: graphql[code], argumentName: 'slug' });
-    expect(toolError(refusal())?.result).toEqual({ isError: true, content: [{ type: 'text', text: `${code}: refused as ${code}` }] });
-  });
+      let thrown: unknown;
+      try {
+        toGraphQLError(refusal());
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(GraphQLError);
+      expect((thrown as GraphQLError).extensions).toEqual({ code: graphql[code], argumentName: 'slug' });
+      expect(toolError(refusal())?.result).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: `${code}: refused as ${code}` }],
+      });
+    },
+  );
 
   test('a finer reason is the wire code, with its own status where it has one', async () => {
-    const lastOwner = await call('problem', () => new PlatformError('conflict', 'the last owner keeps the owner role', { reason: 'last_owner' }));
+    const lastOwner = await call(
+      'problem',
+      () => new PlatformError('conflict', 'the last owner keeps the owner role', { reason: 'last_owner' }),
+    );
     expect(lastOwner.status).toBe(409);
     assertSurface('problem', 'last_owner', lastOwner);
-    const media = await call('problem', () => new PlatformError('invalid', 'not an accepted type', { reason: 'unsupported_media_type', field: 'file' }));
+    const media = await call(
+      'problem',
+      () => new PlatformError('invalid', 'not an accepted type', { reason: 'unsupported_media_type', field: 'file' }),
+    );
     expect(media.status).toBe(415);
     assertSurface('problem', 'unsupported_media_type', media);
   });

@@ -24,8 +24,18 @@ describe('error texts for people', () => {
 
   test.each([
     [404, 'not_found', 'no resource at /x', 'Page not found'],
-    [403, 'access_denied', 'You need an owner or admin role at this site to open its admin area.', 'You cannot do this here'],
-    [400, 'invalid_request', 'This sign-in session has expired or was opened in another browser.', 'This link or page has expired'],
+    [
+      403,
+      'access_denied',
+      'You need an owner or admin role at this site to open its admin area.',
+      'You cannot do this here',
+    ],
+    [
+      400,
+      'invalid_request',
+      'This sign-in session has expired or was opened in another browser.',
+      'This link or page has expired',
+    ],
     [400, 'invalid_client', 'client is invalid', 'This application cannot sign you in'],
     [429, 'too_many_requests', 'Too many failed sign-ins.', 'Too many attempts'],
     [500, 'server_error', '', 'Something went wrong on our side'],

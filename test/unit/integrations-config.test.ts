@@ -34,22 +34,37 @@ ${extra}`;
 describe('config/integrations.yaml', () => {
   test('the shipped example file loads (development) and is empty in production', () => {
     const shipped = path.resolve('config/integrations.yaml');
-    expect(loadIntegrations(shipped, {}, 'development').map((i) => i.name)).toEqual(['Claude', 'ChatGPT', 'Visual Studio Code']);
+    expect(loadIntegrations(shipped, {}, 'development').map((i) => i.name)).toEqual([
+      'Claude',
+      'ChatGPT',
+      'Visual Studio Code',
+    ]);
     expect(loadIntegrations(shipped, {}, 'production')).toEqual([]);
   });
 
   test('issue #26: an operator switches a catalogued host off with enabled: false', () => {
     expect(loadIntegrations(file(entry('    enabled: false\n')), {}, 'production')).toEqual([]);
-    expect(loadIntegrations(file(entry('    enabled: true\n')), {}, 'production').map((i) => i.name)).toEqual(['Acme Assistant']);
+    expect(loadIntegrations(file(entry('    enabled: true\n')), {}, 'production').map((i) => i.name)).toEqual([
+      'Acme Assistant',
+    ]);
   });
 
   test('issue #26: a host may list loopback callbacks beside its https ones (a desktop app: native, matched on its https host)', () => {
-    const yaml = entry().replace('[https://acme.example/oauth/callback]', '[https://acme.example/oauth/callback, "http://127.0.0.1:33418/"]');
+    const yaml = entry().replace(
+      '[https://acme.example/oauth/callback]',
+      '[https://acme.example/oauth/callback, "http://127.0.0.1:33418/"]',
+    );
     const [acme] = loadIntegrations(file(yaml), {}, 'production');
     expect([...acme!.hosts]).toEqual(['acme.example']);
     expect(vendorClientMetadata(acme!)).toMatchObject({ application_type: 'native' });
     // Loopback callbacks alone name no host: refused.
-    expect(() => loadIntegrations(file(entry().replace('[https://acme.example/oauth/callback]', '["http://127.0.0.1:33418/"]')), {}, 'production')).toThrow(/redirect_uris/);
+    expect(() =>
+      loadIntegrations(
+        file(entry().replace('[https://acme.example/oauth/callback]', '["http://127.0.0.1:33418/"]')),
+        {},
+        'production',
+      ),
+    ).toThrow(/redirect_uris/);
   });
 
   test('a public vendor becomes a static client of kind vendor with identity + listed scopes', () => {
@@ -64,8 +79,15 @@ describe('config/integrations.yaml', () => {
   });
 
   test('a confidential vendor takes its secret from the environment; the registration answer never carries it', () => {
-    const [acme] = loadIntegrations(file(entry('    client_secret_env: ACME_SECRET\n')), { ACME_SECRET: SECRET }, 'production');
-    expect(vendorClientMetadata(acme!)).toMatchObject({ token_endpoint_auth_method: 'client_secret_post', client_secret: SECRET });
+    const [acme] = loadIntegrations(
+      file(entry('    client_secret_env: ACME_SECRET\n')),
+      { ACME_SECRET: SECRET },
+      'production',
+    );
+    expect(vendorClientMetadata(acme!)).toMatchObject({
+      token_endpoint_auth_method: 'client_secret_post',
+      client_secret: SECRET,
+    });
     expect(JSON.stringify(vendorRegistrationResponse(acme!))).not.toContain(SECRET);
   });
 
@@ -75,7 +97,11 @@ describe('config/integrations.yaml', () => {
     ['http callback', entry().replace('https://acme', 'http://acme'), /redirect_uris/],
     ['URL client_id', entry().replace('vendor-acme', 'https://acme.example/c'), /client_id/],
     ['missing secret variable', entry('    client_secret_env: ACME_SECRET\n'), /ACME_SECRET/],
-    ['duplicate client_id', entry() + entry().replace('integrations:\n', '').replace('Acme Assistant', 'Other'), /duplicate/],
+    [
+      'duplicate client_id',
+      entry() + entry().replace('integrations:\n', '').replace('Acme Assistant', 'Other'),
+      /duplicate/,
+    ],
   ])('refused: %s', (_name, yaml, message) => {
     expect(() => loadIntegrations(file(yaml), {}, 'production')).toThrow(ConfigError);
     expect(() => loadIntegrations(file(yaml), {}, 'production')).toThrow(message);
@@ -85,14 +111,36 @@ describe('config/integrations.yaml', () => {
 describe('CIMD settings', () => {
   const base = { NODE_ENV: 'test', DATA_DIR: dir };
   test('env overrides: allowed hosts, reviewed URLs, open registration', () => {
-    const config = loadConfig({ ...base, CIMD_ALLOWED_HOSTS: 'App.Example.com, b.example', CIMD_REVIEWED: 'https://app.example.com/c.json', CIMD_OPEN: '1' });
-    expect(config.cimd).toMatchObject({ allowedHosts: ['app.example.com', 'b.example'], reviewed: ['https://app.example.com/c.json'], open: true, allowLoopback: false });
+    const config = loadConfig({
+      ...base,
+      CIMD_ALLOWED_HOSTS: 'App.Example.com, b.example',
+      CIMD_REVIEWED: 'https://app.example.com/c.json',
+      CIMD_OPEN: '1',
+    });
+    expect(config.cimd).toMatchObject({
+      allowedHosts: ['app.example.com', 'b.example'],
+      reviewed: ['https://app.example.com/c.json'],
+      open: true,
+      allowLoopback: false,
+    });
   });
   test('defaults: closed, nothing allowed', () => {
-    expect(loadConfig(base).cimd).toMatchObject({ allowedHosts: [], reviewed: [], open: false, allowLoopback: false, testCaFile: undefined });
+    expect(loadConfig(base).cimd).toMatchObject({
+      allowedHosts: [],
+      reviewed: [],
+      open: false,
+      allowLoopback: false,
+      testCaFile: undefined,
+    });
   });
   test('the loopback / CA test switches are refused in production', () => {
-    const prod = { NODE_ENV: 'production', BASE_URL: 'https://auth.example.com', COOKIE_SECRETS: 'c'.repeat(40), SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}', DATA_DIR: dir };
+    const prod = {
+      NODE_ENV: 'production',
+      BASE_URL: 'https://auth.example.com',
+      COOKIE_SECRETS: 'c'.repeat(40),
+      SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}',
+      DATA_DIR: dir,
+    };
     expect(() => loadConfig({ ...prod, CIMD_ALLOW_LOOPBACK: '1' })).toThrow(/test-only/);
     expect(() => loadConfig({ ...prod, CIMD_TEST_CA_FILE: '/tmp/ca.pem' })).toThrow(/test-only/);
   });
@@ -101,25 +149,48 @@ describe('CIMD settings', () => {
 describe('pure helpers', () => {
   test('D1 is evaluated in order: loopback (row 2) before vendor matching (row 3)', () => {
     const acme = loadIntegrations(file(entry()), {}, 'production');
-    expect(decideRegistration({ client_name: 'Acme Assistant', redirect_uris: ['http://127.0.0.1/cb'] }, acme)).toMatchObject({ row: 2 });
-    expect(decideRegistration({ client_name: 'Acme Assistant', redirect_uris: ['https://acme.example/oauth/callback'] }, acme)).toMatchObject({ row: 3 });
-    expect(decideRegistration({ client_name: 'Nope', redirect_uris: ['https://acme.example/oauth/callback'] }, acme)).toMatchObject({ row: 4 });
+    expect(
+      decideRegistration({ client_name: 'Acme Assistant', redirect_uris: ['http://127.0.0.1/cb'] }, acme),
+    ).toMatchObject({ row: 2 });
+    expect(
+      decideRegistration(
+        { client_name: 'Acme Assistant', redirect_uris: ['https://acme.example/oauth/callback'] },
+        acme,
+      ),
+    ).toMatchObject({ row: 3 });
+    expect(
+      decideRegistration({ client_name: 'Nope', redirect_uris: ['https://acme.example/oauth/callback'] }, acme),
+    ).toMatchObject({ row: 4 });
     expect(decideRegistration({ redirect_uris: ['https://x.example/cb'] }, acme)).toMatchObject({ row: 5 });
     expect(decideRegistration(null, acme)).toMatchObject({ row: 1 });
   });
 
   test('DESIGN D3 default scope: registered scope, identity + read only, within the kind ceiling', () => {
-    expect(defaultScopeOf({ scope: 'openid courses:read courses:write', x_client_kind: 'loopback' })).toBe('openid courses:read');
-    expect(defaultScopeOf({ x_client_kind: 'member', scope: 'openid account:read account:write' })).toBe('openid account:read');
+    expect(defaultScopeOf({ scope: 'openid courses:read courses:write', x_client_kind: 'loopback' })).toBe(
+      'openid courses:read',
+    );
+    expect(defaultScopeOf({ x_client_kind: 'member', scope: 'openid account:read account:write' })).toBe(
+      'openid account:read',
+    );
     const cimd = defaultScopeOf({ x_client_kind: 'cimd' }).split(' ');
     expect(cimd).toContain('courses:read');
     expect(cimd.some((s) => s.endsWith(':write') || s.startsWith('account:'))).toBe(false);
   });
 
   test.each([
-    ['10.1.2.3', true], ['169.254.169.254', true], ['172.16.0.1', true], ['192.168.0.1', true], ['127.0.0.1', true],
-    ['::1', true], ['fe80::1', true], ['fd12::1', true], ['::ffff:10.0.0.1', true], ['0.0.0.0', true], ['100.64.0.1', true],
-    ['93.184.216.34', false], ['2606:4700::1111', false],
+    ['10.1.2.3', true],
+    ['169.254.169.254', true],
+    ['172.16.0.1', true],
+    ['192.168.0.1', true],
+    ['127.0.0.1', true],
+    ['::1', true],
+    ['fe80::1', true],
+    ['fd12::1', true],
+    ['::ffff:10.0.0.1', true],
+    ['0.0.0.0', true],
+    ['100.64.0.1', true],
+    ['93.184.216.34', false],
+    ['2606:4700::1111', false],
   ])('isForbiddenAddress(%s) = %s', (ip, forbidden) => {
     expect(isForbiddenAddress(ip, { allowLoopback: false })).toBe(forbidden);
   });

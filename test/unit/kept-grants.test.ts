@@ -53,7 +53,9 @@ describe('KeptGrants (UserInfo, issue #15)', () => {
   });
 
   test('a grant saved without an expiry stays known', async () => {
-    const { provider } = fakeProvider(new Map([['g1', { clientId: 'c', accountId: 'u', exp: undefined as unknown as number, scope: 'openid' }]]));
+    const { provider } = fakeProvider(
+      new Map([['g1', { clientId: 'c', accountId: 'u', exp: undefined as unknown as number, scope: 'openid' }]]),
+    );
     const grants = new KeptGrants(provider, () => t0 * 1000);
     await grants.read('g1');
     expect(grants.known('g1')?.exp).toBe(Infinity);

@@ -3,19 +3,44 @@
  * refused and why, and when a key is in JWKS. Schedule: JWKS cached 600 s, keys re-read every 10 s,
  * id_tokens live 600 s.
  */
-import { activatableAt, decideActivate, decideRetire, isPublished, KeyRotationError, type StoredKey } from '../../src/oauth/key-rotation.js';
+import {
+  activatableAt,
+  decideActivate,
+  decideRetire,
+  isPublished,
+  KeyRotationError,
+  type StoredKey,
+} from '../../src/oauth/key-rotation.js';
 
 const S = { jwksMaxAge: 600, refreshSeconds: 10, idTokenTtl: 600 };
 const T = 1_000_000;
-const key = (kid: string, state: StoredKey['state'], extra: Partial<StoredKey> = {}): StoredKey => ({ kid, state, jwk: {} as StoredKey['jwk'], publishedAt: T, ...extra });
+const key = (kid: string, state: StoredKey['state'], extra: Partial<StoredKey> = {}): StoredKey => ({
+  kid,
+  state,
+  jwk: {} as StoredKey['jwk'],
+  publishedAt: T,
+  ...extra,
+});
 const old = key('old', 'active', { publishedAt: T - 5000, activatedAt: T - 5000 });
 
 describe('DESIGN D6 activate', () => {
   test.each([
-    ['a key published 609 s ago (cache lifetime + refresh not over)', [old, key('new', 'published')], 'new', T + 609, /may sign from .* \(in 1 s\)/],
+    [
+      'a key published 609 s ago (cache lifetime + refresh not over)',
+      [old, key('new', 'published')],
+      'new',
+      T + 609,
+      /may sign from .* \(in 1 s\)/,
+    ],
     ['an unknown kid', [old], 'nope', T, /no key nope/],
     ['the active key', [old], 'old', T, /already active/],
-    ['a retired key', [old, key('gone', 'retired', { activatedAt: T - 9000, signedUntil: T - 4000 })], 'gone', T, /retired; add a new key/],
+    [
+      'a retired key',
+      [old, key('gone', 'retired', { activatedAt: T - 9000, signedUntil: T - 4000 })],
+      'gone',
+      T,
+      /retired; add a new key/,
+    ],
   ])('refused: %s', (_name, keys, kid, now, reason) => {
     expect(() => decideActivate(keys, kid, now, S)).toThrow(KeyRotationError);
     expect(() => decideActivate(keys, kid, now, S)).toThrow(reason);

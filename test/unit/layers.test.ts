@@ -14,8 +14,13 @@ import path from 'node:path';
 
 const root = process.cwd();
 const PACKAGE = path.join(root, 'node_modules', 'dependency-cruiser');
-if (!existsSync(PACKAGE)) throw new Error('dependency-cruiser (devDependency) is not installed here: run `npm install`');
-const CLI = path.join(PACKAGE, (JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.depcruise!);
+if (!existsSync(PACKAGE))
+  throw new Error('dependency-cruiser (devDependency) is not installed here: run `npm install`');
+const CLI = path.join(
+  PACKAGE,
+  (JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin
+    .depcruise!,
+);
 const RULES = path.join(root, '.dependency-cruiser.cjs');
 
 interface Violation {
@@ -26,8 +31,13 @@ interface Violation {
 
 /** Runs dependency-cruiser over `src` of `cwd` with the committed rules; answers its violations. */
 function cruise(cwd: string): Violation[] {
-  const run = spawnSync(process.execPath, [CLI, '--config', RULES, '--output-type', 'json', '--no-progress', 'src'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (run.status !== 0 && !run.stdout.startsWith('{')) throw new Error(`dependency-cruiser failed (${run.status}): ${run.stderr}`);
+  const run = spawnSync(process.execPath, [CLI, '--config', RULES, '--output-type', 'json', '--no-progress', 'src'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0 && !run.stdout.startsWith('{'))
+    throw new Error(`dependency-cruiser failed (${run.status}): ${run.stderr}`);
   const result = JSON.parse(run.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
   expect(result.summary.totalCruised).toBeGreaterThan(0);
   return result.summary.violations;
@@ -47,7 +57,10 @@ describe('layers (docs/ARCHITECTURE.md "Layers", .dependency-cruiser.cjs)', () =
         mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
         writeFileSync(path.join(dir, file), text);
       };
-      put('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
+      put(
+        'tsconfig.json',
+        JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+      );
       put('package.json', JSON.stringify({ type: 'module' }));
       put('src/oauth/scopes.ts', 'export const S = 1;\nexport type T = number;\n');
       put('src/resource/bearer.ts', "import { S } from '../oauth/scopes.js';\nexport const B = S;\n");
@@ -60,9 +73,15 @@ describe('layers (docs/ARCHITECTURE.md "Layers", .dependency-cruiser.cjs)', () =
       put('src/app.ts', 'export const APP = 1;\n');
       put('src/ops/health.ts', "import { APP } from '../app.js';\nexport const H = APP;\n");
       // Issue #27: the operations layer imports no server (ours or a library's); /admin pages write only through it.
-      put('src/operations/runner.ts', "import { B } from '../resource/bearer.js';\nimport type { Context } from 'koa';\nexport const RUN = B;\nexport type K = Context;\n");
+      put(
+        'src/operations/runner.ts',
+        "import { B } from '../resource/bearer.js';\nimport type { Context } from 'koa';\nexport const RUN = B;\nexport type K = Context;\n",
+      );
       put('src/platform/invitations.ts', 'export const INVITE = 1;\n');
-      put('src/operator/admin-people.ts', "import { INVITE } from '../platform/invitations.js';\nexport const PAGE = INVITE;\n");
+      put(
+        'src/operator/admin-people.ts',
+        "import { INVITE } from '../platform/invitations.js';\nexport const PAGE = INVITE;\n",
+      );
       const found = cruise(dir)
         .map((v) => `${v.from} -> ${v.to}`)
         .sort();

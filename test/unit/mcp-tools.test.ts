@@ -11,7 +11,14 @@ import { TOOLS, findTool } from '../../src/resource/mcp/tools/registry.js';
 import type { Caller, ToolServices } from '../../src/resource/mcp/tools/types.js';
 import type { Principal } from '../../src/resource/bearer.js';
 
-const principal = (scopes: string[]): Principal => ({ userId: 'u1', siteId: 'demo', clientId: 'c', scopes: new Set(scopes), grantId: 'g', expiresAt: 0 });
+const principal = (scopes: string[]): Principal => ({
+  userId: 'u1',
+  siteId: 'demo',
+  clientId: 'c',
+  scopes: new Set(scopes),
+  grantId: 'g',
+  expiresAt: 0,
+});
 
 async function connected(caller: Caller, services: Partial<ToolServices>) {
   const server = buildMcpServer(caller, services as ToolServices, pino({ level: 'silent' }), 'req-123');
@@ -41,19 +48,37 @@ describe('DESIGN D4 access rule', () => {
       expect(t.audience === 'public').toBe(t.scopes.length === 0);
       expect(typeof t.input).toBe('object');
       expect(Object.keys(t.output).length).toBeGreaterThan(0);
-      expect(Object.keys(t.annotations).sort()).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
+      expect(Object.keys(t.annotations).sort()).toEqual([
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
+      ]);
       if (t.annotations.readOnlyHint) expect(t.scopes.every((s) => s.endsWith(':read'))).toBe(true);
     }
   });
 
   test('anonymous: may call public tools only; protected → 401 with the tool scopes', () => {
-    expect(TOOLS.filter((t) => decide(t, { roles: [] }).allowed).map((t) => t.name)).toEqual(['how_to_connect', 'search_courses', 'get_course']);
-    expect(decide(findTool('list_orders')!, { roles: [] })).toMatchObject({ allowed: false, status: 401, error: 'invalid_token', scope: 'orders:read' });
+    expect(TOOLS.filter((t) => decide(t, { roles: [] }).allowed).map((t) => t.name)).toEqual([
+      'how_to_connect',
+      'search_courses',
+      'get_course',
+    ]);
+    expect(decide(findTool('list_orders')!, { roles: [] })).toMatchObject({
+      allowed: false,
+      status: 401,
+      error: 'invalid_token',
+      scope: 'orders:read',
+    });
   });
 
   test('operator scopes without an operator role (role taken away) → 403', () => {
     const caller = { principal: principal(['orders:read']), roles: ['student'] };
-    expect(decide(findTool('list_orders')!, caller)).toMatchObject({ allowed: false, status: 403, error: 'insufficient_scope' });
+    expect(decide(findTool('list_orders')!, caller)).toMatchObject({
+      allowed: false,
+      status: 403,
+      error: 'insufficient_scope',
+    });
     expect(decide(findTool('list_orders')!, { ...caller, roles: ['admin'] })).toEqual({ allowed: true });
   });
 
@@ -76,11 +101,20 @@ describe('issue #26: tools/list shows every tool to every caller, saying whom it
     for (const listed of tools) {
       const tool = findTool(listed.name)!;
       expect(listed.description).toBe(listedDescription(tool));
-      expect(listed._meta).toMatchObject({ 'coursegate/audience': tool.audience, 'coursegate/scopes': [...tool.scopes] });
-      const who = { public: /^For everyone/, member: /^For members of the site/, operator: /^For the site's owners and admins only/ }[tool.audience];
+      expect(listed._meta).toMatchObject({
+        'coursegate/audience': tool.audience,
+        'coursegate/scopes': [...tool.scopes],
+      });
+      const who = {
+        public: /^For everyone/,
+        member: /^For members of the site/,
+        operator: /^For the site's owners and admins only/,
+      }[tool.audience];
       expect(listed.description).toMatch(who);
       for (const s of tool.scopes) expect(listed.description).toContain(s);
-      expect(listed._meta!.securitySchemes).toEqual(tool.scopes.length ? [{ type: 'oauth2', scopes: [...tool.scopes] }] : [{ type: 'noauth' }]);
+      expect(listed._meta!.securitySchemes).toEqual(
+        tool.scopes.length ? [{ type: 'oauth2', scopes: [...tool.scopes] }] : [{ type: 'noauth' }],
+      );
     }
     await client.close();
   });
@@ -88,6 +122,8 @@ describe('issue #26: tools/list shows every tool to every caller, saying whom it
   test('a member token calling an operator tool is told that the tool is for owners and admins', () => {
     const refusal = decide(findTool('site_analytics')!, { principal: principal(['account:read']), roles: ['student'] });
     expect(refusal).toMatchObject({ allowed: false, status: 403, scope: 'analytics:read' });
-    expect((refusal as { description: string }).description).toContain("operator tool for the site's owners and admins");
+    expect((refusal as { description: string }).description).toContain(
+      "operator tool for the site's owners and admins",
+    );
   });
 });

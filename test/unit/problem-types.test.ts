@@ -16,7 +16,10 @@ const DOCS_URL = 'https://auth.example.com/docs';
 
 /** GitHub's heading slug (github-slugger): lower case, punctuation but `-` and `_` dropped, spaces → `-`. */
 const slug = (heading: string): string =>
-  heading.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 
 /** Headings outside fenced code blocks (the examples' `# …` comment lines are no headings). */
 function headings(markdown: string): string[] {
@@ -41,7 +44,7 @@ describe('problem type URIs name sections of docs/admin-api.md', () => {
     for (const code of Object.keys(CODES)) expect(DOCUMENTED_PROBLEMS.has(code)).toBe(true);
   });
 
-  test.each([...DOCUMENTED_PROBLEMS])('%s: its type URI\'s anchor exists', (code) => {
+  test.each([...DOCUMENTED_PROBLEMS])("%s: its type URI's anchor exists", (code) => {
     const type = problem(DOCS_URL, 400, code, 'x').type;
     expect(type).toBe(`${DOCS_URL}/admin-api.md#${code}`);
     expect(ANCHORS).toContain(fragment(type));
@@ -57,7 +60,9 @@ describe('problem type URIs name sections of docs/admin-api.md', () => {
     const start = DOC.indexOf('\n## Problem types\n');
     expect(start).toBeGreaterThan(0);
     const end = DOC.indexOf('\n## ', start + 1);
-    const sections = headings(DOC.slice(start, end)).filter((h) => h.startsWith('### ')).map((h) => h.slice(4));
+    const sections = headings(DOC.slice(start, end))
+      .filter((h) => h.startsWith('### '))
+      .map((h) => h.slice(4));
     expect(new Set(sections)).toEqual(new Set(DOCUMENTED_PROBLEMS));
   });
 
@@ -76,7 +81,8 @@ describe('problem type URIs name sections of docs/admin-api.md', () => {
       expect(served).not.toContain('<!-- internal');
       // A browser following a problem's `type` gets the page rendered, each problem's heading anchored.
       const html = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
-      for (const problem of DOCUMENTED_PROBLEMS) expect(html).toMatch(new RegExp(`<h3 id="[^"]+">${problem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h3>`));
+      for (const problem of DOCUMENTED_PROBLEMS)
+        expect(html).toMatch(new RegExp(`<h3 id="[^"]+">${problem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h3>`));
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

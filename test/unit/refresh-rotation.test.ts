@@ -24,7 +24,11 @@ afterAll(() => {
 function setup() {
   const Plain = sqliteAdapterFactory(new Database(':memory:'));
   const Wrapped = withRefreshRotation(Plain, policy);
-  return { plain: { rt: new Plain('RefreshToken'), at: new Plain('AccessToken') }, rt: new Wrapped('RefreshToken'), at: new Wrapped('AccessToken') };
+  return {
+    plain: { rt: new Plain('RefreshToken'), at: new Plain('AccessToken') },
+    rt: new Wrapped('RefreshToken'),
+    at: new Wrapped('AccessToken'),
+  };
 }
 const token = (jti: string) => ({ jti, grantId: 'g1', accountId: 'u1' });
 

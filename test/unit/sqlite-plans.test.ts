@@ -27,7 +27,9 @@ describe('stablePlan', () => {
 
   it('leaves string literals, quoted identifiers and comments alone', () => {
     const sql = `select "a?b", [c?], \`d?\`, 'it''s ?', payload->>'$.x' /* ? */ from t -- ?\nwhere x = ?`;
-    expect(stablePlan(sql)).toBe(`select "a?b", [c?], \`d?\`, 'it''s ?', payload->>'$.x' /* ? */ from t -- ?\nwhere x = +?`);
+    expect(stablePlan(sql)).toBe(
+      `select "a?b", [c?], \`d?\`, 'it''s ?', payload->>'$.x' /* ? */ from t -- ?\nwhere x = +?`,
+    );
   });
 
   it('keeps results, affinity and index use', () => {
@@ -40,8 +42,13 @@ describe('stablePlan', () => {
     expect(db.prepare(find).get('A', 'x3')).toEqual({ id: 'x3', n: 3 });
     // The column's INTEGER affinity applies to the parameter as before: '3' finds 3.
     expect(db.prepare(stablePlan('SELECT id FROM t WHERE n = ?')).all('3')).toEqual([{ id: 'x3' }]);
-    expect(db.prepare(stablePlan('SELECT id FROM t WHERE model = ? ORDER BY n LIMIT ? OFFSET ?')).all('A', 2, 1)).toEqual([{ id: 'x3' }, { id: 'x5' }]);
-    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${stablePlan(sql)}`).all('A', 'x3') as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(
+      db.prepare(stablePlan('SELECT id FROM t WHERE model = ? ORDER BY n LIMIT ? OFFSET ?')).all('A', 2, 1),
+    ).toEqual([{ id: 'x3' }, { id: 'x5' }]);
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${stablePlan(sql)}`).all('A', 'x3') as { detail: string }[])
+        .map((r) => r.detail)
+        .join('; ');
     expect(plan('SELECT n FROM t WHERE model = ? AND id = ?')).toMatch(/USING PRIMARY KEY \(model=\? AND id=\?\)/);
   });
 });
@@ -76,7 +83,13 @@ describe('operator list plans (issue #29)', () => {
     const mine = sent.filter((q) => new RegExp(`\\b(from|into) "${table}"`).test(q.sql));
     expect(mine.length).toBeGreaterThan(0);
     return mine.map((q) =>
-      (store.sqlite.prepare(`EXPLAIN QUERY PLAN ${stablePlan(q.sql)}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>).map((r) => r.detail).join('; '),
+      (
+        store.sqlite.prepare(`EXPLAIN QUERY PLAN ${stablePlan(q.sql)}`).all(...(q.parameters as unknown[])) as Array<{
+          detail: string;
+        }>
+      )
+        .map((r) => r.detail)
+        .join('; '),
     );
   }
 
@@ -95,25 +108,35 @@ describe('operator list plans (issue #29)', () => {
       const [page] = await plans('memberships', () => people.membersPage('s1', options));
       expectIndexed(page!, 'memberships', 'memberships_site_email');
     }
-    const [byRole] = await plans('memberships', () => people.membersPage('s1', { limit: 50, role: 'owner', cursor: encodeCursor(['m@x.test']) }));
+    const [byRole] = await plans('memberships', () =>
+      people.membersPage('s1', { limit: 50, role: 'owner', cursor: encodeCursor(['m@x.test']) }),
+    );
     expectIndexed(byRole!, 'memberships', 'memberships_site_role_email');
   });
 
   it('students: by e-mail then course, of one course, of one status', async () => {
     const people = new PeopleAdmin(store.db as never);
-    const [all] = await plans('enrollments', () => people.studentsPage('s1', { limit: 50, cursor: cursor2('m@x.test', 'sql') }));
+    const [all] = await plans('enrollments', () =>
+      people.studentsPage('s1', { limit: 50, cursor: cursor2('m@x.test', 'sql') }),
+    );
     expectIndexed(all!, 'enrollments', 'enrollments_site_email');
     const [expired] = await plans('enrollments', () => people.studentsPage('s1', { limit: 50, status: 'expired' }));
     expectIndexed(expired!, 'enrollments', 'enrollments_site_email');
-    const [course] = await plans('enrollments', () => people.studentsPage('s1', { limit: 50, courseSlug: 'sql', cursor: cursor2('m@x.test', 'sql') }));
+    const [course] = await plans('enrollments', () =>
+      people.studentsPage('s1', { limit: 50, courseSlug: 'sql', cursor: cursor2('m@x.test', 'sql') }),
+    );
     expectIndexed(course!, 'enrollments', 'enrollments_site_course_email');
   });
 
   it('orders: newest first, and of one status', async () => {
     const commerce = new CommerceAdmin(store.db as never);
-    const [all] = await plans('orders', () => commerce.ordersPage('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'ord_1') }));
+    const [all] = await plans('orders', () =>
+      commerce.ordersPage('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'ord_1') }),
+    );
     expectIndexed(all!, 'orders', 'orders_site_created');
-    const [paid] = await plans('orders', () => commerce.ordersPage('s1', { limit: 50, status: 'paid', cursor: cursor2('2026-01-01T00:00:00.000Z', 'ord_1') }));
+    const [paid] = await plans('orders', () =>
+      commerce.ordersPage('s1', { limit: 50, status: 'paid', cursor: cursor2('2026-01-01T00:00:00.000Z', 'ord_1') }),
+    );
     expectIndexed(paid!, 'orders', 'orders_site_status_created');
   });
 
@@ -126,8 +149,12 @@ describe('operator list plans (issue #29)', () => {
     // The client filter (its own events + the operator actions on it, issue #25 finding 7) is two
     // index range reads in page order, each cut at the page size, merged: the only sorts are of
     // those ≤ limit-row co-routine results, never of the site's trail.
-    expect(client).toMatch(/SEARCH audit_events USING INDEX audit_events_site_client_at \(site_id=\? AND client_id=\? AND \(at,id\)<\(\?,\?\)\)/);
-    expect(client).toMatch(/SEARCH audit_events USING INDEX audit_events_site_target \(site_id=\? AND target=\? AND \(at,id\)<\(\?,\?\)\)/);
+    expect(client).toMatch(
+      /SEARCH audit_events USING INDEX audit_events_site_client_at \(site_id=\? AND client_id=\? AND \(at,id\)<\(\?,\?\)\)/,
+    );
+    expect(client).toMatch(
+      /SEARCH audit_events USING INDEX audit_events_site_target \(site_id=\? AND target=\? AND \(at,id\)<\(\?,\?\)\)/,
+    );
     expect(client).toMatch(/^MERGE \(UNION ALL\)/);
     expect(client).not.toMatch(/SCAN audit_events\b/);
     expect(client!.replace(/SCAN (own|on_it); USE TEMP B-TREE FOR ORDER BY/g, '')).not.toMatch(/TEMP B-TREE/);
@@ -140,7 +167,9 @@ describe('operator list plans (issue #29)', () => {
 
   it('connected grants: newest first, of one client', async () => {
     const grants = new ConnectedGrants(store.db);
-    const [all] = await plans('connected_grants', () => grants.pageOfSite('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'g1') }));
+    const [all] = await plans('connected_grants', () =>
+      grants.pageOfSite('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'g1') }),
+    );
     expectIndexed(all!, 'connected_grants', 'connected_grants_site_created');
     const [client] = await plans('connected_grants', () => grants.pageOfSite('s1', { limit: 50, clientId: 'c1' }));
     expectIndexed(client!, 'connected_grants', 'connected_grants_site_client');
@@ -148,7 +177,9 @@ describe('operator list plans (issue #29)', () => {
 
   it('comments: newest first', async () => {
     const comments = new Comments(store.db);
-    const [page] = await plans('comments', () => comments.page('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'c1') }));
+    const [page] = await plans('comments', () =>
+      comments.page('s1', { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'c1') }),
+    );
     expectIndexed(page!, 'comments', 'comments_site_created_id');
   });
 
@@ -161,7 +192,13 @@ describe('operator list plans (issue #29)', () => {
     for (const q of statements) {
       // Every statement aggregates: no statement hands the site's rows to JavaScript.
       expect(q.sql).toMatch(/count\(|sum\(/);
-      const plan = (store.sqlite.prepare(`EXPLAIN QUERY PLAN ${stablePlan(q.sql)}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+      const plan = (
+        store.sqlite.prepare(`EXPLAIN QUERY PLAN ${stablePlan(q.sql)}`).all(...(q.parameters as unknown[])) as Array<{
+          detail: string;
+        }>
+      )
+        .map((r) => r.detail)
+        .join('; ');
       expect(plan).toMatch(/SEARCH \w+ USING (COVERING )?INDEX/);
       expect(plan).not.toMatch(/SCAN \w+(?! USING)/);
     }

@@ -31,7 +31,9 @@ export function graphqlCode(err: PlatformError): string {
 /** Turns a domain refusal into a GraphQL error with its code; anything else is rethrown (and masked). */
 export function toGraphQLError(err: unknown): never {
   if (err instanceof PlatformError) {
-    throw new GraphQLError(err.message, { extensions: { code: graphqlCode(err), ...(err.field ? { argumentName: err.field } : {}) } });
+    throw new GraphQLError(err.message, {
+      extensions: { code: graphqlCode(err), ...(err.field ? { argumentName: err.field } : {}) },
+    });
   }
   throw err;
 }
@@ -45,6 +47,11 @@ export function renderGraphql(ctx: Context, err: HttpError): void {
   ctx.body = {
     error: err.error,
     error_description: description,
-    errors: [{ message: description, extensions: { code: err.status === 500 ? 'INTERNAL_SERVER_ERROR' : err.error.toUpperCase() } }],
+    errors: [
+      {
+        message: description,
+        extensions: { code: err.status === 500 ? 'INTERNAL_SERVER_ERROR' : err.error.toUpperCase() },
+      },
+    ],
   };
 }

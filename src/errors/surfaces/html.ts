@@ -22,13 +22,31 @@ const CONTACT = "Tell the application's developer.";
  * person in the browser reads. First match wins; `$1` is the first capture group.
  */
 export const ENGINE_TEXTS: ReadonlyArray<[RegExp, string]> = [
-  [/^client is invalid|^client not found|invalid client$/i, `The application that sent you here is not registered with this server. ${CONTACT}`],
-  [/redirect_uri did not match|redirect_uri.*not.*registered/i, `The application asked to send you back to an address it has not registered. ${CONTACT}`],
-  [/missing required parameter '?([\w:]+)'?/i, `The application's sign-in request is incomplete (its "$1" is missing). ${CONTACT}`],
-  [/unsupported response_type|response_type not allowed/i, `The application asked for a kind of sign-in this server does not offer. ${CONTACT}`],
+  [
+    /^client is invalid|^client not found|invalid client$/i,
+    `The application that sent you here is not registered with this server. ${CONTACT}`,
+  ],
+  [
+    /redirect_uri did not match|redirect_uri.*not.*registered/i,
+    `The application asked to send you back to an address it has not registered. ${CONTACT}`,
+  ],
+  [
+    /missing required parameter '?([\w:]+)'?/i,
+    `The application's sign-in request is incomplete (its "$1" is missing). ${CONTACT}`,
+  ],
+  [
+    /unsupported response_type|response_type not allowed/i,
+    `The application asked for a kind of sign-in this server does not offer. ${CONTACT}`,
+  ],
   [/code_challenge|pkce/i, `The application's sign-in request is missing its security check (PKCE). ${CONTACT}`],
-  [/requested scope|invalid_scope|scope.*not allowed/i, `The application asked for permissions it may not request here. ${CONTACT}`],
-  [/interaction session (id cookie )?not found|session not found|interaction.*expired|authorization request has expired/i, 'This sign-in has expired or was opened in another browser. Go back to the application and start again.'],
+  [
+    /requested scope|invalid_scope|scope.*not allowed/i,
+    `The application asked for permissions it may not request here. ${CONTACT}`,
+  ],
+  [
+    /interaction session (id cookie )?not found|session not found|interaction.*expired|authorization request has expired/i,
+    'This sign-in has expired or was opened in another browser. Go back to the application and start again.',
+  ],
   [/unrecognized route|not allowed method/i, 'There is no page at this address.'],
   [/^no resource at (\S+)/i, 'There is no page at $1. Check the address, or start from the home page.'],
   [/^the user denied the request$/i, 'You denied the request. Nothing was shared with the application.'],

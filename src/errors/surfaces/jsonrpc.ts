@@ -17,7 +17,14 @@ import { renderOAuth } from './oauth.js';
 /** JSON-RPC 2.0 error codes (§5.1) used at the transport level. */
 export const RPC = { parseError: -32700, invalidRequest: -32600, internalError: -32603, server: -32000 } as const;
 
-const CODE_OF_STATUS: Record<number, string> = { 400: 'invalid_request', 403: 'access_denied', 405: 'method_not_allowed', 413: 'invalid_request', 415: 'invalid_request', 503: 'temporarily_unavailable' };
+const CODE_OF_STATUS: Record<number, string> = {
+  400: 'invalid_request',
+  403: 'access_denied',
+  405: 'method_not_allowed',
+  413: 'invalid_request',
+  415: 'invalid_request',
+  503: 'temporarily_unavailable',
+};
 
 /** A transport error of `/mcp` answered with `status` and the JSON-RPC error `code`. */
 export class JsonRpcHttpError extends HttpError {
@@ -33,7 +40,13 @@ export class JsonRpcHttpError extends HttpError {
 }
 
 /** Writes a JSON-RPC error response. */
-export function sendJsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
+export function sendJsonRpcError(
+  ctx: Context,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
   ctx.body = { jsonrpc: '2.0', error: { code, message }, id };
@@ -41,9 +54,19 @@ export function sendJsonRpcError(ctx: Context, status: number, code: number, mes
 
 /** Renders a catalogue error on `/mcp` (see the module comment). */
 export function renderJsonRpc(ctx: Context, err: HttpError): void {
-  if (err.headers['WWW-Authenticate']) return renderOAuth(ctx, err);
+  if (err.headers['WWW-Authenticate']) {
+    renderOAuth(ctx, err);
+    return;
+  }
   for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-  const code = err instanceof JsonRpcHttpError ? err.code : err.status >= 500 && err.status !== 503 ? RPC.internalError : err.status === 503 ? RPC.server : RPC.invalidRequest;
+  const code =
+    err instanceof JsonRpcHttpError
+      ? err.code
+      : err.status >= 500 && err.status !== 503
+        ? RPC.internalError
+        : err.status === 503
+          ? RPC.server
+          : RPC.invalidRequest;
   sendJsonRpcError(ctx, err.status, code, shownDescription(ctx, err));
 }
 
@@ -53,5 +76,8 @@ export function renderJsonRpc(ctx: Context, err: HttpError): void {
  */
 export function toolError(err: unknown): { code: string; result: CallToolResult } | undefined {
   if (!(err instanceof PlatformError)) return undefined;
-  return { code: err.code, result: { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] } };
+  return {
+    code: err.code,
+    result: { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] },
+  };
 }

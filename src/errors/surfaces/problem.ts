@@ -68,7 +68,13 @@ export function problemType(docsUrl: string, error: string): string {
  * Builds a problem document; `type` points at the error's section of docs/admin-api.md.
  * @param docsUrl DOCS_URL (src/http/docs-links.ts)
  */
-export function problem(docsUrl: string, status: number, error: string, detail: string, errors?: FieldIssue[]): Problem {
+export function problem(
+  docsUrl: string,
+  status: number,
+  error: string,
+  detail: string,
+  errors?: FieldIssue[],
+): Problem {
   return {
     type: problemType(docsUrl, error),
     title: TITLES[status] ?? 'Error',

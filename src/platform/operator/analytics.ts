@@ -36,7 +36,10 @@ export class AnalyticsAdmin {
     const [courses, members, roles, enrollments, orders, revenue, registrations, learners] = await Promise.all([
       this.db
         .selectFrom('courses')
-        .select((eb) => [eb.fn.countAll().as('total'), eb.fn.sum(eb.case().when('is_public', '=', 1).then(1).else(0).end()).as('public')])
+        .select((eb) => [
+          eb.fn.countAll().as('total'),
+          eb.fn.sum(eb.case().when('is_public', '=', 1).then(1).else(0).end()).as('public'),
+        ])
         .where('site_id', '=', siteId)
         .executeTakeFirstOrThrow(),
       this.db
@@ -44,17 +47,47 @@ export class AnalyticsAdmin {
         .select((eb) => eb.fn.count('user_id').distinct().as('total'))
         .where('site_id', '=', siteId)
         .executeTakeFirstOrThrow(),
-      this.db.selectFrom('memberships').select((eb) => ['role as key', eb.fn.countAll().as('n')]).where('site_id', '=', siteId).groupBy('role').execute(),
+      this.db
+        .selectFrom('memberships')
+        .select((eb) => ['role as key', eb.fn.countAll().as('n')])
+        .where('site_id', '=', siteId)
+        .groupBy('role')
+        .execute(),
       this.db
         .selectFrom('enrollments')
         .select((eb) => [
           eb.fn.countAll().as('total'),
-          eb.fn.sum(eb.case().when(eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null)])).then(1).else(0).end()).as('lifetime'),
-          eb.fn.sum(eb.case().when(eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)])).then(1).else(0).end()).as('active'),
+          eb.fn
+            .sum(
+              eb
+                .case()
+                .when(eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null)]))
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('lifetime'),
+          eb.fn
+            .sum(
+              eb
+                .case()
+                .when(
+                  eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]),
+                )
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('active'),
         ])
         .where('site_id', '=', siteId)
         .executeTakeFirstOrThrow(),
-      this.db.selectFrom('orders').select((eb) => ['status as key', eb.fn.countAll().as('n')]).where('site_id', '=', siteId).groupBy('status').execute(),
+      this.db
+        .selectFrom('orders')
+        .select((eb) => ['status as key', eb.fn.countAll().as('n')])
+        .where('site_id', '=', siteId)
+        .groupBy('status')
+        .execute(),
       this.db
         .selectFrom('orders')
         .select((eb) => ['currency', eb.fn.sum<number>('total_minor').as('paid')])
@@ -63,7 +96,12 @@ export class AnalyticsAdmin {
         .groupBy('currency')
         .orderBy('currency')
         .execute(),
-      this.db.selectFrom('event_registrations').select((eb) => ['status as key', eb.fn.countAll().as('n')]).where('site_id', '=', siteId).groupBy('status').execute(),
+      this.db
+        .selectFrom('event_registrations')
+        .select((eb) => ['status as key', eb.fn.countAll().as('n')])
+        .where('site_id', '=', siteId)
+        .groupBy('status')
+        .execute(),
       this.db
         .selectFrom('lecture_progress')
         .select((eb) => eb.fn.count('user_id').distinct().as('n'))
@@ -71,7 +109,8 @@ export class AnalyticsAdmin {
         .where('recorded_at', '>=', since)
         .executeTakeFirstOrThrow(),
     ]);
-    const tally = (rows: Array<{ key: string; n: unknown }>): Record<string, number> => Object.fromEntries(rows.filter((r) => n(r.n) > 0).map((r) => [r.key, n(r.n)]));
+    const tally = (rows: Array<{ key: string; n: unknown }>): Record<string, number> =>
+      Object.fromEntries(rows.filter((r) => n(r.n) > 0).map((r) => [r.key, n(r.n)]));
     const sum = (byKey: Record<string, number>) => Object.values(byKey).reduce((a, b) => a + b, 0);
     const byStatus = tally(orders);
     const registrationsByStatus = tally(registrations);

@@ -6,7 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
-import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_LIST_ROWS, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from '../paging.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_LIST_ROWS,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from '../paging.js';
 
 export interface AdminOrder {
   number: string;
@@ -83,7 +91,11 @@ export class CommerceAdmin {
         'orders.total_minor as total',
         'orders.currency as currency',
         'orders.created_at as created_at',
-        eb.selectFrom('order_items').select(eb.fn.countAll<number>().as('n')).whereRef('order_items.order_id', '=', 'orders.id').as('items'),
+        eb
+          .selectFrom('order_items')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('order_items.order_id', '=', 'orders.id')
+          .as('items'),
       ])
       .where('orders.site_id', '=', siteId)
       .orderBy('orders.created_at', 'desc')
@@ -92,7 +104,12 @@ export class CommerceAdmin {
 
   /** Coupons of the site, by code. */
   async coupons(siteId: string): Promise<Coupon[]> {
-    const rows = await this.db.selectFrom('coupons').selectAll().where('site_id', '=', siteId).orderBy('code').execute();
+    const rows = await this.db
+      .selectFrom('coupons')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('code')
+      .execute();
     return rows.map(toCoupon);
   }
 
@@ -102,18 +119,30 @@ export class CommerceAdmin {
    */
   async createCoupon(siteId: string, input: CouponInput, now = new Date()): Promise<Coupon> {
     const code = input.code.trim().toUpperCase();
-    if (!COUPON_CODE.test(code)) throw new PlatformError('invalid', 'code must be 3–32 letters, digits, dashes or underscores', { field: 'code' });
-    if (!Number.isInteger(input.percentOff) || input.percentOff < 1 || input.percentOff > 100) throw new PlatformError('invalid', 'percentOff must be a whole number between 1 and 100', { field: 'percentOff' });
+    if (!COUPON_CODE.test(code))
+      throw new PlatformError('invalid', 'code must be 3–32 letters, digits, dashes or underscores', { field: 'code' });
+    if (!Number.isInteger(input.percentOff) || input.percentOff < 1 || input.percentOff > 100)
+      throw new PlatformError('invalid', 'percentOff must be a whole number between 1 and 100', {
+        field: 'percentOff',
+      });
     if (input.maxRedemptions !== undefined && (!Number.isInteger(input.maxRedemptions) || input.maxRedemptions < 1)) {
       throw new PlatformError('invalid', 'maxRedemptions must be a positive whole number', { field: 'maxRedemptions' });
     }
     let expiresAt: string | null = null;
     if (input.expiresAt !== undefined) {
       const t = Date.parse(input.expiresAt);
-      if (Number.isNaN(t) || t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time in the future', { field: 'expiresAt' });
+      if (Number.isNaN(t) || t <= now.getTime())
+        throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time in the future', {
+          field: 'expiresAt',
+        });
       expiresAt = new Date(t).toISOString();
     }
-    const taken = await this.db.selectFrom('coupons').select('id').where('site_id', '=', siteId).where('code', '=', code).executeTakeFirst();
+    const taken = await this.db
+      .selectFrom('coupons')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('code', '=', code)
+      .executeTakeFirst();
     if (taken) throw new PlatformError('conflict', `a coupon with code ${code} already exists`);
     const row = {
       id: `cpn_${randomUUID()}`,
@@ -133,18 +162,51 @@ export class CommerceAdmin {
   /** Deactivates a coupon (kept for the order history; idempotent). @throws PlatformError `not_found` */
   async deactivateCoupon(siteId: string, code: string): Promise<Coupon> {
     const normalized = code.trim().toUpperCase();
-    const result = await this.db.updateTable('coupons').set({ active: 0 }).where('site_id', '=', siteId).where('code', '=', normalized).executeTakeFirst();
+    const result = await this.db
+      .updateTable('coupons')
+      .set({ active: 0 })
+      .where('site_id', '=', siteId)
+      .where('code', '=', normalized)
+      .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw notFound('coupon', normalized);
-    const row = await this.db.selectFrom('coupons').selectAll().where('site_id', '=', siteId).where('code', '=', normalized).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('coupons')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('code', '=', normalized)
+      .executeTakeFirstOrThrow();
     return toCoupon(row);
   }
 }
 
 /** An order row as operators see it. */
-function adminOrder(r: { number: string; email: string; status: string; total: number; currency: string; created_at: string; items: number | string | null }): AdminOrder {
-  return { number: r.number, email: r.email, status: r.status, totalMinor: r.total, currency: r.currency, createdAt: r.created_at, itemCount: Number(r.items ?? 0) };
+function adminOrder(r: {
+  number: string;
+  email: string;
+  status: string;
+  total: number;
+  currency: string;
+  created_at: string;
+  items: number | string | null;
+}): AdminOrder {
+  return {
+    number: r.number,
+    email: r.email,
+    status: r.status,
+    totalMinor: r.total,
+    currency: r.currency,
+    createdAt: r.created_at,
+    itemCount: Number(r.items ?? 0),
+  };
 }
 
 function toCoupon(r: OperatorDatabase['coupons']): Coupon {
-  return { code: r.code, percentOff: r.percent_off, maxRedemptions: r.max_redemptions, redemptions: r.redemptions, expiresAt: r.expires_at, active: r.active === 1 };
+  return {
+    code: r.code,
+    percentOff: r.percent_off,
+    maxRedemptions: r.max_redemptions,
+    redemptions: r.redemptions,
+    expiresAt: r.expires_at,
+    active: r.active === 1,
+  };
 }

@@ -50,8 +50,16 @@ export class CourseAdmin {
         'courses.description as description',
         'courses.is_public as is_public',
         'courses.created_at as created_at',
-        eb.selectFrom('lectures').select(eb.fn.countAll<number>().as('n')).whereRef('lectures.course_id', '=', 'courses.id').as('lectures'),
-        eb.selectFrom('enrollments').select(eb.fn.countAll<number>().as('n')).whereRef('enrollments.course_id', '=', 'courses.id').as('enrollments'),
+        eb
+          .selectFrom('lectures')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('lectures.course_id', '=', 'courses.id')
+          .as('lectures'),
+        eb
+          .selectFrom('enrollments')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('enrollments.course_id', '=', 'courses.id')
+          .as('enrollments'),
       ])
       .where('courses.site_id', '=', siteId)
       .orderBy('courses.title')
@@ -79,9 +87,15 @@ export class CourseAdmin {
    * @throws PlatformError `invalid` (bad slug or empty title), `conflict` (slug taken at the site)
    */
   async create(siteId: string, input: CourseInput, now = new Date()): Promise<AdminCourse> {
-    if (!SLUG.test(input.slug)) throw new PlatformError('invalid', 'slug must be 2–64 lower-case letters, digits or dashes', { field: 'slug' });
+    if (!SLUG.test(input.slug))
+      throw new PlatformError('invalid', 'slug must be 2–64 lower-case letters, digits or dashes', { field: 'slug' });
     if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
-    const taken = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', input.slug).executeTakeFirst();
+    const taken = await this.db
+      .selectFrom('courses')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('slug', '=', input.slug)
+      .executeTakeFirst();
     if (taken) throw new PlatformError('conflict', `a course with slug "${input.slug}" already exists`);
     await this.db
       .insertInto('courses')
@@ -101,7 +115,8 @@ export class CourseAdmin {
   /** Changes title, description or visibility. @throws PlatformError `not_found`, `invalid` */
   async update(siteId: string, slug: string, patch: Partial<Omit<CourseInput, 'slug'>>): Promise<AdminCourse> {
     const id = await this.courseId(siteId, slug);
-    if (patch.title !== undefined && !patch.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
+    if (patch.title !== undefined && !patch.title.trim())
+      throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
     const set: Partial<{ title: string; description: string; is_public: number }> = {};
     if (patch.title !== undefined) set.title = patch.title.trim();
     if (patch.description !== undefined) set.description = patch.description;
@@ -113,25 +128,47 @@ export class CourseAdmin {
   /** The lectures of a course in order. @throws PlatformError `not_found` */
   async curriculum(siteId: string, slug: string): Promise<AdminLecture[]> {
     const id = await this.courseId(siteId, slug);
-    const rows = await this.db.selectFrom('lectures').select(['id', 'position', 'title', 'duration_seconds']).where('course_id', '=', id).orderBy('position').execute();
+    const rows = await this.db
+      .selectFrom('lectures')
+      .select(['id', 'position', 'title', 'duration_seconds'])
+      .where('course_id', '=', id)
+      .orderBy('position')
+      .execute();
     return rows.map((r) => ({ id: r.id, position: r.position, title: r.title, durationSeconds: r.duration_seconds }));
   }
 
   /** Appends a lecture. Duration in seconds (0…86400). @throws PlatformError `not_found`, `invalid` */
-  async addLecture(siteId: string, slug: string, input: { title: string; durationSeconds: number }): Promise<AdminLecture> {
+  async addLecture(
+    siteId: string,
+    slug: string,
+    input: { title: string; durationSeconds: number },
+  ): Promise<AdminLecture> {
     const id = await this.courseId(siteId, slug);
     if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
     if (!Number.isInteger(input.durationSeconds) || input.durationSeconds < 0 || input.durationSeconds > 86_400) {
-      throw new PlatformError('invalid', 'durationSeconds must be a whole number of seconds between 0 and 86400', { field: 'durationSeconds' });
+      throw new PlatformError('invalid', 'durationSeconds must be a whole number of seconds between 0 and 86400', {
+        field: 'durationSeconds',
+      });
     }
     const last = await this.db
       .selectFrom('lectures')
       .select((eb) => eb.fn.max<number>('position').as('p'))
       .where('course_id', '=', id)
       .executeTakeFirst();
-    const lecture = { id: `lec_${randomUUID()}`, course_id: id, title: input.title.trim(), position: Number(last?.p ?? 0) + 1, duration_seconds: input.durationSeconds };
+    const lecture = {
+      id: `lec_${randomUUID()}`,
+      course_id: id,
+      title: input.title.trim(),
+      position: Number(last?.p ?? 0) + 1,
+      duration_seconds: input.durationSeconds,
+    };
     await this.db.insertInto('lectures').values(lecture).execute();
-    return { id: lecture.id, position: lecture.position, title: lecture.title, durationSeconds: lecture.duration_seconds };
+    return {
+      id: lecture.id,
+      position: lecture.position,
+      title: lecture.title,
+      durationSeconds: lecture.duration_seconds,
+    };
   }
 
   /** Removes a lecture (and its progress rows) from a course of the site. @throws PlatformError `not_found` */
@@ -152,7 +189,12 @@ export class CourseAdmin {
 
   /** The id of a course of the site. @throws PlatformError `not_found` */
   async courseId(siteId: string, slug: string): Promise<string> {
-    const row = await this.db.selectFrom('courses').select('id').where('site_id', '=', siteId).where('slug', '=', slug).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('courses')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
     if (!row) throw notFound('course', slug);
     return row.id;
   }

@@ -49,7 +49,14 @@ export class EventAdmin {
       .orderBy('events.starts_at');
     if (options.upcomingOnly) q = q.where('events.ends_at', '>=', now.toISOString());
     const rows = await q.execute();
-    return rows.map((r) => ({ id: r.id, title: r.title, startsAt: r.starts_at, endsAt: r.ends_at, location: r.location, registrations: Number(r.registrations ?? 0) }));
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      startsAt: r.starts_at,
+      endsAt: r.ends_at,
+      location: r.location,
+      registrations: Number(r.registrations ?? 0),
+    }));
   }
 
   /** Creates an event. @throws PlatformError `invalid` (empty title, bad dates, end before start) */
@@ -57,16 +64,36 @@ export class EventAdmin {
     const starts = Date.parse(input.startsAt);
     const ends = Date.parse(input.endsAt);
     if (!input.title.trim()) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
-    if (Number.isNaN(starts) || Number.isNaN(ends)) throw new PlatformError('invalid', 'startsAt and endsAt must be ISO 8601 date-times');
+    if (Number.isNaN(starts) || Number.isNaN(ends))
+      throw new PlatformError('invalid', 'startsAt and endsAt must be ISO 8601 date-times');
     if (ends <= starts) throw new PlatformError('invalid', 'endsAt must be after startsAt', { field: 'endsAt' });
-    const row = { id: `evt_${randomUUID()}`, site_id: siteId, title: input.title.trim(), starts_at: new Date(starts).toISOString(), ends_at: new Date(ends).toISOString(), location: input.location };
+    const row = {
+      id: `evt_${randomUUID()}`,
+      site_id: siteId,
+      title: input.title.trim(),
+      starts_at: new Date(starts).toISOString(),
+      ends_at: new Date(ends).toISOString(),
+      location: input.location,
+    };
     await this.db.insertInto('events').values(row).execute();
-    return { id: row.id, title: row.title, startsAt: row.starts_at, endsAt: row.ends_at, location: row.location, registrations: 0 };
+    return {
+      id: row.id,
+      title: row.title,
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      location: row.location,
+      registrations: 0,
+    };
   }
 
   /** Cancels an event: deletes it with its registrations. @throws PlatformError `not_found` */
   async cancel(siteId: string, eventId: string): Promise<void> {
-    const row = await this.db.selectFrom('events').select('id').where('site_id', '=', siteId).where('id', '=', eventId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('events')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('id', '=', eventId)
+      .executeTakeFirst();
     if (!row) throw notFound('event', eventId);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('event_registrations').where('event_id', '=', row.id).execute();

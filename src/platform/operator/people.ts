@@ -8,7 +8,15 @@ import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
 import { CourseAdmin } from './courses.js';
 import { rowAccessActive } from '../enrollments.js';
-import { clampPageSize, decodeCursor, keysetPage, MAX_ADMIN_LIST_ROWS, MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from '../paging.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_LIST_ROWS,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from '../paging.js';
 import { lockSite } from '../locks.js';
 
 export const ROLES = ['owner', 'admin', 'instructor', 'student'] as const;
@@ -52,7 +60,11 @@ export class PeopleAdmin {
    * `limit` at most (default and ceiling MAX_ADMIN_LIST_ROWS). `status` is `accessActive` at `now`.
    * The admin API pages with {@link studentsPage} instead.
    */
-  async students(siteId: string, options: { courseSlug?: string; userId?: string; limit?: number } = {}, now = new Date()): Promise<StudentEnrollment[]> {
+  async students(
+    siteId: string,
+    options: { courseSlug?: string; userId?: string; limit?: number } = {},
+    now = new Date(),
+  ): Promise<StudentEnrollment[]> {
     let q = this.studentQuery(siteId).limit(clampPageSize(options.limit, MAX_ADMIN_LIST_ROWS));
     if (options.courseSlug) q = q.where('enrollments.course_slug', '=', options.courseSlug);
     if (options.userId) q = q.where('enrollments.user_id', '=', options.userId);
@@ -67,18 +79,38 @@ export class PeopleAdmin {
    * as instants).
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
-  async studentsPage(siteId: string, options: KeysetRequest & { courseSlug?: string; status?: 'active' | 'expired' }, now = new Date()): Promise<KeysetPage<StudentEnrollment>> {
+  async studentsPage(
+    siteId: string,
+    options: KeysetRequest & { courseSlug?: string; status?: 'active' | 'expired' },
+    now = new Date(),
+  ): Promise<KeysetPage<StudentEnrollment>> {
     const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
     let q = this.studentQuery(siteId).limit(limit + 1);
     if (options.courseSlug) q = q.where('enrollments.course_slug', '=', options.courseSlug);
     const nowIso = now.toISOString();
-    if (options.status === 'active') q = q.where((eb) => eb.or([eb('enrollments.lifetime_access', '=', 1), eb('enrollments.expires_at', 'is', null), eb('enrollments.expires_at', '>', nowIso)]));
-    if (options.status === 'expired') q = q.where('enrollments.lifetime_access', '<>', 1).where('enrollments.expires_at', 'is not', null).where('enrollments.expires_at', '<=', nowIso);
+    if (options.status === 'active')
+      q = q.where((eb) =>
+        eb.or([
+          eb('enrollments.lifetime_access', '=', 1),
+          eb('enrollments.expires_at', 'is', null),
+          eb('enrollments.expires_at', '>', nowIso),
+        ]),
+      );
+    if (options.status === 'expired')
+      q = q
+        .where('enrollments.lifetime_access', '<>', 1)
+        .where('enrollments.expires_at', 'is not', null)
+        .where('enrollments.expires_at', '<=', nowIso);
     if (options.cursor !== undefined) {
       const [email, slug] = decodeCursor(options.cursor, 2) as [string, string];
       q = q.where((eb) => eb(eb.refTuple('enrollments.email', 'enrollments.course_slug'), '>', eb.tuple(email, slug)));
     }
-    return keysetPage(await q.execute(), limit, (r) => [r.email, r.slug], (r) => student(r, now));
+    return keysetPage(
+      await q.execute(),
+      limit,
+      (r) => [r.email, r.slug],
+      (r) => student(r, now),
+    );
   }
 
   /** The enrollments of the site in list order (e-mail, course slug), on the copied sort keys. */
@@ -86,7 +118,14 @@ export class PeopleAdmin {
     return this.db
       .selectFrom('enrollments')
       .innerJoin('users', 'users.id', 'enrollments.user_id')
-      .select(['enrollments.email as email', 'users.name as name', 'enrollments.course_slug as slug', 'enrollments.expires_at as expires_at', 'enrollments.lifetime_access as lifetime', 'enrollments.created_at as created_at'])
+      .select([
+        'enrollments.email as email',
+        'users.name as name',
+        'enrollments.course_slug as slug',
+        'enrollments.expires_at as expires_at',
+        'enrollments.lifetime_access as lifetime',
+        'enrollments.created_at as created_at',
+      ])
       .where('enrollments.site_id', '=', siteId)
       .orderBy('enrollments.email')
       .orderBy('enrollments.course_slug')
@@ -101,12 +140,15 @@ export class PeopleAdmin {
    */
   async enroll(siteId: string, input: EnrollInput, now = new Date()): Promise<StudentEnrollment> {
     const lifetime = input.lifetimeAccess === true;
-    if (lifetime === (input.expiresAt !== undefined)) throw new PlatformError('invalid', 'give either expiresAt or lifetimeAccess: true');
+    if (lifetime === (input.expiresAt !== undefined))
+      throw new PlatformError('invalid', 'give either expiresAt or lifetimeAccess: true');
     let expiresAt: string | null = null;
     if (input.expiresAt !== undefined) {
       const t = Date.parse(input.expiresAt);
-      if (Number.isNaN(t)) throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time', { field: 'expiresAt' });
-      if (t <= now.getTime()) throw new PlatformError('invalid', 'expiresAt must be in the future', { field: 'expiresAt' });
+      if (Number.isNaN(t))
+        throw new PlatformError('invalid', 'expiresAt must be an ISO 8601 date-time', { field: 'expiresAt' });
+      if (t <= now.getTime())
+        throw new PlatformError('invalid', 'expiresAt must be in the future', { field: 'expiresAt' });
       expiresAt = new Date(t).toISOString();
     }
     const courseId = await this.courses.courseId(siteId, input.courseSlug);
@@ -114,8 +156,20 @@ export class PeopleAdmin {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('enrollments')
-        .values({ id: `enr_${randomUUID()}`, site_id: siteId, user_id: user.id, course_id: courseId, expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0, created_at: now.toISOString() })
-        .onConflict((oc) => oc.columns(['site_id', 'user_id', 'course_id']).doUpdateSet({ expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0 }))
+        .values({
+          id: `enr_${randomUUID()}`,
+          site_id: siteId,
+          user_id: user.id,
+          course_id: courseId,
+          expires_at: expiresAt,
+          lifetime_access: lifetime ? 1 : 0,
+          created_at: now.toISOString(),
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['site_id', 'user_id', 'course_id'])
+            .doUpdateSet({ expires_at: expiresAt, lifetime_access: lifetime ? 1 : 0 }),
+        )
         .execute();
     });
     const [row] = await this.students(siteId, { courseSlug: input.courseSlug, userId: user.id, limit: 1 }, now);
@@ -126,9 +180,18 @@ export class PeopleAdmin {
   async unenroll(siteId: string, email: string, courseSlug: string): Promise<void> {
     const courseId = await this.courses.courseId(siteId, courseSlug);
     const user = await this.memberByEmail(siteId, email);
-    const result = await this.db.deleteFrom('enrollments').where('site_id', '=', siteId).where('user_id', '=', user.id).where('course_id', '=', courseId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('enrollments')
+      .where('site_id', '=', siteId)
+      .where('user_id', '=', user.id)
+      .where('course_id', '=', courseId)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('enrollment', `${email} in ${courseSlug}`);
-    await this.db.deleteFrom('lecture_progress').where('user_id', '=', user.id).where('course_id', '=', courseId).execute();
+    await this.db
+      .deleteFrom('lecture_progress')
+      .where('user_id', '=', user.id)
+      .where('course_id', '=', courseId)
+      .execute();
   }
 
   /** Users with a role at the site, by e-mail (the whole site: the admin API pages with {@link membersPage}). */
@@ -176,12 +239,21 @@ export class PeopleAdmin {
             .innerJoin('users', 'users.id', 'memberships.user_id')
             .select(['users.email as email', 'users.name as name', 'memberships.role as role'])
             .where('memberships.site_id', '=', siteId)
-            .where('memberships.user_id', 'in', shown.map((p) => p.user_id))
+            .where(
+              'memberships.user_id',
+              'in',
+              shown.map((p) => p.user_id),
+            )
             .orderBy('memberships.email')
             .orderBy('memberships.role')
             .execute();
     const byEmail = new Map(groupRoles(roles).map((m) => [m.email, m]));
-    return keysetPage(shown.concat(people.length > limit ? [people[limit]!] : []), limit, (p) => [p.email], (p) => byEmail.get(p.email)!);
+    return keysetPage(
+      shown.concat(people.length > limit ? [people[limit]!] : []),
+      limit,
+      (p) => [p.email],
+      (p) => byEmail.get(p.email)!,
+    );
   }
 
   /** One member of the site with their roles. @throws PlatformError `not_found` */
@@ -207,14 +279,19 @@ export class PeopleAdmin {
    * @throws PlatformError `not_found` (no member with that e-mail), `forbidden` (hierarchy), `invalid`
    */
   async grantRole(siteId: string, email: string, role: string, actorId: string): Promise<SiteMember> {
-    if (!(ROLES as readonly string[]).includes(role)) throw new PlatformError('invalid', `role must be one of ${ROLES.join(', ')}`, { field: 'role' });
+    if (!(ROLES as readonly string[]).includes(role))
+      throw new PlatformError('invalid', `role must be one of ${ROLES.join(', ')}`, { field: 'role' });
     // Issue #25 finding 6: the hierarchy is read and the role written with the site locked
     // (src/platform/locks.ts), so a concurrent removal of the actor's own role cannot slip between.
     const user = await this.db.transaction().execute(async (trx) => {
       await lockSite(trx, siteId);
       const target = await this.memberByEmail(siteId, email, trx);
       await this.checkHierarchy(siteId, actorId, target.id, role, 'grant', trx);
-      await trx.insertInto('memberships').values({ site_id: siteId, user_id: target.id, role }).onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto('memberships')
+        .values({ site_id: siteId, user_id: target.id, role })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
       return target;
     });
     return this.member(siteId, user.id);
@@ -233,28 +310,63 @@ export class PeopleAdmin {
       const user = await this.memberByEmail(siteId, email, trx);
       await this.checkHierarchy(siteId, actorId, user.id, role, 'revoke', trx);
       if (role === 'owner') {
-        const owners = await trx.selectFrom('memberships').select('user_id').where('site_id', '=', siteId).where('role', '=', 'owner').execute();
-        if (owners.length === 1 && owners[0]!.user_id === user.id) throw new PlatformError('conflict', 'the last owner of a site keeps the owner role', { reason: 'last_owner' });
+        const owners = await trx
+          .selectFrom('memberships')
+          .select('user_id')
+          .where('site_id', '=', siteId)
+          .where('role', '=', 'owner')
+          .execute();
+        if (owners.length === 1 && owners[0]!.user_id === user.id)
+          throw new PlatformError('conflict', 'the last owner of a site keeps the owner role', {
+            reason: 'last_owner',
+          });
       }
-      const result = await trx.deleteFrom('memberships').where('site_id', '=', siteId).where('user_id', '=', user.id).where('role', '=', role).executeTakeFirst();
+      const result = await trx
+        .deleteFrom('memberships')
+        .where('site_id', '=', siteId)
+        .where('user_id', '=', user.id)
+        .where('role', '=', role)
+        .executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) throw notFound('role', `${role} of ${email}`);
     });
   }
 
   /** The roles of `userId` at the site. */
   async rolesOf(siteId: string, userId: string, db: Kysely<OperatorDatabase> = this.db): Promise<string[]> {
-    const rows = await db.selectFrom('memberships').select('role').where('site_id', '=', siteId).where('user_id', '=', userId).execute();
+    const rows = await db
+      .selectFrom('memberships')
+      .select('role')
+      .where('site_id', '=', siteId)
+      .where('user_id', '=', userId)
+      .execute();
     return rows.map((r) => r.role);
   }
 
   /** DESIGN D5: owner is granted and removed by owners only; nobody raises their own roles. */
-  private async checkHierarchy(siteId: string, actorId: string, targetId: string, role: string, change: 'grant' | 'revoke', db: Kysely<OperatorDatabase>): Promise<void> {
+  private async checkHierarchy(
+    siteId: string,
+    actorId: string,
+    targetId: string,
+    role: string,
+    change: 'grant' | 'revoke',
+    db: Kysely<OperatorDatabase>,
+  ): Promise<void> {
     const actorRoles = await this.rolesOf(siteId, actorId, db);
     // The actor must still run the site when the write happens (their role may have been removed).
-    if (!actorRoles.includes('owner') && !actorRoles.includes('admin')) throw new PlatformError('forbidden', 'you no longer hold an owner or admin role at this site', { reason: 'role_hierarchy' });
-    if (role === 'owner' && !actorRoles.includes('owner')) throw new PlatformError('forbidden', `only an owner can ${change} the owner role`, { reason: 'role_hierarchy', field: 'role' });
+    if (!actorRoles.includes('owner') && !actorRoles.includes('admin'))
+      throw new PlatformError('forbidden', 'you no longer hold an owner or admin role at this site', {
+        reason: 'role_hierarchy',
+      });
+    if (role === 'owner' && !actorRoles.includes('owner'))
+      throw new PlatformError('forbidden', `only an owner can ${change} the owner role`, {
+        reason: 'role_hierarchy',
+        field: 'role',
+      });
     if (change === 'grant' && targetId === actorId && !actorRoles.includes(role)) {
-      throw new PlatformError('forbidden', 'you cannot give yourself a role; ask another operator', { reason: 'role_hierarchy', field: 'email' });
+      throw new PlatformError('forbidden', 'you cannot give yourself a role; ask another operator', {
+        reason: 'role_hierarchy',
+        field: 'email',
+      });
     }
   }
 
@@ -263,7 +375,11 @@ export class PeopleAdmin {
    * @throws PlatformError `not_found` when nobody with that e-mail has a role here (whether or not
    *   they exist elsewhere on the platform: other sites' people are never revealed)
    */
-  private async memberByEmail(siteId: string, email: string, db: Kysely<OperatorDatabase> = this.db): Promise<{ id: string; email: string }> {
+  private async memberByEmail(
+    siteId: string,
+    email: string,
+    db: Kysely<OperatorDatabase> = this.db,
+  ): Promise<{ id: string; email: string }> {
     const user = await db
       .selectFrom('users')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
@@ -271,11 +387,14 @@ export class PeopleAdmin {
       .where('users.email', '=', email.trim().toLowerCase())
       .where('memberships.site_id', '=', siteId)
       .executeTakeFirst();
-    if (!user) throw new PlatformError('not_found', `nobody with the e-mail "${email}" has a role at this site; invite them first`, { field: 'email' });
+    if (!user)
+      throw new PlatformError(
+        'not_found',
+        `nobody with the e-mail "${email}" has a role at this site; invite them first`,
+        { field: 'email' },
+      );
     return user;
   }
-
-
 }
 
 /** Rows of (email, name, role) in e-mail order → one member per e-mail with their roles. */
@@ -290,7 +409,10 @@ function groupRoles(rows: ReadonlyArray<{ email: string; name: string; role: str
 }
 
 /** A student row as operators see it; `status` is `accessActive` at `now`. */
-function student(r: { email: string; name: string; slug: string; expires_at: string | null; lifetime: number; created_at: string }, now: Date): StudentEnrollment {
+function student(
+  r: { email: string; name: string; slug: string; expires_at: string | null; lifetime: number; created_at: string },
+  now: Date,
+): StudentEnrollment {
   return {
     email: r.email,
     name: r.name,

@@ -20,7 +20,10 @@ export interface CourseSectionsTable {
   created_at: string;
 }
 
-type SectionsDatabase = OperatorDatabase & { course_sections: CourseSectionsTable; lectures: OperatorDatabase['lectures'] & { section_id: string | null } };
+type SectionsDatabase = OperatorDatabase & {
+  course_sections: CourseSectionsTable;
+  lectures: OperatorDatabase['lectures'] & { section_id: string | null };
+};
 
 /** A section with the ids of its lectures, in curriculum order. */
 export interface AdminSection {
@@ -42,9 +45,25 @@ export class CourseSections {
   /** The sections of a course of the site, in order. @throws PlatformError `not_found` */
   async list(siteId: string, slug: string): Promise<AdminSection[]> {
     const courseId = await this.courses.courseId(siteId, slug);
-    const sections = await this.db.selectFrom('course_sections').selectAll().where('course_id', '=', courseId).orderBy('position').execute();
-    const lectures = await this.db.selectFrom('lectures').select(['id', 'section_id']).where('course_id', '=', courseId).where('section_id', 'is not', null).orderBy('position').execute();
-    return sections.map((s) => ({ id: s.id, position: Number(s.position), title: s.title, lectureIds: lectures.filter((l) => l.section_id === s.id).map((l) => l.id) }));
+    const sections = await this.db
+      .selectFrom('course_sections')
+      .selectAll()
+      .where('course_id', '=', courseId)
+      .orderBy('position')
+      .execute();
+    const lectures = await this.db
+      .selectFrom('lectures')
+      .select(['id', 'section_id'])
+      .where('course_id', '=', courseId)
+      .where('section_id', 'is not', null)
+      .orderBy('position')
+      .execute();
+    return sections.map((s) => ({
+      id: s.id,
+      position: Number(s.position),
+      title: s.title,
+      lectureIds: lectures.filter((l) => l.section_id === s.id).map((l) => l.id),
+    }));
   }
 
   /** Appends a section to a course of the site. @throws PlatformError `not_found`, `invalid` (field `title`) */
@@ -52,8 +71,18 @@ export class CourseSections {
     const courseId = await this.courses.courseId(siteId, slug);
     const title = input.title.trim();
     if (!title) throw new PlatformError('invalid', 'title must not be empty', { field: 'title' });
-    const last = await this.db.selectFrom('course_sections').select((eb) => eb.fn.max<number>('position').as('p')).where('course_id', '=', courseId).executeTakeFirst();
-    const row = { id: `sec_${randomUUID()}`, course_id: courseId, title, position: Number(last?.p ?? 0) + 1, created_at: new Date().toISOString() };
+    const last = await this.db
+      .selectFrom('course_sections')
+      .select((eb) => eb.fn.max<number>('position').as('p'))
+      .where('course_id', '=', courseId)
+      .executeTakeFirst();
+    const row = {
+      id: `sec_${randomUUID()}`,
+      course_id: courseId,
+      title,
+      position: Number(last?.p ?? 0) + 1,
+      created_at: new Date().toISOString(),
+    };
     await this.db.insertInto('course_sections').values(row).execute();
     return { id: row.id, position: row.position, title: row.title, lectureIds: [] };
   }
@@ -71,8 +100,14 @@ export class CourseSections {
       .where('courses.site_id', '=', siteId)
       .executeTakeFirst();
     if (!lecture) throw notFound('lecture', lectureId);
-    const section = await this.db.selectFrom('course_sections').select('id').where('id', '=', sectionId).where('course_id', '=', lecture.courseId).executeTakeFirst();
-    if (!section) throw new PlatformError('invalid', `no section "${sectionId}" in this lecture's course`, { field: 'sectionId' });
+    const section = await this.db
+      .selectFrom('course_sections')
+      .select('id')
+      .where('id', '=', sectionId)
+      .where('course_id', '=', lecture.courseId)
+      .executeTakeFirst();
+    if (!section)
+      throw new PlatformError('invalid', `no section "${sectionId}" in this lecture's course`, { field: 'sectionId' });
     await this.db.updateTable('lectures').set({ section_id: sectionId }).where('id', '=', lectureId).execute();
   }
 }

@@ -11,7 +11,8 @@ export type CursorList = 'enrollments' | 'orders' | 'eventRegistrations';
 const VERSION = 'v1';
 
 /** The opaque cursor of a row key. */
-export const encodeCursor = (list: CursorList, key: string): string => Buffer.from(`${VERSION}:${list}:${key}`, 'utf8').toString('base64url');
+export const encodeCursor = (list: CursorList, key: string): string =>
+  Buffer.from(`${VERSION}:${list}:${key}`, 'utf8').toString('base64url');
 
 /**
  * The row key of a cursor made by `encodeCursor` for the same list; undefined for no cursor.
@@ -22,7 +23,9 @@ export function decodeCursor(list: CursorList, cursor: string | null | undefined
   const prefix = `${VERSION}:${list}:`;
   const text = /^[A-Za-z0-9_-]{1,1024}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   if (!text.startsWith(prefix) || text.length === prefix.length) {
-    throw new GraphQLError('`after` is not a cursor of this list', { extensions: { code: 'BAD_USER_INPUT', argumentName: 'after' } });
+    throw new GraphQLError('`after` is not a cursor of this list', {
+      extensions: { code: 'BAD_USER_INPUT', argumentName: 'after' },
+    });
   }
   return text.slice(prefix.length);
 }

@@ -12,7 +12,8 @@ import type { Plugin } from 'graphql-yoga';
 
 function withCode(error: GraphQLError): void {
   const extensions = error.extensions as Record<string, unknown>;
-  if (extensions['code'] === undefined) extensions['code'] = error.path === undefined ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR';
+  if (extensions.code === undefined)
+    extensions.code = error.path === undefined ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR';
 }
 
 export const errorCodesPlugin: Plugin = {

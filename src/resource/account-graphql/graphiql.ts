@@ -32,7 +32,9 @@ const GRAPHIQL_OPTIONS = {
   endpoint: '/account/graphql',
   headers: JSON.stringify({ Authorization: 'Bearer <member access token>' }, null, 2),
   defaultEditorToolsVisibility: 'headers',
-  defaultQuery: GRAPHIQL_HINT + '{\n  viewer {\n    email\n    name\n    enrolledCourses(first: 5) {\n      nodes { slug expireDate }\n    }\n  }\n}\n',
+  defaultQuery:
+    GRAPHIQL_HINT +
+    '{\n  viewer {\n    email\n    name\n    enrolledCourses(first: 5) {\n      nodes { slug expireDate }\n    }\n  }\n}\n',
   inputValueDeprecation: true,
   schemaDescription: true,
   directiveIsRepeatable: true,
@@ -57,7 +59,9 @@ async function render(): Promise<Page> {
     '<meta charset="utf-8" />',
     '<meta charset="utf-8" />\n      <meta name="viewport" content="width=device-width, initial-scale=1" />',
   );
-  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
   const csp = [
     "default-src 'none'",
     `script-src ${hashes.join(' ')}`,
@@ -72,7 +76,9 @@ async function render(): Promise<Page> {
   ].join('; ');
   const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
   const [br, gz] = await Promise.all([
-    promisify(brotliCompress)(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+    promisify(brotliCompress)(html, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length },
+    }),
     promisify(gzip)(html, { level: 9 }),
   ]);
   return { html, csp, etag, br, gzip: gz };
@@ -80,7 +86,12 @@ async function render(): Promise<Page> {
 
 /** True for a browser opening the URL: GET, wants HTML, no token and no GraphQL query. */
 function wantsPage(ctx: Parameters<Middleware>[0]): boolean {
-  return ctx.method === 'GET' && !ctx.get('authorization') && !ctx.query['query'] && ctx.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+  return (
+    ctx.method === 'GET' &&
+    !ctx.get('authorization') &&
+    !ctx.query.query &&
+    ctx.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html'
+  );
 }
 
 /** The middleware, mounted before the bearer step on `GET /account/graphql` when not in production. */

@@ -61,7 +61,10 @@ function yogaLogger(log?: ErrorLog): YogaLogger | false {
       const found = args.find((a): a is Error => a instanceof Error);
       // yoga hands over the GraphQLError wrapping the resolver's error: report the cause.
       const err = found instanceof GraphQLError && found.originalError ? found.originalError : found;
-      log.error({ err: { type: err?.name ?? 'unknown', message: err?.message ?? String(args[0]) } }, 'account graphql error');
+      log.error(
+        { err: { type: err?.name ?? 'unknown', message: err?.message ?? String(args[0]) } },
+        'account graphql error',
+      );
     },
   };
 }
@@ -101,14 +104,20 @@ export function createAccountYoga(deps: AccountApiDeps, known?: KnownDocuments) 
     logging: yogaLogger(deps.log),
     // Unexpected errors become "Unexpected error." with code INTERNAL_SERVER_ERROR; never a stack trace.
     maskedErrors: { isDev: false },
-    plugins: [storeOutagePlugin, ...limitPlugins(deps.production), writeScopePlugin(deps.baseUrl), errorCodesPlugin, ...(known ? [known.plugin() as Plugin] : [])],
+    plugins: [
+      storeOutagePlugin,
+      ...limitPlugins(deps.production),
+      writeScopePlugin(deps.baseUrl),
+      errorCodesPlugin,
+      ...(known ? [known.plugin() as Plugin] : []),
+    ],
     context: ({ koa }) => accountContext(koa, deps.services),
   });
 }
 
 /** The resolvers' context of a request (`koa.state.principal` set by the bearer step). */
 function accountContext(koa: Pick<Context, 'state'>, services: AccountServices): AccountContext {
-  const principal = koa.state['principal'] as Principal;
+  const principal = koa.state.principal as Principal;
   return { principal, member: { siteId: principal.siteId, userId: principal.userId }, services };
 }
 
@@ -152,17 +161,20 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
   return async (ctx) => {
     // GraphQL over HTTP GET: yoga's JSON.parse of `variables` / `extensions` would surface as a
     // masked 500; malformed input is the client's error (DESIGN D8: never a 500 for bad input).
-    if (ctx.querystring !== '') for (const name of ['variables', 'extensions']) {
-      const raw = ctx.query[name];
-      if (typeof raw !== 'string' || raw === '') continue;
-      try {
-        JSON.parse(raw);
-      } catch {
-        ctx.status = 400;
-        ctx.body = { errors: [{ message: `the ${name} parameter is not valid JSON`, extensions: { code: 'BAD_REQUEST' } }] };
-        return;
+    if (ctx.querystring !== '')
+      for (const name of ['variables', 'extensions']) {
+        const raw = ctx.query[name];
+        if (typeof raw !== 'string' || raw === '') continue;
+        try {
+          JSON.parse(raw);
+        } catch {
+          ctx.status = 400;
+          ctx.body = {
+            errors: [{ message: `the ${name} parameter is not valid JSON`, extensions: { code: 'BAD_REQUEST' } }],
+          };
+          return;
+        }
       }
-    }
     // The body is read here, within the route's 64 KiB (src/http/body.ts), and handed to yoga
     // as text (issue #15: yoga's own Node-stream reading and abort wiring cost more than the query).
     const text = ctx.method === 'POST' ? await readText(ctx) : undefined;
@@ -170,16 +182,23 @@ export function accountGraphqlHandler(deps: AccountApiDeps): Middleware {
     // The route table resolved this request case-insensitively, with or without a trailing slash
     // (oidc-provider's matching rules, src/http/route-table.ts); yoga compares its endpoint exactly,
     // so it is handed the canonical path (SPEC §4.3 `/account/graphql`) with the request's query.
-    const response = await yoga.fetch(`${endpointOrigin}/account/graphql${ctx.search}`, { method: ctx.method, headers: ctx.req.headers as Record<string, string>, body: text }, { koa: ctx });
+    const response = await yoga.fetch(
+      `${endpointOrigin}/account/graphql${ctx.search}`,
+      { method: ctx.method, headers: ctx.req.headers as Record<string, string>, body: text },
+      { koa: ctx },
+    );
     // Rendered as 503 + Retry-After by the outage middleware (the same answer on every surface).
     if (ctx.state[OUTAGE]) throw ctx.state[OUTAGE];
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
     ctx.body = body;
     // After the body: Koa turns a null body into 204 otherwise (yoga's 415/405 carry none).
     ctx.status = response.status;
-    response.headers.forEach((value, key) => ctx.set(key, value));
+    response.headers.forEach((value, key) => {
+      ctx.set(key, value);
+    });
     // Yoga's choice for this Accept value, replayed by the short path (a bounded set: clients send few).
     const type = response.headers.get('content-type');
-    if (response.status === 200 && type !== null && REGULAR_TYPES.has(type) && acceptedTypes.size < 100) acceptedTypes.set(ctx.get('accept'), type);
+    if (response.status === 200 && type !== null && REGULAR_TYPES.has(type) && acceptedTypes.size < 100)
+      acceptedTypes.set(ctx.get('accept'), type);
   };
 }

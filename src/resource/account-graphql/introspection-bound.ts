@@ -20,7 +20,14 @@
  * Aliases, directives and tokens stay under armor's limits; `__type` stays under all of them.
  * Errors: `QUERY_TOO_DEEP` / `QUERY_TOO_COSTLY` (docs/account-api.md "GraphQL errors").
  */
-import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 
 export const INTROSPECTION_LIMITS = { depth: 20, nestedLists: 3, size: 3_500 } as const;
 
@@ -28,7 +35,16 @@ export const INTROSPECTION_LIMITS = { depth: 20, nestedLists: 3, size: 3_500 } a
 const LIST_GUESS = 10;
 
 /** Introspection fields whose value is a list of types, fields, arguments or values. */
-const LIST_FIELDS = new Set(['types', 'directives', 'fields', 'args', 'inputFields', 'interfaces', 'possibleTypes', 'enumValues']);
+const LIST_FIELDS = new Set([
+  'types',
+  'directives',
+  'fields',
+  'args',
+  'inputFields',
+  'interfaces',
+  'possibleTypes',
+  'enumValues',
+]);
 
 interface Extent {
   /** Fields nested on the deepest path. */
@@ -47,7 +63,12 @@ const NONE: Extent = { depth: 0, lists: 0, size: 0 };
  * answers every further spread. Fragments being measured are in `visiting`: a cycle counts
  * nothing at its back edge (graphql-js's NoFragmentCyclesRule rejects that document anyway).
  */
-function extentOf(set: SelectionSetNode, ctx: ValidationContext, measured: Map<string, Extent>, visiting: Set<string>): Extent {
+function extentOf(
+  set: SelectionSetNode,
+  ctx: ValidationContext,
+  measured: Map<string, Extent>,
+  visiting: Set<string>,
+): Extent {
   let depth = 0;
   let lists = 0;
   let size = 0;
@@ -59,7 +80,10 @@ function extentOf(set: SelectionSetNode, ctx: ValidationContext, measured: Map<s
       lists = Math.max(lists, (list ? 1 : 0) + inner.lists);
       size += list ? LIST_GUESS * (1 + inner.size) : inner.size;
     } else {
-      const inner = sel.kind === Kind.INLINE_FRAGMENT ? extentOf(sel.selectionSet, ctx, measured, visiting) : fragmentExtent(sel.name.value, ctx, measured, visiting);
+      const inner =
+        sel.kind === Kind.INLINE_FRAGMENT
+          ? extentOf(sel.selectionSet, ctx, measured, visiting)
+          : fragmentExtent(sel.name.value, ctx, measured, visiting);
       depth = Math.max(depth, inner.depth);
       lists = Math.max(lists, inner.lists);
       size += inner.size;
@@ -69,7 +93,12 @@ function extentOf(set: SelectionSetNode, ctx: ValidationContext, measured: Map<s
 }
 
 /** The extent of the fragment `name`, measured once per validation (none: unknown or cyclic, other rules report it). */
-function fragmentExtent(name: string, ctx: ValidationContext, measured: Map<string, Extent>, visiting: Set<string>): Extent {
+function fragmentExtent(
+  name: string,
+  ctx: ValidationContext,
+  measured: Map<string, Extent>,
+  visiting: Set<string>,
+): Extent {
   const known = measured.get(name);
   if (known) return known;
   const fragment = ctx.getFragment(name);
@@ -94,11 +123,19 @@ export function introspectionBoundRule(limits = INTROSPECTION_LIMITS): Validatio
         const { depth, lists, size } = extentOf(node.selectionSet, ctx, measured, new Set());
         // +1: `__schema` sits under the operation (so the standard query is 15 deep).
         if (depth + 1 > limits.depth) {
-          ctx.reportError(new GraphQLError(`Introspection depth limit of ${limits.depth} exceeded, found ${depth + 1}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
+          ctx.reportError(
+            new GraphQLError(`Introspection depth limit of ${limits.depth} exceeded, found ${depth + 1}.`, {
+              nodes: [node],
+              extensions: { code: 'QUERY_TOO_DEEP' },
+            }),
+          );
         }
         if (lists > limits.nestedLists) {
           ctx.reportError(
-            new GraphQLError(`Introspection nests ${lists} lists (types, fields, args, …); the limit is ${limits.nestedLists}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY' } }),
+            new GraphQLError(
+              `Introspection nests ${lists} lists (types, fields, args, …); the limit is ${limits.nestedLists}.`,
+              { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY' } },
+            ),
           );
         }
         // `__schema` is a field of Query: the same field node reached twice (a fragment on Query
@@ -108,7 +145,10 @@ export function introspectionBoundRule(limits = INTROSPECTION_LIMITS): Validatio
         total += size;
         if (before <= limits.size && total > limits.size) {
           ctx.reportError(
-            new GraphQLError(`Introspection answer estimated at ${total} list entries (${LIST_GUESS} per list); the limit is ${limits.size}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY' } }),
+            new GraphQLError(
+              `Introspection answer estimated at ${total} list entries (${LIST_GUESS} per list); the limit is ${limits.size}.`,
+              { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY' } },
+            ),
           );
         }
       },

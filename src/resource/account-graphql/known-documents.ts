@@ -37,7 +37,8 @@ const INTROSPECTION = /__(schema|type)\b/;
 
 const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The parameters of a POST JSON body when they are of the plain shape above, else undefined
@@ -106,9 +107,22 @@ export class KnownDocuments {
    * Runs a checked document; the JSON text of its result, or undefined when the result carries
    * errors (the caller then lets yoga answer).
    */
-  async run(schema: GraphQLSchema, document: DocumentNode, request: KnownRequest, contextValue: unknown): Promise<string | undefined> {
+  async run(
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    request: KnownRequest,
+    contextValue: unknown,
+  ): Promise<string | undefined> {
     const compiled = this.compiledOf(schema, document, request.operationName);
-    const result = compiled ? await compiled.query(undefined, contextValue, request.variables ?? {}) : await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
+    const result = compiled
+      ? await compiled.query(undefined, contextValue, request.variables ?? {})
+      : await execute({
+          schema,
+          document,
+          contextValue,
+          variableValues: request.variables,
+          operationName: request.operationName,
+        });
     if (result.errors?.length || result.extensions !== undefined) return undefined;
     return JSON.stringify(result);
   }
@@ -119,7 +133,11 @@ export class KnownDocuments {
    */
   private readonly compiled = new WeakMap<DocumentNode, Map<string | undefined, CompiledQuery | null>>();
 
-  private compiledOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
+  private compiledOf(
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operationName: string | undefined,
+  ): CompiledQuery | null {
     let byOperation = this.compiled.get(document);
     if (!byOperation) this.compiled.set(document, (byOperation = new Map()));
     let compiled = byOperation.get(operationName);

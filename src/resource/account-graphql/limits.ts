@@ -48,8 +48,18 @@ function reportAs(code: string) {
 /** graphql-armor with the limits above; rejections are reported, not thrown. */
 function armor(production: boolean): Plugin {
   return EnvelopArmorPlugin({
-    maxDepth: { n: LIMITS.depth, ignoreIntrospection: true, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_DEEP') },
-    costLimit: { maxCost: LIMITS.cost, ignoreIntrospection: true, propagateOnRejection: false, onReject: reportAs('QUERY_TOO_COSTLY') },
+    maxDepth: {
+      n: LIMITS.depth,
+      ignoreIntrospection: true,
+      propagateOnRejection: false,
+      onReject: reportAs('QUERY_TOO_DEEP'),
+    },
+    costLimit: {
+      maxCost: LIMITS.cost,
+      ignoreIntrospection: true,
+      propagateOnRejection: false,
+      onReject: reportAs('QUERY_TOO_COSTLY'),
+    },
     maxAliases: { n: LIMITS.aliases, propagateOnRejection: false, onReject: reportAs('TOO_MANY_ALIASES') },
     maxDirectives: { n: LIMITS.directives, propagateOnRejection: false, onReject: reportAs('TOO_MANY_DIRECTIVES') },
     // Thrown from the parser (there is no validation context yet); coded by `tokenLimitCode`.
@@ -63,7 +73,7 @@ const tokenLimitCode: Plugin = {
   onParse() {
     return ({ result }) => {
       if (result instanceof GraphQLError && /Token limit of \d+ exceeded/.test(result.message)) {
-        (result.extensions as Record<string, unknown>)['code'] = 'TOO_MANY_TOKENS';
+        (result.extensions as Record<string, unknown>).code = 'TOO_MANY_TOKENS';
       }
     };
   },

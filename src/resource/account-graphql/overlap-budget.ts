@@ -61,7 +61,9 @@ function workIn(set: SelectionSetNode, sizeOf: (field: FieldNode) => number): nu
   for (const g of groups.values()) {
     const count = g.leaves + g.objects;
     work += UNITS.leafPair * ((count * (count - 1)) / 2);
-    work += UNITS.objectPair * ((g.objects * (g.objects - 1)) / 2) + UNITS.subtreePair * ((g.size * g.size - g.sizeSquares) / 2);
+    work +=
+      UNITS.objectPair * ((g.objects * (g.objects - 1)) / 2) +
+      UNITS.subtreePair * ((g.size * g.size - g.sizeSquares) / 2);
   }
   const f = spreads.size;
   return work + UNITS.fragmentPair * ((f * (f - 1)) / 2) + UNITS.fragmentField * f * fields.length;
@@ -77,7 +79,9 @@ export function overlapWork(document: DocumentNode): number {
   const sizes = new Map<FieldNode, number>();
   const sizeOfSet = (set: SelectionSetNode): number => {
     let size = 0;
-    for (const sel of set.selections) size += sel.kind === Kind.FIELD ? 1 + sizeOf(sel) : sel.kind === Kind.INLINE_FRAGMENT ? sizeOfSet(sel.selectionSet) : 1;
+    for (const sel of set.selections)
+      size +=
+        sel.kind === Kind.FIELD ? 1 + sizeOf(sel) : sel.kind === Kind.INLINE_FRAGMENT ? sizeOfSet(sel.selectionSet) : 1;
     return size;
   };
   const sizeOf = (field: FieldNode): number => {
@@ -114,9 +118,12 @@ export function overlapBudgetPlugin(max = MAX_OVERLAP_WORK): Plugin {
       const work = overlapWork(params.documentAST);
       if (work > max) {
         setResult([
-          new GraphQLError(`Query repeats fields or fragment spreads too often: checking it would take about ${Math.round(work)} comparison units; the limit is ${max}. Ask for each field once per selection.`, {
-            extensions: { code: 'QUERY_TOO_COSTLY' },
-          }),
+          new GraphQLError(
+            `Query repeats fields or fragment spreads too often: checking it would take about ${Math.round(work)} comparison units; the limit is ${max}. Ask for each field once per selection.`,
+            {
+              extensions: { code: 'QUERY_TOO_COSTLY' },
+            },
+          ),
         ]);
       }
     },

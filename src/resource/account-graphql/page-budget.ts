@@ -38,7 +38,12 @@ function pageSizeOf(field: FieldNode): number {
  * otherwise be expanded 8^depth times). Fragments being counted are in `visiting`: a cycle counts
  * 0 at its back edge (graphql-js's NoFragmentCyclesRule rejects that document anyway).
  */
-function rowsIn(set: SelectionSetNode, ctx: ValidationContext, counted: Map<string, number>, visiting: Set<string>): number {
+function rowsIn(
+  set: SelectionSetNode,
+  ctx: ValidationContext,
+  counted: Map<string, number>,
+  visiting: Set<string>,
+): number {
   let rows = 0;
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
@@ -54,7 +59,12 @@ function rowsIn(set: SelectionSetNode, ctx: ValidationContext, counted: Map<stri
 }
 
 /** The rows of the fragment `name`, counted once per validation (0: unknown or cyclic, other rules report it). */
-function fragmentRows(name: string, ctx: ValidationContext, counted: Map<string, number>, visiting: Set<string>): number {
+function fragmentRows(
+  name: string,
+  ctx: ValidationContext,
+  counted: Map<string, number>,
+  visiting: Set<string>,
+): number {
   const known = counted.get(name);
   if (known !== undefined) return known;
   const fragment: FragmentDefinitionNode | null | undefined = ctx.getFragment(name);
@@ -76,10 +86,13 @@ export function pageBudgetRule(maxRows: number): ValidationRule {
         const rows = rowsIn(op.selectionSet, ctx, counted, new Set());
         if (rows > maxRows) {
           ctx.reportError(
-            new GraphQLError(`Query asks for up to ${rows} connection rows; the limit is ${maxRows} (a variable \`first\` counts ${MAX_PAGE_SIZE}).`, {
-              nodes: [op],
-              extensions: { code: 'QUERY_TOO_COSTLY' },
-            }),
+            new GraphQLError(
+              `Query asks for up to ${rows} connection rows; the limit is ${maxRows} (a variable \`first\` counts ${MAX_PAGE_SIZE}).`,
+              {
+                nodes: [op],
+                extensions: { code: 'QUERY_TOO_COSTLY' },
+              },
+            ),
           );
         }
       },

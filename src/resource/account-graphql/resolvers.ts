@@ -62,9 +62,17 @@ type EnrolledCourseNode = Enrollment & { reads: EnrollmentPageReads };
 
 async function enrolledCourses(args: PageArgs, ctx: AccountContext) {
   const after = decodeCursor('enrollments', args.after);
-  const page = await ctx.services.enrollments.list(ctx.member, checkPageSize(args.first), after, { lastWatched: false });
-  const reads = new EnrollmentPageReads(ctx, page.items.map((i) => i.node.courseId));
-  const withReads: Page<EnrolledCourseNode> = { ...page, items: page.items.map((i) => ({ cursor: i.cursor, node: { ...i.node, reads } })) };
+  const page = await ctx.services.enrollments.list(ctx.member, checkPageSize(args.first), after, {
+    lastWatched: false,
+  });
+  const reads = new EnrollmentPageReads(
+    ctx,
+    page.items.map((i) => i.node.courseId),
+  );
+  const withReads: Page<EnrolledCourseNode> = {
+    ...page,
+    items: page.items.map((i) => ({ cursor: i.cursor, node: { ...i.node, reads } })),
+  };
   return connection('enrollments', withReads);
 }
 
@@ -75,7 +83,12 @@ function viewerOf(user: User) {
 export const resolvers = {
   DateTime: DateTimeScalar,
   OrderStatus: { PENDING: 'pending', PAID: 'paid', REFUNDED: 'refunded', CANCELLED: 'cancelled' },
-  EventRegistrationStatus: { REGISTERED: 'registered', WAITLISTED: 'waitlisted', CANCELLED: 'cancelled', ATTENDED: 'attended' },
+  EventRegistrationStatus: {
+    REGISTERED: 'registered',
+    WAITLISTED: 'waitlisted',
+    CANCELLED: 'cancelled',
+    ATTENDED: 'attended',
+  },
   Query: {
     viewer: (_: unknown, __: unknown, ctx: AccountContext) =>
       guarded(async () => {
@@ -90,17 +103,24 @@ export const resolvers = {
       const site = ctx.principal.site ?? (await ctx.services.accounts.findSite(ctx.member.siteId));
       return { id: ctx.member.siteId, name: site?.name ?? ctx.member.siteId };
     },
-    roles: (_: unknown, __: unknown, ctx: AccountContext) => ctx.principal.roles ?? ctx.services.accounts.rolesAt(ctx.member.userId, ctx.member.siteId),
+    roles: (_: unknown, __: unknown, ctx: AccountContext) =>
+      ctx.principal.roles ?? ctx.services.accounts.rolesAt(ctx.member.userId, ctx.member.siteId),
     enrolledCourses: (_: unknown, args: PageArgs, ctx: AccountContext) => guarded(() => enrolledCourses(args, ctx)),
     orders: (_: unknown, args: PageArgs, ctx: AccountContext) =>
       guarded(async () =>
-        connection('orders', await ctx.services.orders.list(ctx.member, { first: args.first, after: decodeCursor('orders', args.after) })),
+        connection(
+          'orders',
+          await ctx.services.orders.list(ctx.member, { first: args.first, after: decodeCursor('orders', args.after) }),
+        ),
       ),
     eventRegistrations: (_: unknown, args: PageArgs, ctx: AccountContext) =>
       guarded(async () =>
         connection(
           'eventRegistrations',
-          await ctx.services.eventRegistrations.list(ctx.member, { first: args.first, after: decodeCursor('eventRegistrations', args.after) }),
+          await ctx.services.eventRegistrations.list(ctx.member, {
+            first: args.first,
+            after: decodeCursor('eventRegistrations', args.after),
+          }),
         ),
       ),
   },
@@ -118,12 +138,15 @@ export const resolvers = {
     ) =>
       guarded(async () => {
         const { lectureId, positionSeconds, recordedAt } = args.input;
-        if (lectureId.length === 0 || lectureId.length > 128) throw badUserInput('lectureId must be 1–128 characters', 'lectureId');
+        if (lectureId.length === 0 || lectureId.length > 128)
+          throw badUserInput('lectureId must be 1–128 characters', 'lectureId');
         // Position range and the clock-skew bound on recordedAt are Progress.record's rules (shared with MCP).
         const result = await ctx.services.progress.record(ctx.member, { lectureId, positionSeconds, recordedAt });
         return { applied: result.applied, lectureProgress: result.lecture };
       }),
     updateDisplayName: (_: unknown, args: { input: { name: string } }, ctx: AccountContext) =>
-      guarded(async () => ({ viewer: viewerOf(await ctx.services.profiles.setDisplayName(ctx.member.userId, args.input.name)) })),
+      guarded(async () => ({
+        viewer: viewerOf(await ctx.services.profiles.setDisplayName(ctx.member.userId, args.input.name)),
+      })),
   },
 };

@@ -9,7 +9,9 @@ const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9
 
 /** True when the calendar fields exist (no 30 February, no 25:00) — `Date` would roll them over. */
 function realCalendarFields(m: RegExpExecArray): boolean {
-  const [year, month, day, hour, minute, second = '0', offH = '0', offM = '0'] = m.slice(1).map((v) => v ?? '0') as string[];
+  const [year, month, day, hour, minute, second = '0', offH = '0', offM = '0'] = m
+    .slice(1)
+    .map((v) => v ?? '0') as string[];
   const d = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   return (
     d.getUTCMonth() === Number(month) - 1 &&

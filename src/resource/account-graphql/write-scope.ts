@@ -20,11 +20,21 @@ export function writeScopePlugin(baseUrl: string): Plugin<AccountContext> {
       if (operation?.operation !== 'mutation') return;
       const { principal } = args.contextValue;
       if (principal.scopes.has(WRITE_SCOPE)) return;
-      const denied = challenge(baseUrl, 403, 'insufficient_scope', `a mutation needs the scope ${WRITE_SCOPE}`, WRITE_SCOPE);
+      const denied = challenge(
+        baseUrl,
+        403,
+        'insufficient_scope',
+        `a mutation needs the scope ${WRITE_SCOPE}`,
+        WRITE_SCOPE,
+      );
       setResultAndStopExecution({
         errors: [
           new GraphQLError(denied.description, {
-            extensions: { code: 'INSUFFICIENT_SCOPE', scope: WRITE_SCOPE, http: { status: 403, headers: denied.headers } },
+            extensions: {
+              code: 'INSUFFICIENT_SCOPE',
+              scope: WRITE_SCOPE,
+              http: { status: 403, headers: denied.headers },
+            },
           }),
         ],
       });

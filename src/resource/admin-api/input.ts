@@ -10,7 +10,8 @@ import { InputError, type FieldIssue } from './problem.js';
 /** The innermost type name of a schema (through optional / default / nullable). */
 function baseType(schema: z.ZodType): string {
   let s = schema as unknown as { def: { type: string; innerType?: unknown } };
-  while (s.def.innerType && ['optional', 'default', 'nullable', 'prefault'].includes(s.def.type)) s = s.def.innerType as typeof s;
+  while (s.def.innerType && ['optional', 'default', 'nullable', 'prefault'].includes(s.def.type))
+    s = s.def.innerType as typeof s;
   return s.def.type;
 }
 
@@ -32,8 +33,11 @@ function typedQuery(shape: z.ZodRawShape, raw: Record<string, unknown>): Record<
 function issuesOf(part: FieldIssue['in'], error: z.ZodError): FieldIssue[] {
   return error.issues.map((i) => ({
     in: part,
-    pointer: i.path.length ? `/${i.path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}` : '',
-    detail: i.code === 'unrecognized_keys' ? `unknown field(s): ${(i as { keys: string[] }).keys.join(', ')}` : i.message,
+    pointer: i.path.length
+      ? `/${i.path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`
+      : '',
+    detail:
+      i.code === 'unrecognized_keys' ? `unknown field(s): ${(i as { keys: string[] }).keys.join(', ')}` : i.message,
   }));
 }
 
@@ -71,8 +75,16 @@ export function parseInput(
   const issues: FieldIssue[] = [
     ...(params.success ? [] : issuesOf('path', params.error)),
     ...(query.success ? [] : issuesOf('query', query.error)),
-    ...(body === undefined ? [{ in: 'body' as const, pointer: '', detail: 'the body must be a JSON object' }] : body.success ? [] : issuesOf('body', body.error)),
+    ...(body === undefined
+      ? [{ in: 'body' as const, pointer: '', detail: 'the body must be a JSON object' }]
+      : body.success
+        ? []
+        : issuesOf('body', body.error)),
   ];
   if (issues.length > 0 || !params.success || !query.success || !body?.success) throw new InputError(issues);
-  return { params: params.data as Record<string, unknown>, query: query.data as Record<string, unknown>, body: body.data as Record<string, unknown> };
+  return {
+    params: params.data as Record<string, unknown>,
+    query: query.data as Record<string, unknown>,
+    body: body.data as Record<string, unknown>,
+  };
 }

@@ -13,7 +13,11 @@ import { OPERATIONS } from '../../operations/index.js';
 import { runOperation } from '../../operations/runner.js';
 
 const pick = (shape: z.ZodRawShape | undefined, args: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.keys(shape ?? {}).filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
+  Object.fromEntries(
+    Object.keys(shape ?? {})
+      .filter((k) => args[k] !== undefined)
+      .map((k) => [k, args[k]]),
+  );
 
 /** One operation → one tool. @throws Error at start when an operation's MCP output is not an object */
 export function toolOf(op: Operation): AnyTool {
@@ -33,7 +37,12 @@ export function toolOf(op: Operation): AnyTool {
       const principal = ctx.caller.principal;
       if (!principal) throw new Error('operator tools need a signed-in operator (the gate prevents this)');
       const input = { params: pick(op.params, args), query: pick(op.query, args), body: pick(op.body, args) };
-      const actor = { siteId: principal.siteId, userId: principal.userId, clientId: principal.clientId, surface: 'mcp' as const };
+      const actor = {
+        siteId: principal.siteId,
+        userId: principal.userId,
+        clientId: principal.clientId,
+        surface: 'mcp' as const,
+      };
       const result = await runOperation(op, input, actor, ctx.services.admin);
       return view.present ? view.present(result, args) : (result as Record<string, unknown>);
     },

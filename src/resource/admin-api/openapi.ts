@@ -22,21 +22,45 @@ function isOptional(schema: z.ZodType): boolean {
 
 function parameters(op: Operation): Json[] {
   const out: Json[] = [];
-  for (const [name, schema] of Object.entries(op.params ?? {})) out.push({ name, in: 'path', required: true, schema: jsonSchema(schema as z.ZodType, 'input') });
+  for (const [name, schema] of Object.entries(op.params ?? {}))
+    out.push({ name, in: 'path', required: true, schema: jsonSchema(schema as z.ZodType, 'input') });
   for (const [name, schema] of Object.entries(op.query ?? {})) {
     const s = jsonSchema(schema as z.ZodType, 'input');
     const description = s.description;
     delete s.description;
-    out.push({ name, in: 'query', required: !isOptional(schema as z.ZodType), schema: s, ...(description ? { description } : {}) });
+    out.push({
+      name,
+      in: 'query',
+      required: !isOptional(schema as z.ZodType),
+      schema: s,
+      ...(description ? { description } : {}),
+    });
   }
-  if (op.ifMatch) out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'ETag of the GET representation; 412 when the resource changed since.' });
+  if (op.ifMatch)
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'ETag of the GET representation; 412 when the resource changed since.',
+    });
   if (op.status === 201) {
-    out.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Repeat the request with the same key to get the same answer (24 h); another request with the key is refused.' });
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 255 },
+      description:
+        'Repeat the request with the same key to get the same answer (24 h); another request with the key is refused.',
+    });
   }
   return out;
 }
 
-const problemRef = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+const problemRef = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
 
 function responses(op: Operation): Json {
   const status = String(op.status ?? 200);
@@ -45,7 +69,9 @@ function responses(op: Operation): Json {
       ? { description: 'Done (no content)' }
       : {
           description: op.status === 201 ? 'Created' : 'OK',
-          ...(op.status === 201 ? { headers: { Location: { schema: { type: 'string' }, description: 'URL path of the created resource' } } } : {}),
+          ...(op.status === 201
+            ? { headers: { Location: { schema: { type: 'string' }, description: 'URL path of the created resource' } } }
+            : {}),
           ...(op.method === 'get' || op.ifMatch ? { headers: { ETag: { schema: { type: 'string' } } } } : {}),
           content: { 'application/json': { schema: op.response ? jsonSchema(op.response, 'output') : {} } },
         };
@@ -53,11 +79,14 @@ function responses(op: Operation): Json {
     [status]: success,
     '400': problemRef('invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it)'),
     '401': problemRef('invalid_token (WWW-Authenticate carries resource_metadata)'),
-    '403': problemRef('insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site)'),
+    '403': problemRef(
+      'insufficient_scope (WWW-Authenticate carries scope) or access_denied (no operator role at the site)',
+    ),
     '404': problemRef('not_found: no such row at your site (rows of other sites are never revealed)'),
     '503': problemRef('temporarily_unavailable: a backing store is unreachable (Retry-After says when to retry)'),
   };
-  if (op.method !== 'get') out['409'] = problemRef('conflict with the current state (e.g. a slug or code already taken)');
+  if (op.method !== 'get')
+    out['409'] = problemRef('conflict with the current state (e.g. a slug or code already taken)');
   if (op.upload) {
     out['413'] = problemRef('the file is larger than UPLOAD_MAX_BYTES');
     out['415'] = problemRef('unsupported_media_type: not multipart/form-data, or the bytes are not an accepted type');
@@ -83,11 +112,28 @@ export function adminPaths(operations: readonly Operation[] = OPERATIONS): Recor
         ? {
             requestBody: {
               required: true,
-              content: { 'multipart/form-data': { schema: { type: 'object', required: [op.upload.field], properties: { [op.upload.field]: { type: 'string', format: 'binary', description: op.upload.description } } } } },
+              content: {
+                'multipart/form-data': {
+                  schema: {
+                    type: 'object',
+                    required: [op.upload.field],
+                    properties: {
+                      [op.upload.field]: { type: 'string', format: 'binary', description: op.upload.description },
+                    },
+                  },
+                },
+              },
             },
           }
         : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(z.object(op.body).strict(), 'input') } } } } : {}),
+      ...(op.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(z.object(op.body).strict(), 'input') } },
+            },
+          }
+        : {}),
       responses: responses(op),
       ...(op.mcp ? { 'x-mcp-tool': op.mcp.name } : {}),
     };
@@ -111,7 +157,11 @@ export const PROBLEM_SCHEMA: Json = {
       items: {
         type: 'object',
         required: ['in', 'pointer', 'detail'],
-        properties: { in: { enum: ['body', 'query', 'path', 'header'] }, pointer: { type: 'string', description: 'RFC 6901 JSON pointer' }, detail: { type: 'string' } },
+        properties: {
+          in: { enum: ['body', 'query', 'path', 'header'] },
+          pointer: { type: 'string', description: 'RFC 6901 JSON pointer' },
+          detail: { type: 'string' },
+        },
       },
     },
   },

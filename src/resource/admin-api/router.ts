@@ -51,7 +51,12 @@ export interface AdminRouterDeps {
 
 interface AdminState {
   principal: Principal;
-  input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; file?: UploadedPart };
+  input: {
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    body: Record<string, unknown>;
+    file?: UploadedPart;
+  };
   idempotencyKey?: string;
 }
 
@@ -59,7 +64,6 @@ const state = (ctx: Context): AdminState => ctx.state as AdminState;
 
 /** `{name}` (OpenAPI) → `:name` (Koa router). */
 export const koaPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
-
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -97,7 +101,14 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
     async (ctx, next) => {
       // The roles the shared bearer step read at this request (`Accounts.liveMemberAt`).
       const { roles } = (ctx.state as { principal: Principal }).principal;
-      if (!isOperator(roles ?? [])) throw challenge(deps.baseUrl, 403, 'access_denied', 'the admin API needs an owner or admin role at the site', scope);
+      if (!isOperator(roles ?? []))
+        throw challenge(
+          deps.baseUrl,
+          403,
+          'access_denied',
+          'the admin API needs an owner or admin role at the site',
+          scope,
+        );
       await next();
     };
 
@@ -108,20 +119,29 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
       await next();
     };
     const parseRequest: Middleware = async (ctx, next) => {
-      state(ctx).input = parseInput(op, schemas, { params: ctx.params as Record<string, unknown>, query: ctx.query as Record<string, unknown>, body: ctx.request.body });
+      state(ctx).input = parseInput(op, schemas, {
+        params: ctx.params as Record<string, unknown>,
+        query: ctx.query as Record<string, unknown>,
+        body: ctx.request.body,
+      });
       if (ctx.state.upload) state(ctx).input.file = ctx.state.upload;
       await next();
     };
     const replayIdempotent: Middleware = async (ctx, next) => {
       const key = ctx.get('idempotency-key');
       if (!key) return next();
-      if (!IDEMPOTENCY_KEY.test(key)) throw new InputError([{ in: 'header', pointer: '/Idempotency-Key', detail: 'must be 1–255 visible ASCII characters' }]);
+      if (!IDEMPOTENCY_KEY.test(key))
+        throw new InputError([
+          { in: 'header', pointer: '/Idempotency-Key', detail: 'must be 1–255 visible ASCII characters' },
+        ]);
       // Issue #25 finding 16: keys are the caller's own (site, client, user).
       const { siteId, clientId, userId } = state(ctx).principal;
       const owner = { siteId, clientId, userId };
       const { file, ...input } = state(ctx).input;
       const fileHash = file ? createHash('sha256').update(file.bytes).digest('hex') : undefined;
-      const fingerprint = createHash('sha256').update(`${op.id}\n${JSON.stringify({ ...input, file: fileHash })}`).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(`${op.id}\n${JSON.stringify({ ...input, file: fileHash })}`)
+        .digest('hex');
       const stored = await deps.idempotency.claim(owner, `${op.id} ${key}`, fingerprint);
       if (stored) {
         ctx.status = stored.status;
@@ -137,11 +157,20 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
         await deps.idempotency.release(owner, `${op.id} ${key}`);
         throw err;
       }
-      await deps.idempotency.complete(owner, `${op.id} ${key}`, { status: ctx.status, body: withoutOneTimeSecrets(ctx.body), location: ctx.response.get('Location') || null });
+      await deps.idempotency.complete(owner, `${op.id} ${key}`, {
+        status: ctx.status,
+        body: withoutOneTimeSecrets(ctx.body),
+        location: ctx.response.get('Location') || null,
+      });
     };
     const runThroughOperations: Middleware = async (ctx) => {
       const wanted = op.ifMatch ? ctx.get('if-match') : '';
-      const ifMatch = wanted ? wanted.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+      const ifMatch = wanted
+        ? wanted
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : undefined;
       const result = await runOperation(op, state(ctx).input, actorOf(ctx), deps.services, { ifMatch });
       const status = op.status ?? 200;
       ctx.set('Cache-Control', 'no-store');
@@ -171,7 +200,10 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
   router.all(CATCH_ALL, (ctx) => {
     const allowed = [...new Set((ctx.matched ?? []).filter((l) => l.path !== CATCH_ALL).flatMap((l) => l.methods))];
     if (allowed.length > 0) {
-      throw new MethodNotAllowed(`${ctx.method} is not allowed on ${ctx.path} (allowed: ${allowed.join(', ')})`, allowed);
+      throw new MethodNotAllowed(
+        `${ctx.method} is not allowed on ${ctx.path} (allowed: ${allowed.join(', ')})`,
+        allowed,
+      );
     }
     throw new NotFound(`no admin operation at ${ctx.method} ${ctx.path}; see /openapi.json`);
   });

@@ -24,7 +24,11 @@ declare module 'koa' {
 /** Room for the multipart framing around the file (boundaries, part headers), in bytes. */
 const FRAMING_BYTES = 16 * 1024;
 
-const tooLarge = (maxBytes: number) => new InvalidRequest(`the file is larger than the upload limit (${maxBytes} bytes, UPLOAD_MAX_BYTES)`, { status: 413, headers: { Connection: 'close' } });
+const tooLarge = (maxBytes: number) =>
+  new InvalidRequest(`the file is larger than the upload limit (${maxBytes} bytes, UPLOAD_MAX_BYTES)`, {
+    status: 413,
+    headers: { Connection: 'close' },
+  });
 
 /**
  * Reads the one file part `field` of a multipart/form-data body, at most `maxBytes` bytes, onto
@@ -35,7 +39,8 @@ const tooLarge = (maxBytes: number) => new InvalidRequest(`the file is larger th
  */
 export function readUpload(field: string, maxBytes: number): Middleware {
   return async (ctx, next) => {
-    if (!ctx.is('multipart/form-data')) throw new UnsupportedMediaType(`send the file as multipart/form-data with one part named "${field}"`);
+    if (!ctx.is('multipart/form-data'))
+      throw new UnsupportedMediaType(`send the file as multipart/form-data with one part named "${field}"`);
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > bodyLimitOf(ctx)) throw bodyTooLarge(bodyLimitOf(ctx));
     if (declared > maxBytes + FRAMING_BYTES) throw tooLarge(maxBytes);
@@ -58,23 +63,30 @@ export function readUpload(field: string, maxBytes: number): Middleware {
       parser.on('file', (name, stream, info) => {
         if (name !== field) {
           stream.resume();
-          fail(new InputError([{ in: 'body', pointer: `/${name}`, detail: `unknown part; send the file in a part named "${field}"` }]));
+          fail(
+            new InputError([
+              { in: 'body', pointer: `/${name}`, detail: `unknown part; send the file in a part named "${field}"` },
+            ]),
+          );
           return;
         }
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('limit', () => fail(tooLarge(maxBytes)));
         stream.on('end', () => {
-          if (!failed) part = { bytes: Buffer.concat(chunks), filename: info.filename ?? '', declaredType: info.mimeType ?? '' };
+          if (!failed)
+            part = { bytes: Buffer.concat(chunks), filename: info.filename ?? '', declaredType: info.mimeType ?? '' };
         });
       });
-      const onePart = () => fail(new InputError([{ in: 'body', pointer: '', detail: `send exactly one part, the file "${field}"` }]));
+      const onePart = () =>
+        fail(new InputError([{ in: 'body', pointer: '', detail: `send exactly one part, the file "${field}"` }]));
       parser.on('fieldsLimit', onePart);
       parser.on('filesLimit', onePart);
       parser.on('error', () => fail(new InvalidRequest('malformed multipart/form-data body')));
       parser.on('close', () => {
         if (failed) return;
-        if (!part) fail(new InputError([{ in: 'body', pointer: `/${field}`, detail: `missing the file part "${field}"` }]));
+        if (!part)
+          fail(new InputError([{ in: 'body', pointer: `/${field}`, detail: `missing the file part "${field}"` }]));
         else resolve(part);
       });
       ctx.req.on('error', () => fail(new InvalidRequest('the request body could not be read')));

@@ -44,16 +44,40 @@ export function decide(tool: AnyTool, caller: Caller): ToolAccess {
       ? ": this is an operator tool for the site's owners and admins, which a member client cannot request (sign in with an application registered at /api/oauth/register as an owner or admin)"
       : '';
   if (!principal) {
-    return { allowed: false, status: 401, error: 'invalid_token', description: `the tool ${tool.name} needs an access token with the scope ${needed}${how}`, scope: needed, memberData };
+    return {
+      allowed: false,
+      status: 401,
+      error: 'invalid_token',
+      description: `the tool ${tool.name} needs an access token with the scope ${needed}${how}`,
+      scope: needed,
+      memberData,
+    };
   }
   const missing = tool.scopes.filter((s) => !principal.scopes.has(s));
   if (missing.length > 0) {
     // A member token cannot grow into operator scopes (its client may not ask for them): name the tool's own.
-    const wanted = tool.audience === 'operator' && memberToken ? needed : [...new Set([...principal.scopes, ...tool.scopes])].join(' ');
-    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs the scope ${missing.join(' ')}: authorize again for the scopes named in this challenge${how}`, scope: wanted, memberData };
+    const wanted =
+      tool.audience === 'operator' && memberToken
+        ? needed
+        : [...new Set([...principal.scopes, ...tool.scopes])].join(' ');
+    return {
+      allowed: false,
+      status: 403,
+      error: 'insufficient_scope',
+      description: `the tool ${tool.name} needs the scope ${missing.join(' ')}: authorize again for the scopes named in this challenge${how}`,
+      scope: wanted,
+      memberData,
+    };
   }
   if (tool.audience === 'operator' && !isOperator(caller.roles)) {
-    return { allowed: false, status: 403, error: 'insufficient_scope', description: `the tool ${tool.name} needs an owner or admin role at the site ${principal.siteId}`, scope: needed, memberData: false };
+    return {
+      allowed: false,
+      status: 403,
+      error: 'insufficient_scope',
+      description: `the tool ${tool.name} needs an owner or admin role at the site ${principal.siteId}`,
+      scope: needed,
+      memberData: false,
+    };
   }
   return { allowed: true };
 }
@@ -61,7 +85,8 @@ export function decide(tool: AnyTool, caller: Caller): ToolAccess {
 /** Whom each audience is for, as the first words of a listed tool's description. */
 const FOR: Readonly<Record<AnyTool['audience'], string>> = {
   public: 'For everyone, no sign-in needed.',
-  member: "For members of the site, about their own enrollments, progress and orders: sign in through the site's member client.",
+  member:
+    "For members of the site, about their own enrollments, progress and orders: sign in through the site's member client.",
   operator: "For the site's owners and admins only (operator tool): sign in as an owner or admin.",
 };
 
@@ -71,7 +96,9 @@ const FOR: Readonly<Record<AnyTool['audience'], string>> = {
  * them, can tell a member's tool from an operator's.
  */
 export function listedDescription(tool: AnyTool): string {
-  const needs = tool.scopes.length ? ` Needs the OAuth scope ${tool.scopes.join(' ')}; calling it without that answers HTTP 401/403 with the scope to ask for.` : '';
+  const needs = tool.scopes.length
+    ? ` Needs the OAuth scope ${tool.scopes.join(' ')}; calling it without that answers HTTP 401/403 with the scope to ask for.`
+    : '';
   return `${FOR[tool.audience]} ${tool.description}${needs}`;
 }
 

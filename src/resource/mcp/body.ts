@@ -31,7 +31,8 @@ export async function readJsonRpcBody(ctx: Context): Promise<JsonRpcBody> {
   try {
     raw = await readText(ctx);
   } catch (err) {
-    if (err instanceof HttpError && err.status === 413) throw new JsonRpcHttpError(413, -32600, err.description, err.headers);
+    if (err instanceof HttpError && err.status === 413)
+      throw new JsonRpcHttpError(413, -32600, err.description, err.headers);
     throw new JsonRpcHttpError(400, -32700, 'Parse error: the request body could not be read');
   }
   let parsed: unknown;
@@ -41,7 +42,11 @@ export async function readJsonRpcBody(ctx: Context): Promise<JsonRpcBody> {
     throw new JsonRpcHttpError(400, -32700, 'Parse error: the body is not valid JSON');
   }
   if (Array.isArray(parsed) && parsed.length > MAX_BATCH) {
-    throw new JsonRpcHttpError(400, -32600, `Invalid Request: a batch may hold at most ${MAX_BATCH} messages (this one has ${parsed.length})`);
+    throw new JsonRpcHttpError(
+      400,
+      -32600,
+      `Invalid Request: a batch may hold at most ${MAX_BATCH} messages (this one has ${parsed.length})`,
+    );
   }
   return { raw, parsed };
 }
@@ -57,7 +62,10 @@ export const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
 export function requestRevision(header: string, parsed: unknown): string | undefined {
   if (header) return header;
   for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
-    const version = (m as { method?: unknown; params?: { protocolVersion?: unknown } } | null)?.method === 'initialize' ? (m as { params?: { protocolVersion?: unknown } }).params?.protocolVersion : undefined;
+    const version =
+      (m as { method?: unknown; params?: { protocolVersion?: unknown } } | null)?.method === 'initialize'
+        ? (m as { params?: { protocolVersion?: unknown } }).params?.protocolVersion
+        : undefined;
     if (typeof version === 'string') return version;
   }
   return undefined;
@@ -72,6 +80,10 @@ export function refuseForbiddenBatch(header: string, parsed: unknown): void {
   if (!Array.isArray(parsed)) return;
   const revision = requestRevision(header, parsed);
   if (revision !== undefined && revision >= FIRST_REVISION_WITHOUT_BATCHES) {
-    throw new JsonRpcHttpError(400, -32600, `Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 20)} (removed in ${FIRST_REVISION_WITHOUT_BATCHES}); send one message per request`);
+    throw new JsonRpcHttpError(
+      400,
+      -32600,
+      `Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 20)} (removed in ${FIRST_REVISION_WITHOUT_BATCHES}); send one message per request`,
+    );
   }
 }

@@ -58,13 +58,23 @@ export function gateToolCalls(parsed: unknown, caller: Caller, baseUrl: string, 
     const tool = call.name === undefined ? undefined : findTool(call.name);
     if (!tool) {
       if (Array.isArray(parsed)) continue; // inside a batch the SDK answers that entry itself
-      const message = call.name === undefined ? 'Invalid params: tools/call needs params.name (a string)' : `Unknown tool: ${call.name.slice(0, 100)}`;
+      const message =
+        call.name === undefined
+          ? 'Invalid params: tools/call needs params.name (a string)'
+          : `Unknown tool: ${call.name.slice(0, 100)}`;
       return { pass: false, id: call.id, code: -32602, message };
     }
     const decision = decide(tool, caller);
     if (!decision.allowed) {
       const topic = decision.memberData ? 'memberAccess' : 'challenges';
-      throw challenge(baseUrl, decision.status, decision.error, withDocs(decision.description, docsUrl, topic), decision.scope, docsLink(docsUrl, topic));
+      throw challenge(
+        baseUrl,
+        decision.status,
+        decision.error,
+        withDocs(decision.description, docsUrl, topic),
+        decision.scope,
+        docsLink(docsUrl, topic),
+      );
     }
   }
   return { pass: true };

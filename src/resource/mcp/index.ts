@@ -48,7 +48,12 @@ const state = (ctx: Context): McpState => ctx.state as McpState;
 /** MCP Streamable HTTP: POST only here; GET (no server-initiated SSE stream) and DELETE (no sessions) → 405. */
 const allowPostOnly: Middleware = async (ctx, next) => {
   if (ctx.method !== 'POST') {
-    throw new JsonRpcHttpError(405, -32000, `Method Not Allowed: ${ctx.method} /mcp (this server is stateless: POST JSON-RPC only)`, { Allow: 'POST' });
+    throw new JsonRpcHttpError(
+      405,
+      -32000,
+      `Method Not Allowed: ${ctx.method} /mcp (this server is stateless: POST JSON-RPC only)`,
+      { Allow: 'POST' },
+    );
   }
   await next();
 };
@@ -93,7 +98,11 @@ function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
   const servers = new McpServerPool(services, deps.logger);
   return async (ctx) => {
     let outage: unknown;
-    const scope = { caller: state(ctx).caller, requestId: String(ctx.state.requestId ?? ''), onOutage: (err: unknown) => (outage ??= err) };
+    const scope = {
+      caller: state(ctx).caller,
+      requestId: String(ctx.state.requestId ?? ''),
+      onOutage: (err: unknown) => (outage ??= err),
+    };
     const plain = plainRequest(ctx, state(ctx).body);
     if (plain) await servers.serveDirect(scope, (transport) => serveDirect(ctx, transport, plain, deps.baseUrl));
     else await servers.serve(scope, (server) => serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl));

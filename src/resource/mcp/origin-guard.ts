@@ -17,10 +17,12 @@ export function originGuard(baseUrl: string): Middleware {
   const checkHost = isLoopbackHost(base.hostname);
   return async (ctx, next) => {
     const origin = ctx.get('origin');
-    if (origin && origin !== base.origin) throw new JsonRpcHttpError(403, -32000, `Forbidden: Origin ${origin.slice(0, 100)} is not allowed`);
+    if (origin && origin !== base.origin)
+      throw new JsonRpcHttpError(403, -32000, `Forbidden: Origin ${origin.slice(0, 100)} is not allowed`);
     // The Host as sent: `ctx.host` is pinned to BASE_URL (src/http/origin.ts, DESIGN D7).
     const sent = String((ctx.state as { sentHost?: unknown }).sentHost ?? ctx.get('host'));
-    if (checkHost && sent.toLowerCase() !== base.host) throw new JsonRpcHttpError(403, -32000, 'Forbidden: Host header does not name this server');
+    if (checkHost && sent.toLowerCase() !== base.host)
+      throw new JsonRpcHttpError(403, -32000, 'Forbidden: Host header does not name this server');
     await next();
   };
 }

@@ -37,7 +37,8 @@ function graphqlFields(): { read: string[]; write: string[] } {
   const write: string[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const field of Object.keys(type.getFields())) (type.name === mutation ? write : read).push(`${type.name}.${field}`);
+    for (const field of Object.keys(type.getFields()))
+      (type.name === mutation ? write : read).push(`${type.name}.${field}`);
   }
   return { read, write };
 }
@@ -50,7 +51,8 @@ function adminOperations(openapi: Record<string, unknown>): Map<string, string[]
     if (!path.startsWith('/api/v1/')) continue; // the admin API only (UserInfo and GraphQL are listed elsewhere)
     for (const [method, op] of Object.entries(item)) {
       for (const requirement of op?.security ?? []) {
-        for (const scope of requirement.oauth2 ?? []) out.set(scope, [...(out.get(scope) ?? []), `${method.toUpperCase()} ${path}`]);
+        for (const scope of requirement.oauth2 ?? [])
+          out.set(scope, [...(out.get(scope) ?? []), `${method.toUpperCase()} ${path}`]);
       }
     }
   }
@@ -73,11 +75,23 @@ export function scopeMap(baseUrl: string, openapi: Record<string, unknown>): Sco
   }
   return {
     resource: baseUrl,
-    generated_from: ['src/resource/mcp/tools/registry.ts', 'src/resource/account-graphql/schema.graphql', '/openapi.json'],
+    generated_from: [
+      'src/resource/mcp/tools/registry.ts',
+      'src/resource/account-graphql/schema.graphql',
+      '/openapi.json',
+    ],
     scopes,
     mcp_public_tools: TOOLS.filter((t) => t.scopes.length === 0).map((t) => t.name),
     mcp_tools: Object.fromEntries(
-      TOOLS.map((t) => [t.name, { scopes: [...t.scopes], audience: t.audience, read_only: t.annotations.readOnlyHint, destructive: t.annotations.destructiveHint }]),
+      TOOLS.map((t) => [
+        t.name,
+        {
+          scopes: [...t.scopes],
+          audience: t.audience,
+          read_only: t.annotations.readOnlyHint,
+          destructive: t.annotations.destructiveHint,
+        },
+      ]),
     ),
   };
 }

@@ -25,7 +25,7 @@ const INSTRUCTIONS = [
   'Tools of an online-course platform.',
   'Every tool is listed to every caller; each description starts with whom it is for and the scopes it needs.',
   'Without a token: the public catalogue (search_courses, get_course) and how_to_connect.',
-  'Members (account:read / account:write, through their site\'s member client): their enrollments, progress, orders and event registrations.',
+  "Members (account:read / account:write, through their site's member client): their enrollments, progress, orders and event registrations.",
   'Site owners and admins (operator scopes): courses, curriculum, students, members, orders, analytics, events and coupons.',
   'Calling a tool you cannot use yet answers HTTP 401 (sign in) or 403 insufficient_scope (step up) with the scope to ask for.',
   'Call how_to_connect to see which scope unlocks which tool.',
@@ -40,9 +40,23 @@ const INSTRUCTIONS = [
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** Runs a tool and maps its outcome to an MCP result; never lets an internal error text out. */
-async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): Promise<CallToolResult> {
+async function runTool(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  caller: Caller,
+  services: ToolServices,
+  logger: Logger,
+  requestId: string,
+  onOutage?: (err: unknown) => void,
+): Promise<CallToolResult> {
   // Audit line per call: who (sub, site), which tool, outcome. Never arguments or tokens.
-  const audit = { req_id: requestId, tool: tool.name, sub: caller.principal?.userId, org_id: caller.principal?.siteId, client_id: caller.principal?.clientId };
+  const audit = {
+    req_id: requestId,
+    tool: tool.name,
+    sub: caller.principal?.userId,
+    org_id: caller.principal?.siteId,
+    client_id: caller.principal?.clientId,
+  };
   try {
     const result = await tool.run(args, { caller, services });
     logger.info({ ...audit, outcome: 'ok' }, 'mcp tool call');
@@ -55,8 +69,14 @@ async function runTool(tool: AnyTool, args: Record<string, unknown>, caller: Cal
     }
     // Issue #14: a store outage is the whole request's 503 (index.ts), not a tool error in a 200.
     if (onOutage && isStoreOutage(err)) onOutage(err);
-    logger.error({ req_id: requestId, tool: tool.name, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'mcp tool failed');
-    return { isError: true, content: [{ type: 'text', text: `internal error in ${tool.name} (request id ${requestId}); try again later` }] };
+    logger.error(
+      { req_id: requestId, tool: tool.name, err: { type: (err as Error)?.name, message: (err as Error)?.message } },
+      'mcp tool failed',
+    );
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `internal error in ${tool.name} (request id ${requestId}); try again later` }],
+    };
   }
 }
 
@@ -86,8 +106,17 @@ interface CallScope {
  * A server holding `tools`, whose tool calls run for the request `scope()` names at call time.
  * `tools/list` shows exactly `tools`.
  */
-function serverWith(tools: readonly AnyTool[], services: ToolServices, logger: Logger, scope: () => CallScope): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
+function serverWith(
+  tools: readonly AnyTool[],
+  services: ToolServices,
+  logger: Logger,
+  scope: () => CallScope,
+): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
+  });
   for (const tool of tools) {
     const { input, output } = schemasOf(tool);
     server.registerTool(
@@ -118,7 +147,13 @@ function serverWith(tools: readonly AnyTool[], services: ToolServices, logger: L
  * @param requestId the request id, quoted in internal-error results for support
  * @param onOutage told when a tool met a store outage (the request then answers 503)
  */
-export function buildMcpServer(caller: Caller, services: ToolServices, logger: Logger, requestId: string, onOutage?: (err: unknown) => void): McpServer {
+export function buildMcpServer(
+  caller: Caller,
+  services: ToolServices,
+  logger: Logger,
+  requestId: string,
+  onOutage?: (err: unknown) => void,
+): McpServer {
   const scope = { caller, requestId, onOutage };
   return serverWith(TOOLS, services, logger, () => scope);
 }

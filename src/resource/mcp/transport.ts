@@ -32,7 +32,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcBody } from './body.js';
 
-const SKIPPED_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'cookie']);
+const SKIPPED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'cookie',
+]);
 
 function webHeaders(ctx: Context): Headers {
   const headers = new Headers();
@@ -45,14 +53,23 @@ function webHeaders(ctx: Context): Headers {
 
 /** Serves the request with `server` and writes the SDK's response to `ctx`. */
 export async function serveWithSdk(ctx: Context, server: McpServer, body: JsonRpcBody, baseUrl: string): Promise<void> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
-    const request = new Request(new URL(ctx.path, baseUrl), { method: 'POST', headers: webHeaders(ctx), body: body.raw });
+    const request = new Request(new URL(ctx.path, baseUrl), {
+      method: 'POST',
+      headers: webHeaders(ctx),
+      body: body.raw,
+    });
     const response = await transport.handleRequest(request, { parsedBody: body.parsed });
     const text = await response.text();
     ctx.status = response.status;
-    response.headers.forEach((value, name) => ctx.set(name, value));
+    response.headers.forEach((value, name) => {
+      ctx.set(name, value);
+    });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = text;
     // 202 for notifications has no body; Koa would type an empty string as text/plain.
@@ -112,7 +129,12 @@ export class DirectTransport implements Transport {
     // The server's own messages: a response has an id and a result or an error (the SDK's zod
     // guards would parse the whole result again, and build a failure for every non-error).
     const response = message as { id?: unknown; result?: unknown; error?: unknown };
-    if (!this.waiting || response.id !== this.waiting.id || (response.result === undefined && response.error === undefined)) return;
+    if (
+      !this.waiting ||
+      response.id !== this.waiting.id ||
+      (response.result === undefined && response.error === undefined)
+    )
+      return;
     const { resolve } = this.waiting;
     this.waiting = undefined;
     resolve(message);
@@ -136,7 +158,12 @@ export class DirectTransport implements Transport {
 }
 
 /** Answers a plain request through a server connected to `transport`, as the SDK's JSON mode does. */
-export async function serveDirect(ctx: Context, transport: DirectTransport, request: JSONRPCRequest, baseUrl: string): Promise<void> {
+export async function serveDirect(
+  ctx: Context,
+  transport: DirectTransport,
+  request: JSONRPCRequest,
+  baseUrl: string,
+): Promise<void> {
   const response = await transport.dispatch(request, { requestInfo: requestInfo(ctx, baseUrl) });
   ctx.status = 200;
   ctx.set('Content-Type', 'application/json');

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 const needed = !('globSync' in createRequire(import.meta.url)('fs'));
 const shim = new URL('./fs-shim.mjs', import.meta.url).href;
 export async function resolve(specifier, context, next) {
-  if (needed && (specifier === 'fs' || specifier === 'node:fs') && context.parentURL !== shim) return { url: shim, shortCircuit: true };
+  if (needed && (specifier === 'fs' || specifier === 'node:fs') && context.parentURL !== shim)
+    return { url: shim, shortCircuit: true };
   return next(specifier, context);
 }

@@ -23,9 +23,15 @@ export interface ConformanceRun {
  * Runs the CLI with `args` (e.g. `['server', '--url', …, '--scenario', 'ping']`).
  * @param login when given, completes the authorization URL the CLI prints (authorization mode)
  */
-export function runConformance(args: string[], options: { login?: UserAgentOptions; authorizePrefix?: string; timeoutMs?: number } = {}): Promise<ConformanceRun> {
+export function runConformance(
+  args: string[],
+  options: { login?: UserAgentOptions; authorizePrefix?: string; timeoutMs?: number } = {},
+): Promise<ConformanceRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', COMPAT, CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(process.execPath, ['--import', COMPAT, CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     let output = '';
     let handled = false;
     const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 60_000);
@@ -47,7 +53,10 @@ export function runConformance(args: string[], options: { login?: UserAgentOptio
     child.on('error', reject);
     child.on('close', (exitCode) => {
       clearTimeout(timer);
-      const summary = output.split('\n').filter((l) => /^(Passed: |Total: )/.test(l.trim())).map((l) => l.trim());
+      const summary = output
+        .split('\n')
+        .filter((l) => /^(Passed: |Total: )/.test(l.trim()))
+        .map((l) => l.trim());
       resolve({ exitCode, output, summary });
     });
   });

@@ -29,7 +29,9 @@ export const myEnrollments = defineTool({
         expireDate: iso.nullable(),
         hasLifetimeAccess: z.boolean(),
         accessActive: z.boolean(),
-        lastWatchedLecture: z.object({ lectureId: z.string(), positionSeconds: z.number().int(), updatedAt: iso }).nullable(),
+        lastWatchedLecture: z
+          .object({ lectureId: z.string(), positionSeconds: z.number().int(), updatedAt: iso })
+          .nullable(),
       }),
     ),
     totalCount: z.number().int(),
@@ -57,7 +59,8 @@ export const myEnrollments = defineTool({
 export const continueWatching = defineTool({
   name: 'continue_watching',
   title: 'Continue watching',
-  description: 'Where to pick up each of your courses: the last watched lecture and the playback position in seconds, most recent first.',
+  description:
+    'Where to pick up each of your courses: the last watched lecture and the playback position in seconds, most recent first.',
   audience: 'member',
   scopes: ['account:read'],
   input: {},
@@ -96,7 +99,14 @@ export const myOrders = defineTool({
         totalMinor: z.number().int(),
         currency: z.string(),
         createdAt: iso,
-        items: z.array(z.object({ title: z.string(), courseSlug: z.string().nullable(), quantity: z.number().int(), unitPriceMinor: z.number().int() })),
+        items: z.array(
+          z.object({
+            title: z.string(),
+            courseSlug: z.string().nullable(),
+            quantity: z.number().int(),
+            unitPriceMinor: z.number().int(),
+          }),
+        ),
       }),
     ),
   },
@@ -110,7 +120,12 @@ export const myOrders = defineTool({
         totalMinor: o.total.amountMinor,
         currency: o.total.currency,
         createdAt: o.createdAt,
-        items: o.items.map((i) => ({ title: i.title, courseSlug: i.courseSlug, quantity: i.quantity, unitPriceMinor: i.unitPrice.amountMinor })),
+        items: o.items.map((i) => ({
+          title: i.title,
+          courseSlug: i.courseSlug,
+          quantity: i.quantity,
+          unitPriceMinor: i.unitPrice.amountMinor,
+        })),
       })),
     };
   },
@@ -125,7 +140,14 @@ export const myEventRegistrations = defineTool({
   input: {},
   output: {
     registrations: z.array(
-      z.object({ eventId: z.string(), title: z.string(), startsAt: iso, endsAt: iso, location: z.string(), status: z.string() }),
+      z.object({
+        eventId: z.string(),
+        title: z.string(),
+        startsAt: iso,
+        endsAt: iso,
+        location: z.string(),
+        status: z.string(),
+      }),
     ),
   },
   annotations: READ,
@@ -154,14 +176,27 @@ export const recordProgress = defineTool({
   input: {
     lectureId: z.string().min(1).max(128).describe('Lecture id, e.g. from continue_watching or my_enrollments.'),
     positionSeconds: z.number().int().min(0).max(86_400).describe('Playback position in seconds.'),
-    recordedAt: z.string().datetime({ offset: true }).optional().describe('When the position was observed (ISO 8601); default now.'),
+    recordedAt: z
+      .string()
+      .datetime({ offset: true })
+      .optional()
+      .describe('When the position was observed (ISO 8601); default now.'),
   },
   output: { applied: z.boolean(), courseSlug: z.string(), lectureId: z.string(), positionSeconds: z.number().int() },
   annotations: WRITE_IDEMPOTENT,
   async run(args, ctx) {
     // The Account API's rule (monotonic by recordedAt, enrolled + not expired), not a second copy.
     const recordedAt = new Date(args.recordedAt ?? Date.now()).toISOString();
-    const result = await ctx.services.progress.record(memberOf(ctx), { lectureId: args.lectureId, positionSeconds: args.positionSeconds, recordedAt });
-    return { applied: result.applied, courseSlug: result.courseSlug, lectureId: args.lectureId, positionSeconds: result.lecture.positionSeconds };
+    const result = await ctx.services.progress.record(memberOf(ctx), {
+      lectureId: args.lectureId,
+      positionSeconds: args.positionSeconds,
+      recordedAt,
+    });
+    return {
+      applied: result.applied,
+      courseSlug: result.courseSlug,
+      lectureId: args.lectureId,
+      positionSeconds: result.lecture.positionSeconds,
+    };
   },
 });

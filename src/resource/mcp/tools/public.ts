@@ -23,20 +23,28 @@ const publicCourse = {
 
 function siteFor(ctx: ToolContext, site: string | undefined): string {
   const chosen = site ?? ctx.caller.principal?.siteId;
-  if (!chosen) throw new PlatformError('invalid', 'site is required when calling without an access token (e.g. "demo")');
+  if (!chosen)
+    throw new PlatformError('invalid', 'site is required when calling without an access token (e.g. "demo")');
   return chosen;
 }
 
 export const searchCourses = defineTool({
   name: 'search_courses',
   title: 'Search public courses',
-  description: "Searches a site's public course catalogue by words in the slug, title or description. Returns course slugs, titles and sizes.",
+  description:
+    "Searches a site's public course catalogue by words in the slug, title or description. Returns course slugs, titles and sizes.",
   audience: 'public',
   scopes: [],
   input: {
     site: siteArg,
     query: z.string().max(200).optional().describe('Words to look for; omit to list every public course.'),
-    limit: z.number().int().min(1).max(MAX_CATALOGUE_PAGE).default(20).describe(`At most this many courses (1–${MAX_CATALOGUE_PAGE}).`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_CATALOGUE_PAGE)
+      .default(20)
+      .describe(`At most this many courses (1–${MAX_CATALOGUE_PAGE}).`),
   },
   output: { site: z.string(), courses: z.array(z.object(publicCourse)) },
   annotations: READ,

@@ -42,7 +42,14 @@ const howToConnect = defineTool({
     authorizationServer: z.string(),
     resourceMetadata: z.string(),
     flow: z.string(),
-    scopes: z.array(z.object({ scope: z.string(), description: z.string(), audience: z.enum(['member', 'operator']), tools: z.array(z.string()) })),
+    scopes: z.array(
+      z.object({
+        scope: z.string(),
+        description: z.string(),
+        audience: z.enum(['member', 'operator']),
+        tools: z.array(z.string()),
+      }),
+    ),
   },
   annotations: READ,
   async run(_args, ctx) {
@@ -51,7 +58,10 @@ const howToConnect = defineTool({
       resource: base,
       authorizationServer: base,
       resourceMetadata: resourceMetadataUrl(base),
-      flow: 'Authorization Code with PKCE (S256) and resource=' + base + '. Loopback apps register at /api/oauth/register; members use a client created by their site operator.',
+      flow:
+        'Authorization Code with PKCE (S256) and resource=' +
+        base +
+        '. Loopback apps register at /api/oauth/register; members use a client created by their site operator.',
       scopes: [...toolsByScope()].map(([scope, tools]) => ({
         scope,
         description: SCOPES[scope] ?? scope,
