@@ -141,7 +141,8 @@ export function webRouter(deps: WebDeps): Router {
   const { accounts, sessions } = deps;
   const router = new Router();
 
-  const signIn = (ctx: Context, v: { next: string; email?: string; error?: string }, status = 200) => {
+  /** A fresh sign-in form nonce in its cookie (`/signin` only); the form's CSRF token is bound to it. */
+  const formCsrf = (ctx: Context): string => {
     const nonce = randomBytes(16).toString('base64url');
     ctx.cookies.set(SIGNIN_COOKIE, nonce, {
       signed: true,
@@ -151,8 +152,10 @@ export function webRouter(deps: WebDeps): Router {
       maxAge: 3600_000,
       path: '/signin',
     });
-    sendPage(ctx, signInPage({ ...v, csrf: sessions.csrf(`signin:${nonce}`) }), status);
+    return sessions.csrf(`signin:${nonce}`);
   };
+  const signIn = (ctx: Context, v: { next: string; email?: string; error?: string }, status = 200) =>
+    sendPage(ctx, signInPage({ ...v, csrf: formCsrf(ctx) }), status);
 
   router.get('/', async (ctx) => {
     const session = await sessions.read(ctx);
@@ -179,18 +182,8 @@ export function webRouter(deps: WebDeps): Router {
     );
   });
 
-  const forgot = (ctx: Context, v: { email?: string; error?: string; sent?: string }, status = 200) => {
-    const nonce = randomBytes(16).toString('base64url');
-    ctx.cookies.set(SIGNIN_COOKIE, nonce, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: ctx.secure,
-      maxAge: 3600_000,
-      path: '/signin',
-    });
-    sendPage(ctx, forgotPasswordPage({ ...v, csrf: sessions.csrf(`signin:${nonce}`) }), status);
-  };
+  const forgot = (ctx: Context, v: { email?: string; error?: string; sent?: string }, status = 200) =>
+    sendPage(ctx, forgotPasswordPage({ ...v, csrf: formCsrf(ctx) }), status);
 
   router.get('/signin', async (ctx) => {
     if (deps.requestReset && ctx.query.forgot === '1') return forgot(ctx, {});
