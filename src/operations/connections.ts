@@ -100,6 +100,9 @@ const auditEvent = z.object({
   detail: z.string().describe('Short text for people; never a token, code, secret or password.'),
   target: z.string().nullable().describe('Operator actions: what was acted on, `<type>:<id>` (e.g. `application:<client_id>`, `invitation:<id>`, `member:<email>`).'),
   surface: z.enum(['api', 'mcp', 'admin']).nullable().describe('Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area).'),
+  count: z.number().int().min(1).describe('How many events the row stands for: refreshes are counted, one row per grant and UTC hour (`at` the first refresh, `lastAt` the last); every other event is a row of its own (1).'),
+  lastAt: z.string().describe('ISO 8601 UTC of the last event the row counts; equals `at` when `count` is 1.'),
+  grantId: z.string().nullable().describe('The grant of a token event (issuance, refresh), when known.'),
 });
 
 /** Opaque audit cursor: base64url of `[at, id]` of the last row of the page. */
@@ -149,7 +152,7 @@ export const listAuditEvents = defineOperation({
     // largest page size a full page gets a cursor, and the next page may be empty.
     const more = rows.length > query.limit || (query.limit === MAX_PAGE_SIZE && rows.length === MAX_PAGE_SIZE);
     return {
-      events: items.map((e) => ({ id: e.id, at: e.at, kind: e.kind, clientId: e.clientId, userId: e.userId, detail: e.detail, target: e.target, surface: e.surface })),
+      events: items.map((e) => ({ id: e.id, at: e.at, kind: e.kind, clientId: e.clientId, userId: e.userId, detail: e.detail, target: e.target, surface: e.surface, count: e.count, lastAt: e.lastAt, grantId: e.grantId })),
       nextCursor: more && last ? Buffer.from(JSON.stringify([last.at, last.id]), 'utf8').toString('base64url') : null,
     };
   },
