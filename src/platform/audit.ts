@@ -252,6 +252,11 @@ export class AuditTrail {
     await this.db.executeQuery(prepared.bind(...values));
   }
 
+  /** Every column of a site's events (the start of each `list` read). */
+  private siteEvents(siteId: string) {
+    return this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
+  }
+
   /** Adds the refresh counter's `ON CONFLICT (id) DO UPDATE` to an INSERT of event rows. */
   private upsert(insert: InsertQueryBuilder<PlatformDatabase, 'audit_events', InsertResult>) {
     return insert.onConflict((oc) =>
@@ -263,21 +268,45 @@ export class AuditTrail {
     );
   }
 
-  /** A site's events, newest first, filtered. */
+  /**
+   * A site's events, newest first, filtered.
+   *
+   * Filtered by a client (issue #29), the events it made and the operator actions on it are two
+   * keyset reads merged in SQL (`UNION ALL … ORDER BY at DESC, id DESC LIMIT n`): one seeks
+   * `audit_events_site_client_at`, the other `audit_events_site_target_at`, each already in list
+   * order, so the store merges them lazily and reads about `limit` rows however many events the
+   * site holds (an `OR` of the two columns walked the site's whole `(site_id, at)` range instead).
+   */
   async list(siteId: string, filter: AuditFilter = {}): Promise<AuditEvent[]> {
-    let q = this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
+    type Query = ReturnType<typeof this.siteEvents>;
+    const narrow = (q: Query): Query => {
+      if (filter.userId) q = q.where('user_id', '=', filter.userId);
+      if (filter.kind) q = q.where('kind', '=', filter.kind);
+      if (filter.from) q = q.where('at', '>=', filter.from);
+      if (filter.to) q = q.where('at', '<', filter.to);
+      const after = filter.after;
+      // A row-value comparison (issue #29): the store seeks straight to the cursor in
+      // `audit_events_site_at_id` / `…_site_client_at` / `…_site_user_at` instead of walking every
+      // newer event of the site.
+      if (after) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
+      return q;
+    };
+    const limit = clampPageSize(filter.limit, MAX_PAGE_SIZE);
     const clientId = filter.clientId;
-    if (clientId) q = q.where((eb) => eb.or([eb('client_id', '=', clientId), eb('target', '=', auditTarget('application', clientId))]));
-    if (filter.userId) q = q.where('user_id', '=', filter.userId);
-    if (filter.kind) q = q.where('kind', '=', filter.kind);
-    if (filter.from) q = q.where('at', '>=', filter.from);
-    if (filter.to) q = q.where('at', '<', filter.to);
-    const after = filter.after;
-    // A row-value comparison (issue #29): the store seeks straight to the cursor in
-    // `audit_events_site_at_id` / `…_site_client_at` / `…_site_user_at` instead of walking every
-    // newer event of the site.
-    if (after) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
-    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(clampPageSize(filter.limit, MAX_PAGE_SIZE)).execute();
+    const rows = clientId
+      ? await narrow(this.siteEvents(siteId).where('client_id', '=', clientId))
+          .unionAll(
+            narrow(
+              this.siteEvents(siteId)
+                .where('target', '=', auditTarget('application', clientId))
+                .where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])),
+            ),
+          )
+          .orderBy('at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute()
+      : await narrow(this.siteEvents(siteId)).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map((r) => ({
       id: r.id,
       at: r.at,

@@ -506,13 +506,16 @@ const migrations: Record<string, Migration> = {
   },
   // Issue #29, DESIGN D10: refreshes are audited as counters, one row per grant and UTC hour
   // (src/platform/audit.ts). Additive: existing rows count 1 and their last time is read as `at`.
-  // The counter row is found by its primary key (an id derived from grant and hour), so no index
-  // is added; the retention purge keeps walking `audit_events_at` by the first time.
+  // The counter row is found by its primary key (an id derived from grant and hour); the retention
+  // purge keeps walking `audit_events_at` by the first time.
   '0024_refresh_counters': {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('audit_events').addColumn('count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
       await db.schema.alterTable('audit_events').addColumn('last_at', 'text').execute();
       await db.schema.alterTable('audit_events').addColumn('grant_id', 'text').execute();
+      // The audit trail of one client also lists the operator actions on it (target
+      // `application:<client_id>`): that half of the read seeks this index (src/platform/audit.ts).
+      await db.schema.createIndex('audit_events_site_target_at').on('audit_events').columns(['site_id', 'target', 'at', 'id']).execute();
     },
   },
 };

@@ -125,6 +125,9 @@ describe('operator list plans (issue #29)', () => {
     const [client] = await plans('audit_events', () => audit.list('s1', { clientId: 'rare-client', after }));
     expectIndexed(client!, 'audit_events', 'audit_events_site_client_at');
     expect(client).toMatch(/\(site_id=\? AND client_id=\? AND \(at,id\)<\(\?,\?\)\)/);
+    // …merged with the operator actions on the client, read from their own index in list order.
+    expectIndexed(client!, 'audit_events', 'audit_events_site_target_at');
+    expect(client).toMatch(/\(site_id=\? AND target=\? AND \(at,id\)<\(\?,\?\)\)/);
     const [user] = await plans('audit_events', () => audit.list('s1', { userId: 'usr_1' }));
     expectIndexed(user!, 'audit_events', 'audit_events_site_user_at');
     const [purge] = await plans('audit_events', () => audit.purge());
