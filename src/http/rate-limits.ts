@@ -160,10 +160,13 @@ type LimiterShape = { keyPrefix: string; points: number; duration: number; getKe
  * The reservation in one round trip on Redis: the Lua script above, in the very keys of the
  * rate-limiter-flexible limiters given (so their `reward`, `get` and other processes agree).
  * Falls back to {@link flexibleReservation} (and with it each limiter's in-memory insurance
- * limiter) when Redis is not ready or the script fails.
+ * limiter) when Redis is not ready or the script fails, and is that on a Redis Cluster.
  * @param redis the client the limiters count in (the script is defined on it once)
  */
 export function redisReservation(redis: RedisClient): Reserve {
+  // On a Redis Cluster the two keys may live on different nodes (a script touching both fails
+  // with CROSSSLOT): there the two rate-limiter-flexible calls stay.
+  if (redis.isCluster) return flexibleReservation;
   const client = redis as RedisClient & { [RESERVE_COMMAND]?: (...args: Array<string | number>) => Promise<number[]> };
   if (typeof client[RESERVE_COMMAND] !== 'function') client.defineCommand(RESERVE_COMMAND, { lua: RESERVE_LUA });
   const shape = (p: ReservedPoint) => p.limiter as unknown as LimiterShape;
