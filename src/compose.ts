@@ -194,7 +194,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   const siteSettings = new SiteSettings(db, () => suspensions.forget());
   const admin: AdminServices = {
     accounts,
-    operator: operatorServices(db),
+    operator: operatorServices(db, store.longReads),
     siteSettings,
     memberClients,
     invitations,

@@ -24,6 +24,14 @@
  * answered `invalid_client`) or, at the token endpoint, proved a grant (tokens were issued: a
  * valid code or refresh token). Everything else is bounded by the per-address limit only.
  *
+ * On Redis the two points of a request (the address's and the client's ceiling) are reserved in
+ * **one round trip** (issue #29): {@link redisReservation} runs a small Lua script that does for
+ * both keys what rate-limiter-flexible's `consume` does for one, in the same keys, so the
+ * semantics are today's: the address's point is taken first; over its limit the ceiling is not
+ * touched; a ceiling over its limit keeps both points taken. Refunds stay rate-limiter-flexible's
+ * `reward`. `test/http/rate-limit-reservation.test.ts` runs the same cases against the script and
+ * against two rate-limiter-flexible `consume` calls ({@link flexibleReservation}).
+ *
  * Addresses (`ctx.ip`, from `TRUST_PROXY` hops) are keyed as {@link addressKey}: an IPv6 address
  * by its /64 (one subscriber's prefix; RFC 6177), an IPv4-mapped IPv6 address as its IPv4 address.
  *
@@ -87,6 +95,110 @@ function limiter(name: string, limit: RateLimit, deps: RateLimitDeps): RateLimit
     rejectIfRedisNotReady: true,
     insuranceLimiter: memory,
   });
+}
+
+/** A counter a reservation takes a point of: its rate-limiter-flexible limiter and the key within it. */
+export interface ReservedPoint {
+  limiter: RateLimiterAbstract;
+  key: string;
+}
+
+/** The answer of a reservation: both points taken, or which limit refused, with its state. */
+export type ReservationOutcome = { ok: true } | { ok: false; refusedBy: 'key' | 'ceiling'; res: RateLimiterRes };
+
+/**
+ * Reserves one point of `point` and then, when given and the first was within its limit, one of
+ * `ceiling` (DESIGN D7; see the module comment).
+ * @throws what the store throws when neither it nor the insurance limiter can count
+ */
+export type Reserve = (point: ReservedPoint, ceiling?: ReservedPoint) => Promise<ReservationOutcome>;
+
+/** The reservation as two rate-limiter-flexible `consume` calls: two round trips on Redis. */
+export const flexibleReservation: Reserve = async (point, ceiling) => {
+  for (const [which, p] of [
+    ['key', point],
+    ['ceiling', ceiling],
+  ] as const) {
+    if (!p) continue;
+    try {
+      await p.limiter.consume(p.key);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return { ok: false, refusedBy: which, res: rejection };
+      throw rejection;
+    }
+  }
+  return { ok: true };
+};
+
+/**
+ * KEYS: the address's counter, then the ceiling's (absent: no ceiling). ARGV: points and duration
+ * (seconds) of the first, then of the second. Each counter is handled as rate-limiter-flexible's
+ * `RateLimiterRedis` script handles one (create with its expiry, INCRBY 1, PTTL, repair a missing
+ * expiry); the ceiling only when the first stayed within its points. Returns
+ * `{consumed1, pttl1, consumed2, pttl2}` (the last two 0 when the ceiling was not touched).
+ */
+const RESERVE_LUA = `
+local function take(key, duration)
+  redis.call('set', key, 0, 'EX', duration, 'NX')
+  local consumed = redis.call('incrby', key, 1)
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, duration)
+    ttl = 1000 * duration
+  end
+  return consumed, ttl
+end
+local c1, t1 = take(KEYS[1], ARGV[2])
+if c1 > tonumber(ARGV[1]) or #KEYS < 2 then return {c1, t1, 0, 0} end
+local c2, t2 = take(KEYS[2], ARGV[4])
+return {c1, t1, c2, t2}
+`;
+
+/** The ioredis command the script is defined as (ioredis `defineCommand`: EVALSHA, EVAL on NOSCRIPT). */
+const RESERVE_COMMAND = 'coursegateReservePoints';
+
+type LimiterShape = { keyPrefix: string; points: number; duration: number; getKey(key: string): string };
+
+/**
+ * The reservation in one round trip on Redis: the Lua script above, in the very keys of the
+ * rate-limiter-flexible limiters given (so their `reward`, `get` and other processes agree).
+ * Falls back to {@link flexibleReservation} (and with it each limiter's in-memory insurance
+ * limiter) when Redis is not ready or the script fails, and is that on a Redis Cluster.
+ * @param redis the client the limiters count in (the script is defined on it once)
+ */
+export function redisReservation(redis: RedisClient): Reserve {
+  // On a Redis Cluster the two keys may live on different nodes (a script touching both fails
+  // with CROSSSLOT): there the two rate-limiter-flexible calls stay.
+  if (redis.isCluster) return flexibleReservation;
+  const client = redis as RedisClient & { [RESERVE_COMMAND]?: (...args: Array<string | number>) => Promise<number[]> };
+  if (typeof client[RESERVE_COMMAND] !== 'function') client.defineCommand(RESERVE_COMMAND, { lua: RESERVE_LUA });
+  const shape = (p: ReservedPoint) => p.limiter as unknown as LimiterShape;
+  const refusal = (p: ReservedPoint, consumed: number, ttl: number) => {
+    const { points } = shape(p);
+    return new RateLimiterRes(Math.max(points - consumed, 0), ttl, consumed, consumed === 1);
+  };
+  return async (point, ceiling) => {
+    if (redis.status !== 'ready') return flexibleReservation(point, ceiling);
+    const first = shape(point);
+    const keys = [first.getKey(point.key)];
+    const args: Array<string | number> = [first.points, first.duration];
+    if (ceiling) {
+      const second = shape(ceiling);
+      keys.push(second.getKey(ceiling.key));
+      args.push(second.points, second.duration);
+    }
+    let reply: number[];
+    try {
+      reply = await client[RESERVE_COMMAND]!(keys.length, ...keys, ...args);
+    } catch {
+      return flexibleReservation(point, ceiling);
+    }
+    const [c1, t1, c2, t2] = reply.map(Number) as [number, number, number, number];
+    if (c1 > first.points) return { ok: false, refusedBy: 'key', res: refusal(point, c1, t1) };
+    if (ceiling && c2 > shape(ceiling).points)
+      return { ok: false, refusedBy: 'ceiling', res: refusal(ceiling, c2, t2) };
+    return { ok: true };
+  };
 }
 
 const retryAfterSeconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -160,6 +272,8 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
     return new TooManyRequests(description, retryAfterSeconds(res));
   }
 
+  const reserve: Reserve = deps.redis ? redisReservation(deps.redis) : flexibleReservation;
+
   async function consume(name: LimitName, store: RateLimiterAbstract, key: string, description: string): Promise<void> {
     try {
       await store.consume(key);
@@ -192,16 +306,21 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       );
       return next();
     }
-    await consume(
-      name,
-      limiters[name],
-      `client:${clientId}|${address}`,
-      `too many ${name} requests for this client from this address; retry later`,
-    );
-    if (!policy.clientCeiling) return next();
-    // Reserved now (parallel requests cannot pass the ceiling), kept only for a proven client or grant.
+    // Both points reserved now, in one round trip on Redis (parallel requests cannot pass either
+    // limit); the ceiling's is kept only for a proven client or grant.
     const ceilingKey = `client:${clientId}`;
-    await consume(name, ceilings[name], ceilingKey, `too many ${name} requests for this client; retry later`);
+    const outcome = await reserve(
+      { limiter: limiters[name], key: `client:${clientId}|${address}` },
+      policy.clientCeiling ? { limiter: ceilings[name], key: ceilingKey } : undefined,
+    );
+    if (!outcome.ok) {
+      const description =
+        outcome.refusedBy === 'key'
+          ? `too many ${name} requests for this client from this address; retry later`
+          : `too many ${name} requests for this client; retry later`;
+      throw tooMany(name, outcome.res, description);
+    }
+    if (!policy.clientCeiling) return next();
     let proved = false;
     try {
       await next();

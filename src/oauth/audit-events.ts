@@ -4,7 +4,8 @@
  * (`grant.error`, `authorization.error`), revocations (`grant.revoked`, and `access_token.destroyed` at
  * the revocation endpoint, where the grant stays) and registrations
  * (`registration_create.success`). Each event names the client, the user and the site of the
- * grant; never a token or code. Recording happens after the response is decided and never fails
+ * grant; never a token or code. Refreshes carry their grant id and are counted, one row per grant
+ * and hour (DESIGN D10, src/platform/audit.ts). Recording happens after the response is decided and never fails
  * a request: a store error is logged.
  */
 import type Provider from 'oidc-provider';
@@ -72,7 +73,11 @@ export function installAuditEvents(
       detail: `grant_type=${grantType}; scope=${e.AccessToken?.scope ?? ''}`,
     } as const;
     const grantId = grantIdOf(e);
-    save((async () => ({ ...fixed, siteId: await tokenSite(org, client, grantId) }) satisfies AuditInput)());
+    // A refresh is counted on its grant's row of the hour (DESIGN D10); an issuance is a row of its own.
+    save(
+      (async () =>
+        ({ ...fixed, grantId: grantId ?? null, siteId: await tokenSite(org, client, grantId) }) satisfies AuditInput)(),
+    );
   });
 
   const refused = (where: string) => (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {

@@ -135,6 +135,15 @@ const auditEvent = z.object({
     .describe(
       'Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area).',
     ),
+  count: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      'How many events the row stands for: refreshes are counted, one row per grant and UTC hour (`at` the first refresh, `lastAt` the last); every other event is a row of its own (1).',
+    ),
+  lastAt: z.string().describe('ISO 8601 UTC of the last event the row counts; equals `at` when `count` is 1.'),
+  grantId: z.string().nullable().describe('The grant of a token event (issuance, refresh), when known.'),
 });
 
 /** Opaque audit cursor: base64url of `[at, id]` of the last row of the page. */
@@ -197,6 +206,9 @@ export const listAuditEvents = defineOperation({
         detail: e.detail,
         target: e.target,
         surface: e.surface,
+        count: e.count,
+        lastAt: e.lastAt,
+        grantId: e.grantId,
       })),
       nextCursor: more && last ? Buffer.from(JSON.stringify([last.at, last.id]), 'utf8').toString('base64url') : null,
     };

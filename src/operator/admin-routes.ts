@@ -576,8 +576,10 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     });
     const emails = await accounts.emailsOf(events.map((ev) => ev.userId ?? '-'));
     const rows = events.map((ev) => [
-      e(when(ev.at)),
+      // A refresh counter (DESIGN D10) shows its first and last time.
+      e(ev.count > 1 ? `${when(ev.at)} – ${when(ev.lastAt)}` : when(ev.at)),
       e(AUDIT_KINDS[ev.kind] ?? ev.kind),
+      e(String(ev.count)),
       ev.clientId ? `<code>${e(ev.clientId)}</code>` : '',
       e(ev.userId ? (emails.get(ev.userId) ?? ev.userId) : ''),
       ev.target ? `<code>${e(ev.target)}</code>` : '',
@@ -600,8 +602,8 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
 <label for="to">To (day, inclusive)</label><input id="to" name="to" type="date" value="${e(to)}">
 <button type="submit">Filter</button>
 </form>
-<p><small>Client ID finds the requests of that client and the operator actions on it, from every surface. Kept ${services.audit.retentionDays} days. Tokens, codes and passwords are never recorded.</small></p>
-${table('Events, newest first', ['When', 'Kind', 'Client', 'Member', 'Target', 'Through', 'Detail'], rows, 'No event matches.')}`,
+<p><small>Client ID finds the requests of that client and the operator actions on it, from every surface. Refreshes are counted, one row per grant and hour (Count). Kept ${services.audit.retentionDays} days. Tokens, codes and passwords are never recorded.</small></p>
+${table('Events, newest first', ['When', 'Kind', 'Count', 'Client', 'Member', 'Target', 'Through', 'Detail'], rows, 'No event matches.')}`,
     );
   });
 

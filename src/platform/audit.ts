@@ -3,13 +3,20 @@
  * issuance and refreshes, revocations, refused requests and operator actions are recorded per
  * site, in the platform store (SQLite or PostgreSQL), kept for a configurable number of days.
  *
+ * Refreshes are audited as counters, not rows (DESIGN D10, issue #29): a refresh of a known grant
+ * adds to one row per grant and UTC hour (`count`, `at` = the first refresh of the hour, `lastAt` =
+ * the last, client, site, user); code exchanges, reuse detection, revocations, refusals and
+ * operator actions stay one row each. The counter row's id is derived from the grant and the hour
+ * (see {@link refreshCounterId}), so adding to it is an upsert on the primary key: no extra index.
+ *
  * Rule of the module: an event names *who* (user id, client id), *what* (kind) and a short
  * human-readable `detail` (grant type, scopes, error code); it never carries a token, code,
  * secret or password. `record` enforces it by refusing details that look like credentials.
  * Knows nothing of HTTP or OAuth.
  */
+import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { clampPageSize, MAX_PAGE_SIZE } from './paging.js';
 import { PreparedQuery } from './prepared.js';
@@ -41,6 +48,11 @@ export interface AuditInput {
   target?: string | null;
   /** Operator actions: the surface the action came through. */
   surface?: AuditSurface | null;
+  /**
+   * The grant the event belongs to. A `refresh` with a grant id is counted on its grant's row of
+   * the hour (DESIGN D10) instead of getting a row of its own; other kinds just keep it.
+   */
+  grantId?: string | null;
 }
 
 /** The surfaces operator actions come through (DESIGN D10): `/api/v1`, MCP tools, `/admin`. */
@@ -67,6 +79,12 @@ export interface AuditEvent {
   target: string | null;
   /** Operator actions: `api`, `mcp` or `admin`; null otherwise. */
   surface: AuditSurface | null;
+  /** How many events the row stands for: ≥ 1; refreshes of one grant in one UTC hour share a row. */
+  count: number;
+  /** ISO 8601 UTC of the last event the row counts (`at` is the first); equals `at` for a single event. */
+  lastAt: string;
+  /** The grant of a refresh counter (and of other token events that name one); null otherwise. */
+  grantId: string | null;
 }
 
 /** Filters of `list`; times are ISO 8601, `from` inclusive, `to` exclusive. */
@@ -95,6 +113,22 @@ export interface AuditFilter {
  */
 const newEventId: () => string = uuidv7;
 
+/** One UTC hour, in milliseconds: the span of a refresh counter row. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * The id of the refresh counter row of `grantId` in the UTC hour holding `at` (DESIGN D10): an
+ * RFC 9562 version 7 UUID whose time is the hour's start and whose other bits come from
+ * SHA-256 of the grant id, so every refresh of the grant in that hour names the same row, and the
+ * rows of one hour stay next to each other in the primary-key index.
+ * @param at the refresh's time
+ */
+export function refreshCounterId(grantId: string, at: Date): string {
+  const hour = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+  const random = new Uint8Array(createHash('sha256').update(grantId).digest().subarray(0, 16));
+  return uuidv7({ msecs: hour, random });
+}
+
 /** Anything that looks like a bearer credential (long base64url run) is cut out of `detail`. */
 const CREDENTIAL_LIKE = /[A-Za-z0-9_-]{32,}/g;
 
@@ -115,7 +149,20 @@ const PREPARED_BATCH_ROWS = 64;
 
 type AuditRow = Insertable<PlatformDatabase['audit_events']>;
 /** The columns of an event row, in the order a prepared INSERT binds them. */
-const AUDIT_COLUMNS = ['id', 'site_id', 'at', 'kind', 'client_id', 'user_id', 'detail', 'target', 'surface'] as const;
+const AUDIT_COLUMNS = [
+  'id',
+  'site_id',
+  'at',
+  'kind',
+  'client_id',
+  'user_id',
+  'detail',
+  'target',
+  'surface',
+  'count',
+  'last_at',
+  'grant_id',
+] as const;
 
 /** Records and reads audit events; purges those older than the retention. */
 export class AuditTrail {
@@ -143,10 +190,12 @@ export class AuditTrail {
    * @throws what the platform store throws when the batch's INSERT fails (every event of that batch)
    */
   record(input: AuditInput, now = new Date()): Promise<void> {
+    const at = now.toISOString();
+    const grantId = input.grantId ? input.grantId.slice(0, 300) : null;
     const row = {
-      id: newEventId(),
+      id: input.kind === 'refresh' && grantId ? refreshCounterId(grantId, now) : newEventId(),
       site_id: input.siteId,
-      at: now.toISOString(),
+      at,
       kind: input.kind,
       client_id: input.clientId ?? null,
       user_id: input.userId ?? null,
@@ -154,6 +203,9 @@ export class AuditTrail {
       // Ids of the platform (never credentials): kept whole, since filters match them exactly.
       target: input.target ? input.target.slice(0, 300) : null,
       surface: input.surface ?? null,
+      count: 1,
+      last_at: at,
+      grant_id: grantId,
     };
     return new Promise((resolve, reject) => {
       this.pending.push({ row, resolve, reject });
@@ -178,25 +230,45 @@ export class AuditTrail {
     }
   }
 
-  /** One multi-row INSERT of `rows` (the same SQL on SQLite and PostgreSQL, values bound). */
-  private async insert(rows: AuditRow[]): Promise<void> {
+  /**
+   * One multi-row INSERT of `rows` (the same SQL on SQLite and PostgreSQL, values bound). Refresh
+   * counters of one grant and hour in the batch are merged first (one statement may not update a
+   * row twice on PostgreSQL); a counter row already stored gets the batch's count added and its
+   * last time and detail replaced (`ON CONFLICT (id) DO UPDATE`; other ids never collide).
+   */
+  private async insert(batch: AuditRow[]): Promise<void> {
+    const merged = new Map<string, AuditRow>();
+    for (const row of batch) {
+      const seen = merged.get(row.id);
+      if (seen)
+        merged.set(row.id, {
+          ...seen,
+          count: Number(seen.count) + Number(row.count),
+          last_at: row.last_at,
+          detail: row.detail,
+        });
+      else merged.set(row.id, row);
+    }
+    const rows = [...merged.values()];
     const n = rows.length;
     if (n > PREPARED_BATCH_ROWS) {
-      await this.db.insertInto('audit_events').values(rows).execute();
+      await this.upsert(this.db.insertInto('audit_events').values(rows)).execute();
       return;
     }
     let prepared = this.inserts.get(n);
     if (!prepared) {
       const width = AUDIT_COLUMNS.length;
       const build = (...values: unknown[]) =>
-        this.db
-          .insertInto('audit_events')
-          .values(
-            Array.from(
-              { length: n },
-              (_, r) => Object.fromEntries(AUDIT_COLUMNS.map((c, i) => [c, values[r * width + i]])) as AuditRow,
+        this.upsert(
+          this.db
+            .insertInto('audit_events')
+            .values(
+              Array.from(
+                { length: n },
+                (_, r) => Object.fromEntries(AUDIT_COLUMNS.map((c, i) => [c, values[r * width + i]])) as AuditRow,
+              ),
             ),
-          );
+        );
       this.inserts.set(n, (prepared = new PreparedQuery(n * width, build)));
     }
     const values: unknown[] = [];
@@ -204,50 +276,61 @@ export class AuditTrail {
     await this.db.executeQuery(prepared.bind(...values));
   }
 
+  /** Every column of a site's events (the start of each `list` read). */
+  private siteEvents(siteId: string) {
+    return this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
+  }
+
+  /** Adds the refresh counter's `ON CONFLICT (id) DO UPDATE` to an INSERT of event rows. */
+  private upsert(insert: InsertQueryBuilder<PlatformDatabase, 'audit_events', InsertResult>) {
+    return insert.onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        count: eb(eb.ref('audit_events.count'), '+', eb.ref('excluded.count')),
+        last_at: eb.ref('excluded.last_at'),
+        detail: eb.ref('excluded.detail'),
+      })),
+    );
+  }
+
   /**
-   * A site's events, newest first (`at` desc, then `id` desc), filtered; at most `filter.limit`
-   * (≤ MAX_PAGE_SIZE). Every filter is an index range read in page order (issue #29): the client
-   * filter is two of them, the client's own events (`audit_events_site_client_at`) and the
-   * operator actions on it (`audit_events_site_target`), each cut at the page size and merged, so
-   * a rare client in a big site costs a page, not a walk of the site's trail.
+   * A site's events, newest first, filtered.
+   *
+   * Filtered by a client (issue #29), the events it made and the operator actions on it are two
+   * keyset reads merged in SQL (`UNION ALL … ORDER BY at DESC, id DESC LIMIT n`): one seeks
+   * `audit_events_site_client_at`, the other `audit_events_site_target_at`, each already in list
+   * order, so the store merges them lazily and reads about `limit` rows however many events the
+   * site holds (an `OR` of the two columns walked the site's whole `(site_id, at)` range instead).
    */
   async list(siteId: string, filter: AuditFilter = {}): Promise<AuditEvent[]> {
-    const limit = clampPageSize(filter.limit, MAX_PAGE_SIZE);
-    const after = filter.after;
-    const narrowed = (
-      q: SelectQueryBuilder<PlatformDatabase, 'audit_events', Selectable<PlatformDatabase['audit_events']>>,
-    ) => {
+    type Query = ReturnType<typeof this.siteEvents>;
+    const narrow = (q: Query): Query => {
       if (filter.userId) q = q.where('user_id', '=', filter.userId);
       if (filter.kind) q = q.where('kind', '=', filter.kind);
       if (filter.from) q = q.where('at', '>=', filter.from);
       if (filter.to) q = q.where('at', '<', filter.to);
-      // A row-value comparison: the store seeks straight to the cursor in the index.
+      const after = filter.after;
+      // A row-value comparison (issue #29): the store seeks straight to the cursor in
+      // `audit_events_site_at_id` / `…_site_client_at` / `…_site_user_at` instead of walking every
+      // newer event of the site.
       if (after) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
-      return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit);
+      return q;
     };
-    const base = () => this.db.selectFrom('audit_events').selectAll().where('site_id', '=', siteId);
+    const limit = clampPageSize(filter.limit, MAX_PAGE_SIZE);
     const clientId = filter.clientId;
-    let rows: Array<Selectable<PlatformDatabase['audit_events']>>;
-    if (!clientId) {
-      rows = await narrowed(base()).execute();
-    } else {
-      const target = auditTarget('application', clientId);
-      const own = narrowed(base().where('client_id', '=', clientId));
-      // An action on the application that the client itself made is already among `own`.
-      const onIt = narrowed(
-        base()
-          .where('target', '=', target)
-          .where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])),
-      );
-      rows = await this.db
-        .selectFrom(own.as('own'))
-        .selectAll()
-        .unionAll(this.db.selectFrom(onIt.as('on_it')).selectAll())
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
-    }
+    const rows = clientId
+      ? await narrow(this.siteEvents(siteId).where('client_id', '=', clientId))
+          .unionAll(
+            narrow(
+              this.siteEvents(siteId)
+                .where('target', '=', auditTarget('application', clientId))
+                .where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])),
+            ),
+          )
+          .orderBy('at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute()
+      : await narrow(this.siteEvents(siteId)).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map((r) => ({
       id: r.id,
       at: r.at,
@@ -258,6 +341,9 @@ export class AuditTrail {
       detail: r.detail,
       target: r.target ?? null,
       surface: (r.surface ?? null) as AuditSurface | null,
+      count: Number(r.count ?? 1),
+      lastAt: r.last_at ?? r.at,
+      grantId: r.grant_id ?? null,
     }));
   }
 
@@ -265,7 +351,8 @@ export class AuditTrail {
    * Token issuance and refresh events (kinds `token_issued`, `refresh`) of a site per client per
    * UTC day, for the last `days` days including today (the operator overview's usage chart).
    * @param days 1…retention; days before the retention window simply have no rows
-   * @returns `{ day: 'YYYY-MM-DD', clientId, count }` rows with count ≥ 1, by day then client
+   * @returns `{ day: 'YYYY-MM-DD', clientId, count }` rows with count ≥ 1, by day then client;
+   *   a refresh counter row adds its `count` to the day of its first refresh
    */
   async tokenUsage(
     siteId: string,
@@ -276,7 +363,7 @@ export class AuditTrail {
     const day = sql<string>`substr(at, 1, 10)`;
     const rows = await this.db
       .selectFrom('audit_events')
-      .select((eb) => [day.as('day'), 'client_id', eb.fn.countAll().as('n')])
+      .select((eb) => [day.as('day'), 'client_id', eb.fn.sum<number>('count').as('n')])
       .where('site_id', '=', siteId)
       .where('kind', 'in', ['token_issued', 'refresh'])
       .where('client_id', 'is not', null)

@@ -466,12 +466,7 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('audit_events').addColumn('target', 'text').execute();
       await db.schema.alterTable('audit_events').addColumn('surface', 'text').execute();
-      // (site_id, target, at, id): the trail filtered by an application walks it in page order (audit.ts `list`).
-      await db.schema
-        .createIndex('audit_events_site_target')
-        .on('audit_events')
-        .columns(['site_id', 'target', 'at', 'id'])
-        .execute();
+      // The index the trail filtered by an application reads is 0024's `audit_events_site_target_at`.
       await db.schema
         .createTable('resource_versions')
         .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
@@ -578,6 +573,27 @@ const migrations: Record<string, Migration> = {
       await index('comments_site_created_id', 'comments', ['site_id', 'created_at', 'id']);
       // analytics: active learners of the last 30 days.
       await index('lecture_progress_site_recorded', 'lecture_progress', ['site_id', 'recorded_at', 'user_id']);
+    },
+  },
+  // Issue #29, DESIGN D10: refreshes are audited as counters, one row per grant and UTC hour
+  // (src/platform/audit.ts). Additive: existing rows count 1 and their last time is read as `at`.
+  // The counter row is found by its primary key (an id derived from grant and hour); the retention
+  // purge keeps walking `audit_events_at` by the first time.
+  '0024_refresh_counters': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('audit_events')
+        .addColumn('count', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema.alterTable('audit_events').addColumn('last_at', 'text').execute();
+      await db.schema.alterTable('audit_events').addColumn('grant_id', 'text').execute();
+      // The audit trail of one client also lists the operator actions on it (target
+      // `application:<client_id>`): that half of the read seeks this index (src/platform/audit.ts).
+      await db.schema
+        .createIndex('audit_events_site_target_at')
+        .on('audit_events')
+        .columns(['site_id', 'target', 'at', 'id'])
+        .execute();
     },
   },
   // Issue #28 (DESIGN D12): client registrations are durable in the platform store

@@ -2,7 +2,7 @@
  * Platform data tables (DESIGN.md D5), as Kysely types. Timestamps are ISO 8601 strings in UTC;
  * booleans are 0/1 integers so the same rows work on SQLite and PostgreSQL.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface SitesTable {
   id: string;
@@ -201,6 +201,15 @@ export interface AuditEventsTable {
   target: string | null;
   /** Where an operator action came from: `api`, `mcp` or `admin`; null for other kinds. */
   surface: string | null;
+  /**
+   * Events the row stands for (migration `0024_refresh_counters`, DESIGN D10): 1, or the refreshes
+   * of one grant in one UTC hour, whose counter row this is.
+   */
+  count: ColumnType<number, number | undefined, number>;
+  /** ISO 8601 UTC of the last event counted (`at` is the first); null on rows older than 0024. */
+  last_at: string | null;
+  /** The grant of a token event, when known; the key (with the hour) of a refresh counter. */
+  grant_id: string | null;
 }
 
 /**

@@ -10,6 +10,7 @@
  *
  * Scale-out (several processes) needs both REDIS_URL and DATABASE_URL.
  */
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Kysely, LogEvent } from 'kysely';
 import { sql } from 'kysely';
@@ -19,6 +20,7 @@ import type { Config } from '../config.js';
 import type { PlatformDatabase } from '../platform/schema.js';
 import { openEmbeddedStore, type EmbeddedStore } from './database.js';
 import { openPostgresStore } from './postgres.js';
+import { workerReader } from './worker-reader.js';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
 import { connectRedis, redisAdapterFactory, type RedisClient } from '../../adapters/redis.js';
 import { requireReplicaAcks } from '../../adapters/replica-acks.js';
@@ -38,6 +40,12 @@ export interface Stores {
   adapter: new (
     name: string,
   ) => Adapter & RefreshRotation;
+  /**
+   * Platform reads that grow with a site (issue #29: analytics): on the embedded store a read-only
+   * handle whose statements run in a worker thread (src/store/worker-reader.ts), so they never
+   * hold the event loop; on PostgreSQL the same handle as `db` (the server does the work).
+   */
+  longReads: Kysely<PlatformDatabase>;
   /** The embedded SQLite handle when one is open (expired-row purge). */
   sqlite?: Database.Database;
   /** The Redis client when OIDC state is on Redis (rate limits share it). */
@@ -80,6 +88,7 @@ export async function openStores(
   const localFaults: Record<string, () => Promise<string | undefined>> = {};
   const closers: (() => Promise<void>)[] = [];
   let embedded: EmbeddedStore | undefined;
+  let longReads: Kysely<PlatformDatabase> | undefined;
   const warnPermissions = (message: string) => logger?.warn({ event: 'data_dir_permissions' }, message);
   let db: Kysely<PlatformDatabase>;
   if (config.databaseUrl) {
@@ -114,6 +123,9 @@ export async function openStores(
     );
     db = embedded.db;
     const e = embedded;
+    longReads = workerReader<PlatformDatabase>(path.join(config.dataDir, 'coursegate.db'));
+    const reads = longReads;
+    closers.push(() => reads.destroy());
     probes.sqlite = async () => {
       await sql`select 1`.execute(e.db);
     };
@@ -184,6 +196,7 @@ export async function openStores(
 
   return {
     db,
+    longReads: longReads ?? db,
     platformKind: config.databaseUrl ? 'postgres' : 'sqlite',
     oidcKind: redis ? 'redis' : 'sqlite',
     adapter,

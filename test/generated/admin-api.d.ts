@@ -3124,6 +3124,12 @@ export interface operations {
                             target: string | null;
                             /** @description Operator actions: where the action came from (`api`: /api/v1, `mcp`: an MCP tool, `admin`: the operator area). */
                             surface: ("api" | "mcp" | "admin") | null;
+                            /** @description How many events the row stands for: refreshes are counted, one row per grant and UTC hour (`at` the first refresh, `lastAt` the last); every other event is a row of its own (1). */
+                            count: number;
+                            /** @description ISO 8601 UTC of the last event the row counts; equals `at` when `count` is 1. */
+                            lastAt: string;
+                            /** @description The grant of a token event (issuance, refresh), when known. */
+                            grantId: string | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;

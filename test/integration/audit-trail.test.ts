@@ -108,6 +108,55 @@ describe('DESIGN D10 audit trail', () => {
     expect((await server.audit.list('second')).some((e) => e.clientId === MEMBER_CLIENT)).toBe(false);
   }, 60_000);
 
+  test('refreshes are counted, one row per grant and hour; the code exchange stays a row of its own (DESIGN D10, issue #29)', async () => {
+    const started = new Date().toISOString();
+    const issued = await redeemCode(base, base, await authorizeMember(base, base));
+    let token = String(issued.body.refresh_token);
+    for (let i = 0; i < 3; i++) {
+      const res = await refresh(base, token);
+      expect(res.status).toBe(200);
+      token = String(res.body.refresh_token);
+    }
+    // Over /api/v1 with a real operator token: the counter row carries count, first and last time.
+    const clientId = await registerLoopbackClient(base, 'audit counter reader');
+    const operator = await memberToken({
+      baseUrl: base,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid school:read',
+      site: 'demo',
+    });
+    type Row = {
+      kind: string;
+      count: number;
+      at: string;
+      lastAt: string;
+      grantId: string | null;
+      clientId: string | null;
+    };
+    let rows: Row[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(
+        `${base}/api/v1/audit-events?clientId=${MEMBER_CLIENT}&from=${encodeURIComponent(started)}&limit=100`,
+        { headers: { authorization: `Bearer ${operator}` } },
+      );
+      expect(res.status).toBe(200);
+      rows = ((await res.json()) as { events: Row[] }).events;
+      if (rows.some((r) => r.kind === 'refresh' && r.count === 3)) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const refreshes = rows.filter((r) => r.kind === 'refresh');
+    // Three refreshes of one grant within a second (an hour boundary between them is a 1-in-1,200 chance).
+    expect(refreshes.reduce((n, r) => n + r.count, 0)).toBe(3);
+    expect(refreshes.length).toBeLessThanOrEqual(2);
+    const counter = refreshes[0]!;
+    expect(counter.grantId).toEqual(expect.any(String));
+    expect(counter.lastAt >= counter.at).toBe(true);
+    expect(rows.filter((r) => r.kind === 'token_issued' && r.grantId === counter.grantId)).toEqual([
+      expect.objectContaining({ count: 1 }),
+    ]);
+  }, 30_000);
+
   test('revocation by the client (RFC 7009) is recorded', async () => {
     const issued = await redeemCode(base, base, await authorizeMember(base, base));
     const res = await postForm(base, '/api/oauth/revoke', {

@@ -7,7 +7,7 @@
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { CookieJar, parseForm } from '../helpers/user-agent.js';
 import { memberToken } from '../helpers/member-token.js';
-import { viewerStatus } from '../helpers/flows.js';
+import { MEMBER_CLIENT, authorizeMember, redeemCode, refresh, viewerStatus } from '../helpers/flows.js';
 import { FirstRun } from '../../src/platform/first-run.js';
 import { OneTimeLinks } from '../../src/platform/one-time-links.js';
 
@@ -121,6 +121,31 @@ describe('issue 11 operator pages', () => {
     const people = await b.get('/admin/demo/people');
     expect(people.html).toMatch(/student@demo\.test<\/td><td[^>]*>student/);
   });
+
+  test('audit trail: the refreshes of a grant within an hour are one row with their count (DESIGN D10, issue #29)', async () => {
+    const issued = await redeemCode(base, base, await authorizeMember(base, base));
+    let token = String(issued.body.refresh_token);
+    for (let i = 0; i < 3; i++) {
+      const res = await refresh(base, token);
+      expect(res.status).toBe(200);
+      token = String(res.body.refresh_token);
+    }
+    const b = new Browser();
+    await b.signIn('owner@demo.test');
+    let html = '';
+    for (let i = 0; i < 50 && !/<td>Tokens refreshed<\/td><td>3<\/td>/.test(html); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      html = (
+        await b.get(
+          `/admin/demo/audit?kind=refresh&client=${MEMBER_CLIENT}&from=${new Date().toISOString().slice(0, 10)}`,
+        )
+      ).html;
+    }
+    expect(html).toContain('<th scope="col">Count</th>');
+    // Three refreshes within seconds: one row counting 3 (or 2 + 1 if an hour began between them).
+    const counts = [...html.matchAll(/<td[^>]*>Tokens refreshed<\/td><td[^>]*>(\d+)<\/td>/g)].map((m) => Number(m[1]));
+    expect(counts.some((c) => c >= 2)).toBe(true);
+  }, 30_000);
 
   test('overview: "MCP/API usage by client" charts token issuances per client per day (audit trail) beside a table of the counts', async () => {
     const reg = await fetch(`${base}/api/oauth/register`, {

@@ -44,6 +44,52 @@ for (const [name, open] of Object.entries(backends)) {
       ]);
     });
 
+    test('refreshes of a grant are counted on one row per UTC hour: first and last time, count; other kinds stay one row each (DESIGN D10, issue #29)', async () => {
+      const audit = new AuditTrail(opened.db, 90);
+      const clientId = `counter-${Date.now()}`;
+      const grant = `grant-${clientId}`;
+      const rec = (kind: 'refresh' | 'token_issued' | 'revocation', grantId: string, when: string) =>
+        audit.record(
+          { kind, siteId: 'demo', clientId, userId: 'usr_student', grantId, detail: `at ${when}` },
+          at(when),
+        );
+      // Two written in one batch (merged before the INSERT), one in a later batch (added by the upsert).
+      await Promise.all([
+        rec('refresh', grant, '2026-03-15T10:05:00.000Z'),
+        rec('refresh', grant, '2026-03-15T10:20:00.000Z'),
+      ]);
+      await rec('refresh', grant, '2026-03-15T10:59:59.999Z');
+      await rec('refresh', grant, '2026-03-15T11:00:00.000Z'); // the next hour: a new row
+      await rec('refresh', `${grant}-other`, '2026-03-15T10:30:00.000Z'); // another grant: its own row
+      await rec('token_issued', grant, '2026-03-15T10:00:00.000Z');
+      await rec('token_issued', grant, '2026-03-15T10:01:00.000Z');
+      await rec('revocation', grant, '2026-03-15T11:30:00.000Z');
+      const events = await audit.list('demo', { clientId });
+      const brief = events.map((e) => [e.kind, e.grantId, e.count, e.at, e.lastAt]);
+      expect(brief).toEqual([
+        ['revocation', grant, 1, '2026-03-15T11:30:00.000Z', '2026-03-15T11:30:00.000Z'],
+        ['refresh', grant, 1, '2026-03-15T11:00:00.000Z', '2026-03-15T11:00:00.000Z'],
+        ['refresh', `${grant}-other`, 1, '2026-03-15T10:30:00.000Z', '2026-03-15T10:30:00.000Z'],
+        ['refresh', grant, 3, '2026-03-15T10:05:00.000Z', '2026-03-15T10:59:59.999Z'],
+        ['token_issued', grant, 1, '2026-03-15T10:01:00.000Z', '2026-03-15T10:01:00.000Z'],
+        ['token_issued', grant, 1, '2026-03-15T10:00:00.000Z', '2026-03-15T10:00:00.000Z'],
+      ]);
+      expect(events.find((e) => e.count === 3)!.detail).toBe('at 2026-03-15T10:59:59.999Z'); // the last refresh's detail
+      // The usage chart counts every refresh, not rows; the purge removes counter rows by their first time.
+      expect((await audit.tokenUsage('demo', 14, now)).find((u) => u.clientId === clientId)).toEqual({
+        day: '2026-03-15',
+        clientId,
+        count: 7,
+      });
+      const purger = new AuditTrail(opened.db, 1);
+      await purger.purge(new Date('2026-03-16T10:30:00.000Z'));
+      expect((await audit.list('demo', { clientId })).map((e) => e.at)).toEqual([
+        '2026-03-15T11:30:00.000Z',
+        '2026-03-15T11:00:00.000Z',
+        '2026-03-15T10:30:00.000Z',
+      ]); // 10:30 is the cut-off itself: kept
+    });
+
     test('event ids are RFC 9562 version 7 UUIDs: recorded one after another, they sort in recording order', async () => {
       const audit = new AuditTrail(opened.db, 90);
       const clientId = `ids-${Date.now()}`;

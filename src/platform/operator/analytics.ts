@@ -20,6 +20,10 @@ export interface SiteAnalytics {
 
 /** Site analytics for operators (analytics:read): counts and paid revenue per currency. */
 export class AnalyticsAdmin {
+  /**
+   * @param db where the aggregates run: on the embedded store the long-read worker
+   *   (src/store/worker-reader.ts, issue #29), so a big site's counts never hold the event loop
+   */
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 
   /**

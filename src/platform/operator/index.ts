@@ -25,8 +25,15 @@ export interface OperatorServices {
   sections: CourseSections;
 }
 
-/** Builds the services on the platform database (migration `0002_operator` applied). */
-export function operatorServices(db: Kysely<PlatformDatabase>): OperatorServices {
+/**
+ * Builds the services on the platform database (migration `0002_operator` applied).
+ * @param longReads where reads that grow with a site run (`Stores.longReads`: a worker thread on
+ *   the embedded store, issue #29); defaults to `db`
+ */
+export function operatorServices(
+  db: Kysely<PlatformDatabase>,
+  longReads: Kysely<PlatformDatabase> = db,
+): OperatorServices {
   const odb = db as unknown as Kysely<OperatorDatabase>;
   const courses = new CourseAdmin(odb);
   return {
@@ -35,6 +42,6 @@ export function operatorServices(db: Kysely<PlatformDatabase>): OperatorServices
     people: new PeopleAdmin(odb),
     commerce: new CommerceAdmin(odb),
     events: new EventAdmin(odb),
-    analytics: new AnalyticsAdmin(odb),
+    analytics: new AnalyticsAdmin(longReads as unknown as Kysely<OperatorDatabase>),
   };
 }
