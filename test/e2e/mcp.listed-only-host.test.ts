@@ -28,6 +28,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { HeadlessOAuthProvider } from '../helpers/mcp-oauth-provider.js';
+import { type ListedTool, pickByDescription } from '../helpers/listed-only-model.js';
 
 let server: TestServer;
 let mcpUrl: URL;
@@ -38,13 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** A listed tool as both SDKs return it (the fields the model reads). */
-interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  _meta?: Record<string, unknown>;
-}
+type Tool = ListedTool;
 /** A `tools/call` result as both SDKs return it. */
 interface ToolResult {
   isError?: boolean;
@@ -152,15 +147,6 @@ class ListedOnlyHost {
     const result = await this.signedIn(() => this.session.callTool({ name: tool.name, arguments: args }));
     return { tool, result };
   }
-}
-
-const words = (text: string) => new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? []);
-
-/** The scripted model's choice: the listed tool whose description best covers the intent's words. */
-function pickByDescription(tools: Tool[], intent: string): Tool {
-  const wanted = words(intent);
-  const score = (t: Tool) => [...words(`${t.title ?? ''} ${t.description ?? ''}`)].filter((w) => wanted.has(w)).length;
-  return [...tools].sort((a, b) => score(b) - score(a))[0]!;
 }
 
 const param = (header: string | undefined, name: string) => new RegExp(`${name}="([^"]*)"`).exec(header ?? '')?.[1];
