@@ -1,11 +1,20 @@
 /**
  * `@modelcontextprotocol/conformance` 0.2.0-alpha.12 against the real server (research §1):
- * the `server` scenarios that apply to coursegate's anonymous `/mcp`, and the `authorization`
- * scenarios against the authorization server with `demo-member-cli` and student@demo.test.
+ * the `server` scenarios that apply to coursegate's anonymous `/mcp`, the whole active `server`
+ * suite against a baseline of classified failures (issue #26), and the `authorization` scenarios
+ * against the authorization server with `demo-member-cli` and student@demo.test.
  * Which scenarios do not apply, and why: docs/mcp.md.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { freePort, startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { runConformance } from '../helpers/conformance/run.js';
+
+const BASELINE = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '../helpers/conformance/expected-failures.yaml',
+);
 
 let server: TestServer;
 
@@ -27,6 +36,34 @@ describe('conformance server scenarios against anonymous /mcp', () => {
     },
     60_000,
   );
+});
+
+describe('the whole active server suite: every failure is a classified fixture or capability the product does not carry', () => {
+  test('exit 0 against the baseline (no unlisted failure, no stale entry); each failed check says "Method not found" or "Unknown tool"', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'conformance-'));
+    try {
+      const run = await runConformance(
+        ['server', '--url', `${server.baseUrl}/mcp`, '--suite', 'active', '--expected-failures', BASELINE, '-o', out],
+        { timeoutMs: 240_000 },
+      );
+      if (run.exitCode !== 0) console.log(run.output);
+      expect(run.exitCode).toBe(0);
+      const failed: string[] = [];
+      for (const dir of readdirSync(out)) {
+        const checks = JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Array<{
+          id: string;
+          status: string;
+          errorMessage?: string;
+        }>;
+        for (const c of checks.filter((c) => c.status === 'FAILURE')) failed.push(`${c.id}: ${c.errorMessage ?? ''}`);
+      }
+      expect(failed).toHaveLength(25);
+      for (const f of failed)
+        expect(f).toMatch(/: Failed: (MCP error -3260[12]: )?(Method not found|Unknown tool: test_\w+)$/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe('conformance authorization scenarios against the authorization server', () => {

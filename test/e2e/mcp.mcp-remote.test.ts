@@ -3,11 +3,20 @@
  * driven headlessly: anonymous tools/list, then a member tool whose 401 makes mcp-remote sign in
  * mid-session with the pre-registered `demo-member-cli` (student@demo.test); and an operator tool
  * whose 401 makes it register a loopback client dynamically (owner@demo.test, site demo), then
- * steps up twice (403 insufficient_scope) with that same registration.
+ * steps up twice (403 insufficient_scope) with that same registration. As a listed-only host
+ * (issue #26): every protected tool is called only after the anonymous listing offered it and the
+ * scripted model (test/helpers/listed-only-model.ts) picked it by its description.
  */
 import { writeFileSync } from 'node:fs';
 import { freePort, startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { startMcpRemote, type McpRemoteSession } from '../helpers/mcp-remote.js';
+import { pickByDescription } from '../helpers/listed-only-model.js';
+
+/** Lists the tools through the session and lets the scripted model pick one for `intent`. */
+async function pick(session: McpRemoteSession, intent: string) {
+  const { tools } = await session.client.listTools();
+  return pickByDescription(tools, intent);
+}
 
 let server: TestServer;
 let session: McpRemoteSession;
@@ -36,8 +45,11 @@ describe('mcp-remote as a real client', () => {
     expect(tools.find((t) => t.name === 'my_enrollments')!.description).toMatch(/^For members of the site/);
   }, 30_000);
 
-  test('a member tool makes mcp-remote sign in (401 → OAuth with demo-member-cli) and answers with the course slugs', async () => {
-    const result = await session.client.callTool({ name: 'my_enrollments', arguments: {} }, undefined, {
+  test('a member tool picked from the anonymous listing makes mcp-remote sign in (401 → OAuth with demo-member-cli) and answers with the course slugs', async () => {
+    const tool = await pick(session, 'members: which courses am I enrolled in, my enrollments and access expiry');
+    expect(tool.name).toBe('my_enrollments');
+    expect(session.authorizationUrls).toHaveLength(0); // still anonymous when the model chose
+    const result = await session.client.callTool({ name: tool.name, arguments: {} }, undefined, {
       timeout: 30_000,
     });
     if (result.isError) console.log(session.log());
@@ -69,8 +81,12 @@ describe('mcp-remote with dynamic registration (operator, owner@demo.test at sit
     await operator?.close();
   });
 
-  test('an operator tool makes mcp-remote register a loopback client (DCR), sign in and call it', async () => {
-    const result = await operator.client.callTool({ name: 'list_courses', arguments: {} }, undefined, {
+  test('an operator tool picked from the anonymous listing makes mcp-remote register a loopback client (DCR), sign in and call it', async () => {
+    const tool = await pick(operator, "owners and admins: list the site's courses with their status");
+    expect(tool.name).toBe('list_courses');
+    expect(tool.description).toMatch(/^For the site's owners and admins only/);
+    expect(operator.authorizationUrls).toHaveLength(0);
+    const result = await operator.client.callTool({ name: tool.name, arguments: {} }, undefined, {
       timeout: 30_000,
     });
     expect(result.isError).toBeFalsy();
@@ -84,13 +100,17 @@ describe('mcp-remote with dynamic registration (operator, owner@demo.test at sit
 
   test('step-up (DESIGN D2, issue #12): orders:read then analytics:read tools, re-authorized with the same registration', async () => {
     const clientId = operator.authorizationUrls[0]!.searchParams.get('client_id');
-    const orders = await operator.client.callTool({ name: 'list_orders', arguments: { status: 'paid' } }, undefined, {
+    const ordersTool = await pick(operator, 'owners and admins: list the orders and payments of the site');
+    expect(ordersTool.name).toBe('list_orders');
+    const orders = await operator.client.callTool({ name: ordersTool.name, arguments: { status: 'paid' } }, undefined, {
       timeout: 30_000,
     });
     if (orders.isError) console.log(operator.log());
     expect(orders.isError).toBeFalsy();
     expect((orders.structuredContent as { orders: unknown[] }).orders).toHaveLength(2);
-    const analytics = await operator.client.callTool({ name: 'site_analytics', arguments: {} }, undefined, {
+    const analyticsTool = await pick(operator, 'owners and admins: sales and learning analytics of the site');
+    expect(analyticsTool.name).toBe('site_analytics');
+    const analytics = await operator.client.callTool({ name: analyticsTool.name, arguments: {} }, undefined, {
       timeout: 30_000,
     });
     expect(analytics.isError).toBeFalsy();

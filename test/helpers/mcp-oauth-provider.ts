@@ -4,7 +4,7 @@
  * redirect URL; nothing listens on the redirect URI. It checks `state` and RFC 9207 `iss`, which
  * the SDK does not.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -115,6 +115,20 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
    */
   dropRefreshToken(): void {
     if (this.savedTokens) this.savedTokens = { ...this.savedTokens, refresh_token: undefined };
+  }
+
+  private discovery: OAuthDiscoveryState | undefined;
+
+  /**
+   * Keeps the discovery result (authorization server, metadata) across the redirect, so the SDK 2
+   * client can check that the callback leg talks to the same authorization server (SEP-2352).
+   */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
   }
 
   saveCodeVerifier(v: string): void {

@@ -129,3 +129,20 @@ describe('CORS on the registration endpoint, as on discovery and token', () => {
     expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
   });
 });
+
+describe("Claude's registration, on either of its published callbacks (Anthropic help center: claude.ai now, claude.com announced)", () => {
+  test.each(['https://claude.ai/api/mcp/auth_callback', 'https://claude.com/api/mcp/auth_callback'])(
+    '%s → 201 with the fixed client_id vendor-claude',
+    async (callback) => {
+      const res = await register({
+        client_name: 'Claude',
+        redirect_uris: [callback],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      });
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ client_id: 'vendor-claude', x_client_kind: 'vendor' });
+    },
+  );
+});

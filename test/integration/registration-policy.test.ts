@@ -234,7 +234,8 @@ describe('DESIGN D1 registration table (SPEC §5.4), row by row', () => {
       expect(res.status).toBe(201);
       expect(res.body.client_secret).toBeUndefined();
       expect(res.body.x_client_kind).toBe('vendor');
-      expect(res.body.redirect_uris).toEqual([CLAUDE_CB]);
+      // The entry's callbacks (config/integrations.yaml: claude.ai and claude.com), the one sent among them.
+      expect(res.body.redirect_uris).toEqual(expect.arrayContaining([CLAUDE_CB]));
       expect(res.body.scope).not.toMatch(/account:/);
       ids.push(res.body.client_id);
     }
