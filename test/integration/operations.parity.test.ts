@@ -320,7 +320,8 @@ describe('issue #27: every operator write of /admin gives the same state and aud
     const named = new Set(
       [
         ...pages.matchAll(
-          /act(?:<[^>]*>)?\(\s*(?:deps\.)?services, op, (?:'(\w+)'|change === 'grant' \? '(\w+)' : '(\w+)')/g,
+          // Whatever the formatter's line breaks between the arguments.
+          /act(?:<[^>]*>)?\(\s*(?:deps\.)?services,\s*op,\s*(?:'(\w+)'|change === 'grant'\s*\?\s*'(\w+)'\s*:\s*'(\w+)')/g,
         ),
       ]
         .flatMap((m) => [m[1], m[2], m[3]])
