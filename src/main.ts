@@ -71,6 +71,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // Settings are read once, at start (docs/operator-guide.md): a "reload" must not stop the process
+  // (Node.js exits on an unhandled SIGHUP), so it is answered with what to do instead.
+  process.on('SIGHUP', () => {
+    const said = 'coursegate: SIGHUP ignored: settings are read at start only; restart the process to apply a change';
+    if (production) announce?.warn({ event: 'sighup_ignored' }, said);
+    else process.stderr.write(`${said}\n`);
+  });
   // Handlers first: a SIGTERM that arrives right after the banner must drain, not kill.
   if (production)
     announce?.info(
