@@ -58,7 +58,11 @@ describe('a finished HTTP request is young garbage', () => {
           })
           .on('error', reject);
       });
-    expect(await promotedPerCall(800, get)).toBeLessThan(5_000);
+    // Background work of the server (the audit purge's first batch 5 s after start, key-ring
+    // refreshes) can promote objects during one window; it only ever adds, so the least of three
+    // windows is what a request leaves (a real leak shows in every window).
+    const windows = [await promotedPerCall(800, get), await promotedPerCall(800, get), await promotedPerCall(800, get)];
+    expect(Math.min(...windows)).toBeLessThan(5_000);
   });
 });
 
