@@ -128,7 +128,8 @@ export function docsPagesRouter(docsDir = defaultDocsDir()): Router {
   const router = new Router();
   const rendered = new Map<string, string>();
   router.get('/docs/img/:file', async (ctx, next) => {
-    const file = ctx.params.file ?? '';
+    // Routes match case-insensitively (oidc-provider's rules, route-table.ts); the files are lower case.
+    const file = (ctx.params.file ?? '').toLowerCase();
     if (!IMAGE.test(file)) return next();
     const data = await readFile(path.join(docsDir, 'img', file)).catch(() => undefined);
     if (data === undefined) return next();
@@ -137,7 +138,7 @@ export function docsPagesRouter(docsDir = defaultDocsDir()): Router {
     ctx.body = data;
   });
   router.get('/docs/:page', async (ctx, next) => {
-    const page = ctx.params.page ?? '';
+    const page = (ctx.params.page ?? '').toLowerCase();
     if (!DOCS_PAGES.has(page)) return next();
     const text = await readFile(path.join(docsDir, page), 'utf8').catch(() => undefined);
     if (text === undefined) return next();

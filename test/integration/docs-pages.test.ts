@@ -86,6 +86,9 @@ test('the Markdown source stays available for tools (Accept: text/markdown, ?for
   expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
   expect(await res.text()).toMatch(/^# /);
   expect((await fetch(`${server.baseUrl}/docs/ARCHITECTURE.md`)).status).toBe(404);
+  // Every spelling the route table accepts (case, trailing slash) reaches the same page.
+  for (const spelling of ['/DOCS/MCP.MD', '/docs/mcp.md/', '/Docs/Img/operator-08-audit.PNG'])
+    expect([spelling, (await fetch(`${server.baseUrl}${spelling}`)).status]).toEqual([spelling, 200]);
 });
 
 /** A citation of a document integrators cannot open (SPEC.md, DESIGN.md). */

@@ -7,7 +7,8 @@
  * (2 s) is longer than its poll. Asserted: `/readyz` is 503 at once after SIGTERM while discovery
  * is still served; 0 failed requests; a request in flight when the listener closes (its body still
  * arriving) is answered; after the delay new connections are refused; the process exits 0 within
- * delay + grace.
+ * delay + grace. Before that, a SIGHUP (a "reload", a closed terminal) through the same `npm start`
+ * chain is ignored with a line saying to restart.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +21,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DELAY_S = 2;
 const GRACE_S = 5;
 
+let stderr = '';
+
 describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then drain (issue #28)', () => {
   let child: ChildProcess;
   let dataDir: string;
@@ -30,7 +33,7 @@ describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then 
     port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cg-drain-'));
-    child = spawn(process.execPath, ['scripts/on-lts.mjs', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, ['scripts/on-lts.mjs', 'node', '--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
@@ -48,7 +51,9 @@ describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.resume();
-    child.stderr!.resume();
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     const deadline = Date.now() + 60_000;
     for (;;) {
       const ok = await fetch(`${origin}/readyz`).then(
@@ -67,6 +72,14 @@ describe('SIGTERM: not ready at once, serve on for SHUTDOWN_DELAY_SECONDS, then 
   });
 
   test('0 failed requests across the drain; in-flight answered; exit 0', async () => {
+    // A "reload" (SIGHUP, e.g. a closed terminal) through the `npm start` chain changes nothing and
+    // stops nothing: settings are read at start only; the process says to restart instead.
+    child.kill('SIGHUP');
+    const said = Date.now() + 5_000;
+    while (!stderr.includes('SIGHUP ignored') && Date.now() < said) await new Promise((r) => setTimeout(r, 50));
+    expect(stderr).toContain('SIGHUP ignored: settings are read at start only; restart the process to apply a change');
+    expect([child.exitCode, (await fetch(`${origin}/readyz`)).status]).toEqual([null, 200]);
+
     const results = { ok: 0, failed: [] as string[] };
     let inRotation = true;
     // The "load balancer": polls readiness every 500 ms and takes the process out at the first 503.
