@@ -616,6 +616,170 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Issue #29: the analytics overview reads maintained counters instead of counting a site's rows
+  // (src/platform/operator/analytics.ts). `site_tallies` holds one row per (site, metric, key),
+  // kept by triggers on every table it counts, so every writer (services, seeds, CLI, tests,
+  // FK cascades) updates it in the same transaction as the row itself. The metrics:
+  //   courses/total, courses/public          · people/'' (distinct members) · role/<role>
+  //   enrollments/total, enrollments/open     (lifetime access or no expiry: never expires)
+  //   order_status/<status> · paid_minor/<currency> (sum of paid orders' total_minor)
+  //   registration_status/<status>
+  // A tally is written only while its site exists (a site's deletion removes its tallies, and the
+  // cascade that follows cannot re-create them). Membership rows never change site or user (no
+  // code updates them; a role change is a delete and an insert): their update trigger follows the
+  // role alone. Enrollments that expire at a given time are counted at read time on
+  // `enrollments_site_expiring` (only those with an expiry and no lifetime access).
+  '0026_site_tallies': {
+    async up(db: Kysely<any>) {
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      await db.schema
+        .createTable('site_tallies')
+        .addColumn('site_id', 'text', (c) => c.notNull())
+        .addColumn('metric', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('n', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('site_tallies_pk', ['site_id', 'metric', 'key'])
+        .execute();
+      await db.schema
+        .createIndex('enrollments_site_expiring')
+        .on('enrollments')
+        .columns(['site_id', 'lifetime_access', 'expires_at'])
+        .execute();
+      // Each table's contribution: [metric, key expression, amount expression] of a row `R`.
+      const contributions: Record<string, Array<[string, string, string]>> = {
+        courses: [
+          ['courses', `'total'`, '1'],
+          ['courses', `'public'`, 'CASE WHEN R.is_public = 1 THEN 1 ELSE 0 END'],
+        ],
+        enrollments: [
+          ['enrollments', `'total'`, '1'],
+          ['enrollments', `'open'`, 'CASE WHEN R.lifetime_access = 1 OR R.expires_at IS NULL THEN 1 ELSE 0 END'],
+        ],
+        orders: [
+          ['order_status', 'R.status', '1'],
+          ['paid_minor', 'R.currency', `CASE WHEN R.status = 'paid' THEN R.total_minor ELSE 0 END`],
+        ],
+        event_registrations: [['registration_status', 'R.status', '1']],
+        memberships: [['role', 'R.role', '1']],
+      };
+      const of = (expr: string, row: string) => expr.replaceAll('R.', `${row}.`);
+      // Distinct members: a person counts when their first role at the site arrives and stops
+      // counting when their last one goes.
+      const firstRole = `NOT EXISTS (SELECT 1 FROM memberships m WHERE m.site_id = NEW.site_id AND m.user_id = NEW.user_id AND m.role <> NEW.role)`;
+      const lastRole = `NOT EXISTS (SELECT 1 FROM memberships m WHERE m.site_id = OLD.site_id AND m.user_id = OLD.user_id)`;
+      if (postgres) {
+        await sql`CREATE FUNCTION site_tally_add(site text, m text, k text, delta bigint) RETURNS void LANGUAGE plpgsql AS $$
+          BEGIN
+            IF delta = 0 OR NOT EXISTS (SELECT 1 FROM sites WHERE id = site) THEN RETURN; END IF;
+            INSERT INTO site_tallies (site_id, metric, key, n) VALUES (site, m, k, delta)
+              ON CONFLICT (site_id, metric, key) DO UPDATE SET n = site_tallies.n + EXCLUDED.n;
+          END $$`.execute(db);
+        for (const [table, parts] of Object.entries(contributions)) {
+          const add = (row: 'NEW' | 'OLD', sign: string) =>
+            parts
+              .map(
+                ([metric, key, amount]) =>
+                  `PERFORM site_tally_add(${row}.site_id, '${metric}', ${of(key, row)}, ${sign}(${of(amount, row)}));`,
+              )
+              .join('\n              ');
+          await sql
+            .raw(
+              `CREATE FUNCTION ${table}_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF TG_OP IN ('UPDATE', 'DELETE') THEN
+              ${add('OLD', '-')}
+              END IF;
+              IF TG_OP IN ('INSERT', 'UPDATE') THEN
+              ${add('NEW', '')}
+              END IF;
+              RETURN NULL;
+            END $$`,
+            )
+            .execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER ${table}_tally AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${table}_tally()`,
+            )
+            .execute(db);
+        }
+        // Distinct members on PostgreSQL: an AFTER ROW trigger runs once the whole statement is done,
+        // so two roles of one person inserted by one statement would each see the other. A BEFORE
+        // ROW trigger sees the rows the statement has handled so far: the person counts when no
+        // row of theirs is there yet, and stops counting when the last one is about to go.
+        await sql`CREATE FUNCTION memberships_people_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF TG_OP = 'INSERT' THEN
+              IF NOT EXISTS (SELECT 1 FROM memberships m WHERE m.site_id = NEW.site_id AND m.user_id = NEW.user_id) THEN
+                PERFORM site_tally_add(NEW.site_id, 'people', '', 1);
+              END IF;
+              RETURN NEW;
+            END IF;
+            IF NOT EXISTS (SELECT 1 FROM memberships m WHERE m.site_id = OLD.site_id AND m.user_id = OLD.user_id AND m.role <> OLD.role) THEN
+              PERFORM site_tally_add(OLD.site_id, 'people', '', -1);
+            END IF;
+            RETURN OLD;
+          END $$`.execute(db);
+        await sql`CREATE TRIGGER memberships_people_tally BEFORE INSERT OR DELETE ON memberships FOR EACH ROW EXECUTE FUNCTION memberships_people_tally()`.execute(
+          db,
+        );
+        await sql`CREATE FUNCTION sites_tally_drop() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN DELETE FROM site_tallies WHERE site_id = OLD.id; RETURN NULL; END $$`.execute(db);
+        await sql`CREATE TRIGGER sites_tally_drop AFTER DELETE ON sites FOR EACH ROW EXECUTE FUNCTION sites_tally_drop()`.execute(
+          db,
+        );
+      } else {
+        // SQLite: one UPSERT per contribution (`INSERT … SELECT … WHERE` guards on the site; the
+        // WHERE also resolves the parser's ON CONFLICT ambiguity), a plain UPDATE to take away.
+        const upsert = (row: 'NEW' | 'OLD', sign: string, metric: string, key: string, amount: string, when = '1') =>
+          `INSERT INTO site_tallies (site_id, metric, key, n) SELECT ${row}.site_id, '${metric}', ${of(key, row)}, ${sign}(${of(amount, row)})
+             WHERE ${when} AND EXISTS (SELECT 1 FROM sites WHERE id = ${row}.site_id)
+             ON CONFLICT (site_id, metric, key) DO UPDATE SET n = n + excluded.n;`;
+        for (const [table, parts] of Object.entries(contributions)) {
+          const add = (row: 'NEW' | 'OLD', sign: string) =>
+            parts.map(([metric, key, amount]) => upsert(row, sign, metric, key, amount)).join('\n            ');
+          const people = table === 'memberships';
+          await sql
+            .raw(
+              `CREATE TRIGGER ${table}_tally_insert AFTER INSERT ON ${table} BEGIN
+            ${add('NEW', '')}
+            ${people ? upsert('NEW', '', 'people', `''`, '1', firstRole) : ''}
+          END`,
+            )
+            .execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER ${table}_tally_delete AFTER DELETE ON ${table} BEGIN
+            ${add('OLD', '-')}
+            ${people ? upsert('OLD', '-', 'people', `''`, '1', lastRole) : ''}
+          END`,
+            )
+            .execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER ${table}_tally_update AFTER UPDATE ON ${table} BEGIN
+            ${add('OLD', '-')}
+            ${add('NEW', '')}
+          END`,
+            )
+            .execute(db);
+        }
+        await sql`CREATE TRIGGER sites_tally_drop AFTER DELETE ON sites BEGIN DELETE FROM site_tallies WHERE site_id = OLD.id; END`.execute(
+          db,
+        );
+      }
+      // The counts of the rows already there.
+      for (const [table, parts] of Object.entries(contributions))
+        for (const [metric, key, amount] of parts)
+          await sql
+            .raw(
+              `INSERT INTO site_tallies (site_id, metric, key, n) SELECT R.site_id, '${metric}', ${key}, sum(${amount}) FROM ${table} R GROUP BY R.site_id${key.startsWith("'") ? '' : `, ${key}`}`,
+            )
+            .execute(db);
+      await sql`INSERT INTO site_tallies (site_id, metric, key, n) SELECT site_id, 'people', '', count(DISTINCT user_id) FROM memberships GROUP BY site_id`.execute(
+        db,
+      );
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

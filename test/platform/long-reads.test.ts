@@ -1,10 +1,12 @@
 /**
  * Issue #29, "No operator read may stall token traffic": on the embedded store the analytics
- * overview (aggregates over every membership, enrollment and order of a site) runs in a worker
- * thread on a read-only connection (src/store/worker-reader.ts), so the event loop keeps serving
- * while a big site is counted. Proven on a real SQLite file of 120,000 members: the same figures
- * as on the main connection, and the longest gap between event-loop ticks during the count stays a
- * fraction of what the main connection's count holds the loop. Writes are refused there.
+ * overview runs in a worker thread on a read-only connection (src/store/worker-reader.ts), so the
+ * event loop keeps serving while a big site is read. Its counts are maintained tallies (migration
+ * 0026); what still grows is the count of learners active in the last 30 days (distinct people
+ * over a month of playback progress). Proven on a real SQLite file of 120,000 members who all
+ * watched a lecture this month: the same figures as on the main connection, and the longest gap
+ * between event-loop ticks during the read stays a fraction of what the main connection holds the
+ * loop. Writes are refused there.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +34,12 @@ beforeAll(async () => {
   const enrollment = db.prepare(
     `INSERT INTO enrollments (id, site_id, user_id, course_id, expires_at, lifetime_access, created_at) VALUES (?, 'big', ?, 'crs_big', ?, ?, ?)`,
   );
+  db.prepare(
+    `INSERT INTO lectures (id, course_id, title, position, duration_seconds) VALUES ('lec_big', 'crs_big', 'L', 1, 600)`,
+  ).run();
+  const progress = db.prepare(
+    `INSERT INTO lecture_progress (user_id, site_id, course_id, lecture_id, position_seconds, recorded_at, updated_at) VALUES (?, 'big', 'crs_big', 'lec_big', 60, ?, ?)`,
+  );
   const order = db.prepare(
     `INSERT INTO orders (id, site_id, user_id, number, status, total_minor, currency, created_at) VALUES (?, 'big', ?, ?, ?, 100, 'EUR', ?)`,
   );
@@ -42,6 +50,8 @@ beforeAll(async () => {
       member.run(id, i % 50 === 0 ? 'admin' : 'student');
       enrollment.run(`e${i}`, id, i % 3 === 0 ? '2026-02-01T00:00:00.000Z' : null, i % 3 === 1 ? 1 : 0, at);
       order.run(`o${i}`, id, `N${i}`, i % 4 === 0 ? 'pending' : 'paid', at);
+      const watched = new Date(Date.parse('2026-02-27T00:00:00.000Z') + i * 1000).toISOString();
+      progress.run(id, watched, watched);
     }
   })();
 }, 120_000);
@@ -70,7 +80,7 @@ async function longestGap<T>(work: () => Promise<T>): Promise<{ result: T; gap: 
 }
 
 describe('long reads of the embedded store run off the event loop (issue #29)', () => {
-  test('the analytics overview: same figures as the main connection, without holding the loop', async () => {
+  test('the analytics overview (a month of progress of 120,000 learners): same figures as the main connection, without holding the loop', async () => {
     const now = new Date('2026-03-01T00:00:00.000Z');
     const onLoop = new AnalyticsAdmin(stores.db as never);
     const offLoop = operatorServices(stores.db, stores.longReads).analytics;
@@ -81,8 +91,9 @@ describe('long reads of the embedded store run off the event loop (issue #29)', 
     expect(worker.result).toEqual(main.result);
     expect(worker.result.members.total).toBe(MEMBERS);
     expect(worker.result.orders.byStatus).toEqual({ paid: MEMBERS * 0.75, pending: MEMBERS * 0.25 });
-    // The premise: counted on the main connection, the loop is held for tens of milliseconds.
-    expect(main.gap).toBeGreaterThan(30);
+    expect(worker.result.activeLearners30d).toBe(MEMBERS);
+    // The premise: read on the main connection, the loop is held for tens of milliseconds.
+    expect(main.gap).toBeGreaterThan(20);
     // Counted in the worker, the loop keeps ticking (allow for a shared machine's scheduling).
     expect(worker.gap).toBeLessThan(Math.max(15, main.gap / 3));
   }, 60_000);

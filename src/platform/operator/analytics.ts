@@ -21,91 +21,36 @@ export interface SiteAnalytics {
 /** Site analytics for operators (analytics:read): counts and paid revenue per currency. */
 export class AnalyticsAdmin {
   /**
-   * @param db where the aggregates run: on the embedded store the long-read worker
-   *   (src/store/worker-reader.ts, issue #29), so a big site's counts never hold the event loop
+   * @param db where the reads run: on the embedded store the long-read worker
+   *   (src/store/worker-reader.ts, issue #29), so no read of it holds the event loop
    */
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 
   /**
-   * The figures of one site, each an aggregate computed by the store (issue #29: no row of the site
-   * is brought into JavaScript; each count walks one index of the site). An enrollment is active
-   * by the rule of `accessActive` (src/platform/enrollments.ts): lifetime access, no expiry, or an
-   * expiry after `now` (expiries are stored as `Date.toISOString()`, so ISO strings compare as
-   * instants).
+   * The figures of one site (issue #29: the cost does not grow with the site). Counts are the
+   * site's maintained tallies (`site_tallies`, migration 0026: kept by triggers in the same
+   * transaction as the rows they count), one primary-key range read. Two figures depend on `now`
+   * and are read from an index range: enrollments with an expiry after `now` (the active ones that
+   * do not count as open; `enrollments_site_expiring`, only enrollments with an expiry and no
+   * lifetime access, so the range is the not-yet-expired ones) and the learners with playback
+   * progress recorded in the last 30 days (`lecture_progress_site_recorded`: grows with the
+   * site's activity of 30 days, not with its members). An enrollment is active by the rule of
+   * `accessActive` (src/platform/enrollments.ts): lifetime access, no expiry, or an expiry after
+   * `now` (expiries are stored as `Date.toISOString()`, so ISO strings compare as instants).
    */
   async summary(siteId: string, now = new Date()): Promise<SiteAnalytics> {
     const nowIso = now.toISOString();
     const since = new Date(now.getTime() - 30 * 86_400_000).toISOString();
     const n = (v: unknown): number => Number(v ?? 0);
-    const [courses, members, roles, enrollments, orders, revenue, registrations, learners] = await Promise.all([
-      this.db
-        .selectFrom('courses')
-        .select((eb) => [
-          eb.fn.countAll().as('total'),
-          eb.fn.sum(eb.case().when('is_public', '=', 1).then(1).else(0).end()).as('public'),
-        ])
-        .where('site_id', '=', siteId)
-        .executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('memberships')
-        .select((eb) => eb.fn.count('user_id').distinct().as('total'))
-        .where('site_id', '=', siteId)
-        .executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('memberships')
-        .select((eb) => ['role as key', eb.fn.countAll().as('n')])
-        .where('site_id', '=', siteId)
-        .groupBy('role')
-        .execute(),
+    const [tallies, expiring, learners] = await Promise.all([
+      this.db.selectFrom('site_tallies').select(['metric', 'key', 'n']).where('site_id', '=', siteId).execute(),
       this.db
         .selectFrom('enrollments')
-        .select((eb) => [
-          eb.fn.countAll().as('total'),
-          eb.fn
-            .sum(
-              eb
-                .case()
-                .when(eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null)]))
-                .then(1)
-                .else(0)
-                .end(),
-            )
-            .as('lifetime'),
-          eb.fn
-            .sum(
-              eb
-                .case()
-                .when(
-                  eb.or([eb('lifetime_access', '=', 1), eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]),
-                )
-                .then(1)
-                .else(0)
-                .end(),
-            )
-            .as('active'),
-        ])
+        .select((eb) => eb.fn.countAll().as('n'))
         .where('site_id', '=', siteId)
+        .where('lifetime_access', '=', 0)
+        .where('expires_at', '>', nowIso)
         .executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('orders')
-        .select((eb) => ['status as key', eb.fn.countAll().as('n')])
-        .where('site_id', '=', siteId)
-        .groupBy('status')
-        .execute(),
-      this.db
-        .selectFrom('orders')
-        .select((eb) => ['currency', eb.fn.sum<number>('total_minor').as('paid')])
-        .where('site_id', '=', siteId)
-        .where('status', '=', 'paid')
-        .groupBy('currency')
-        .orderBy('currency')
-        .execute(),
-      this.db
-        .selectFrom('event_registrations')
-        .select((eb) => ['status as key', eb.fn.countAll().as('n')])
-        .where('site_id', '=', siteId)
-        .groupBy('status')
-        .execute(),
       this.db
         .selectFrom('lecture_progress')
         .select((eb) => eb.fn.count('user_id').distinct().as('n'))
@@ -113,20 +58,25 @@ export class AnalyticsAdmin {
         .where('recorded_at', '>=', since)
         .executeTakeFirstOrThrow(),
     ]);
-    const tally = (rows: Array<{ key: string; n: unknown }>): Record<string, number> =>
-      Object.fromEntries(rows.filter((r) => n(r.n) > 0).map((r) => [r.key, n(r.n)]));
+    const of = (metric: string): Record<string, number> =>
+      Object.fromEntries(tallies.filter((t) => t.metric === metric && n(t.n) > 0).map((t) => [t.key, n(t.n)]));
     const sum = (byKey: Record<string, number>) => Object.values(byKey).reduce((a, b) => a + b, 0);
-    const byStatus = tally(orders);
-    const registrationsByStatus = tally(registrations);
-    const enrolled = n(enrollments.total);
-    const active = n(enrollments.active);
+    const courses = of('courses');
+    const enrollments = of('enrollments');
+    const byStatus = of('order_status');
+    const registrationsByStatus = of('registration_status');
+    const enrolled = enrollments.total ?? 0;
+    const open = enrollments.open ?? 0;
+    const active = open + n(expiring.n);
     return {
       asOf: nowIso,
-      courses: { total: n(courses.total), public: n(courses.public) },
-      members: { total: n(members.total), byRole: tally(roles) },
-      enrollments: { total: enrolled, active, expired: enrolled - active, lifetime: n(enrollments.lifetime) },
+      courses: { total: courses.total ?? 0, public: courses.public ?? 0 },
+      members: { total: of('people')[''] ?? 0, byRole: of('role') },
+      enrollments: { total: enrolled, active, expired: enrolled - active, lifetime: open },
       orders: { total: sum(byStatus), byStatus },
-      revenue: revenue.map((r) => ({ currency: r.currency, paidMinor: Number(r.paid) })),
+      revenue: Object.entries(of('paid_minor'))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([currency, paidMinor]) => ({ currency, paidMinor })),
       eventRegistrations: { total: sum(registrationsByStatus), byStatus: registrationsByStatus },
       activeLearners30d: n(learners.n),
     };

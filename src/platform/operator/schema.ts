@@ -21,6 +21,22 @@ export interface CouponsTable {
   created_at: string;
 }
 
+/**
+ * Migration `0026_site_tallies` (issue #29): a site's maintained counters, kept by triggers on the
+ * counted tables. Metrics: `courses` (`total`, `public`), `people` (`''`: distinct members),
+ * `role` (per role), `enrollments` (`total`, `open`: lifetime access or no expiry),
+ * `order_status` (per status), `paid_minor` (per currency: minor units of paid orders),
+ * `registration_status` (per status).
+ */
+export interface SiteTalliesTable {
+  site_id: string;
+  metric: string;
+  key: string;
+  /** A count, or minor units for `paid_minor` (bigint on PostgreSQL: read with `Number()`). */
+  n: number | string;
+}
+
 export interface OperatorDatabase extends PlatformDatabase {
   coupons: CouponsTable;
+  site_tallies: SiteTalliesTable;
 }
