@@ -3,7 +3,10 @@
  * stopping, and what Linux /proc says of a server process.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 /** Ticks per second of /proc/<pid>/stat's CPU fields (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -46,4 +49,39 @@ export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
+}
+
+/** The Dockerfile's instructions, continuation lines joined, comments dropped. */
+function dockerfileLines(): string[] {
+  return readFileSync(path.join(root, 'Dockerfile'), 'utf8')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
+/**
+ * The production start's node arguments, read from the Dockerfile's `CMD ["node", …]` (the V8
+ * flags chosen for production, docs/deployment.md "Memory"), so a bench measures what ships
+ * (`BENCH_PROD=1`; `npm run build` first).
+ * @throws Error when the Dockerfile's CMD is not `node … dist/src/main.js`
+ */
+export function productionCommand(): string[] {
+  const line = dockerfileLines().find((l) => l.startsWith('CMD '));
+  const cmd = line ? (JSON.parse(line.slice(4)) as string[]) : [];
+  if (cmd[0] !== 'node' || !cmd.includes('dist/src/main.js'))
+    throw new Error(`Dockerfile CMD is not \`node … dist/src/main.js\`: ${line}`);
+  return cmd.slice(1);
+}
+
+/**
+ * The runtime stage's `ENV KEY=value …` settings (the last `FROM` onwards; e.g. MALLOC_ARENA_MAX,
+ * docs/deployment.md "Memory"): the production start gets them, under the bench's own PORT,
+ * DATA_DIR and NODE_ENV.
+ */
+export function productionEnv(): Record<string, string> {
+  const lines = dockerfileLines();
+  const runtime = lines.slice(lines.findLastIndex((l) => l.startsWith('FROM ')));
+  const pairs = runtime.filter((l) => l.startsWith('ENV ')).flatMap((l) => l.slice(4).trim().split(/\s+/));
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }

@@ -40,7 +40,7 @@ import { deleteRedisPrefix } from '../test/helpers/services.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
 import { generateSigningKey } from '../src/oauth/keys.js';
-import { cpuMs, rssMb, stop, waitReady } from './processes.js';
+import { cpuMs, productionCommand, productionEnv, rssMb, stop, waitReady } from './processes.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -93,39 +93,6 @@ async function heapSnapshot(child: ChildProcess): Promise<void> {
     if (newest.size === size && size > 0) return;
     size = newest.size;
   }
-}
-
-/** The Dockerfile's instructions, continuation lines joined, comments dropped. */
-function dockerfileLines(): string[] {
-  return readFileSync(path.join(root, 'Dockerfile'), 'utf8')
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-}
-
-/**
- * The production start's node arguments, read from the Dockerfile's `CMD ["node", …]` (the V8
- * flags chosen for production, docs/deployment.md "Memory"), so the bench measures what ships.
- */
-function productionCommand(): string[] {
-  const line = dockerfileLines().find((l) => l.startsWith('CMD '));
-  const cmd = line ? (JSON.parse(line.slice(4)) as string[]) : [];
-  if (cmd[0] !== 'node' || !cmd.includes('dist/src/main.js'))
-    throw new Error(`Dockerfile CMD is not \`node … dist/src/main.js\`: ${line}`);
-  return cmd.slice(1);
-}
-
-/**
- * The runtime stage's `ENV KEY=value …` settings (the last `FROM` onwards; e.g. MALLOC_ARENA_MAX,
- * docs/deployment.md "Memory"): the production start gets them, under the bench's own PORT,
- * DATA_DIR and NODE_ENV.
- */
-function productionEnv(): Record<string, string> {
-  const lines = dockerfileLines();
-  const runtime = lines.slice(lines.findLastIndex((l) => l.startsWith('FROM ')));
-  const pairs = runtime.filter((l) => l.startsWith('ENV ')).flatMap((l) => l.slice(4).trim().split(/\s+/));
-  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }
 
 /** coursegate's environment: `npm start`'s, plus the bench's port, data directory, D7 limits and stores. */

@@ -2,13 +2,15 @@
  * `npm run bench:volume` (issue #29): the cost of the token path and of the operator reads as the
  * platform grows, on the embedded store (SQLite) and on PostgreSQL + Redis.
  *
- * For each store setup and each size (BENCH_SIZES, default 10,000 and 100,000 members; sizes above
- * BENCH_MEMBERS_MAX, default 100,000, are left out: `BENCH_MEMBERS_MAX=1000000
- * BENCH_SIZES=10000,100000,1000000` adds a million) it starts a coursegate (`npm start`'s
- * development start, DESIGN D7 limits raised, its own process pinned to CPU 0 with `taskset`),
+ * For each store setup and each size (BENCH_SIZES, default 10,000, 100,000 and 1,000,000 members;
+ * sizes above BENCH_MEMBERS_MAX, default 1,000,000, are left out: `BENCH_SIZES=10000,100000` for a
+ * quick run) it starts a coursegate (`npm start`'s development start, or with BENCH_PROD=1 the
+ * production start: the compiled build with the Dockerfile's CMD and runtime ENV, `npm run build`
+ * first; DESIGN D7 limits raised, its own process pinned to CPU 0 with `taskset`),
  * mints real tokens through the login and consent pages, then seeds through the project's own
  * store code (`openStores`: the platform store's Kysely handle, multi-row INSERTs in transactions;
- * the OIDC adapter's `upsert` for Grant, RefreshToken and AccessToken): BENCH_SITES sites, the
+ * the OIDC adapter's `upsert` for Grant, RefreshToken and AccessToken, on SQLite one transaction per
+ * chunk of 2,000 members): BENCH_SITES sites (100), the
  * measured site `demo` holding BENCH_SITE_SHARE of the members, each member with a membership,
  * an enrollment, an order with one item, a connected grant, an OIDC grant with a live refresh
  * chain (its refresh and access token), and BENCH_AUDIT_PER_MEMBER audit rows (a code exchange
@@ -34,8 +36,8 @@
  * size's own. Figures on a shared machine are indicative; CPU µs per request and the in-turn
  * ratios are the ones to read.
  *
- * Env: BENCH_SIZES, BENCH_MEMBERS_MAX, BENCH_STORES (sqlite,postgres), BENCH_SITES (10),
- * BENCH_SITE_SHARE (0.5), BENCH_AUDIT_PER_MEMBER (10), BENCH_SAMPLES (20 per read),
+ * Env: BENCH_SIZES, BENCH_MEMBERS_MAX, BENCH_STORES (sqlite,postgres), BENCH_SITES (100),
+ * BENCH_SITE_SHARE (0.1: the biggest site of a million holds 100,000), BENCH_PROD, BENCH_AUDIT_PER_MEMBER (10), BENCH_SAMPLES (20 per read),
  * BENCH_DURATION (6 s per size and scenario, split into BENCH_TURNS, 2), BENCH_CONNECTIONS (8),
  * BENCH_WRITE_DOCS.
  */
@@ -57,16 +59,17 @@ import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flow
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
 import { memberToken, registerLoopbackClient } from '../test/helpers/member-token.js';
 import { startPrivatePostgres, startPrivateRedis, type PrivateService } from '../test/services/global-setup.js';
-import { cpuMs, rssMb, stop, waitReady } from './processes.js';
+import { cpuMs, productionCommand, productionEnv, rssMb, stop, waitReady } from './processes.js';
 
-const MAX = Number(process.env.BENCH_MEMBERS_MAX ?? 100_000);
-const SIZES = (process.env.BENCH_SIZES ?? '10000,100000')
+const MAX = Number(process.env.BENCH_MEMBERS_MAX ?? 1_000_000);
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000')
   .split(',')
   .map(Number)
   .filter((n) => n > 0 && n <= MAX);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
-const SITES = Math.max(2, Number(process.env.BENCH_SITES ?? 10));
-const SHARE = Number(process.env.BENCH_SITE_SHARE ?? 0.5);
+const SITES = Math.max(2, Number(process.env.BENCH_SITES ?? 100));
+const SHARE = Number(process.env.BENCH_SITE_SHARE ?? 0.1);
+const PROD = process.env.BENCH_PROD === '1';
 const AUDIT_PER_MEMBER = Math.max(1, Number(process.env.BENCH_AUDIT_PER_MEMBER ?? 10));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20);
 const DURATION = Number(process.env.BENCH_DURATION ?? 6);
@@ -112,7 +115,8 @@ function coursegateEnv(port: number, dir: string, extra: Record<string, string>)
   const high = '100000000/1';
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'development',
+    ...(PROD ? productionEnv() : {}),
+    NODE_ENV: PROD ? 'production' : 'development',
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dir,
@@ -130,7 +134,7 @@ function coursegateEnv(port: number, dir: string, extra: Record<string, string>)
 
 async function startServer(t: Target, logName: string): Promise<ChildProcess> {
   const log = openSync(path.join(t.dir, logName), 'a');
-  const child = spawnNode(['--import', 'tsx', 'src/main.ts'], t.env, log, 0);
+  const child = spawnNode(PROD ? productionCommand() : ['--import', 'tsx', 'src/main.ts'], t.env, log, 0);
   closeSync(log);
   await waitReady(t.origin, child);
   return child;
@@ -214,7 +218,9 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
     const now = Date.now();
     const siteOf = (i: number) => (i < demoMembers ? 'demo' : siteIds[1 + ((i - demoMembers) % (SITES - 1))]!);
     const clientOf = (i: number) => `client-${i % 20}`;
-    const CHUNK = 500;
+    const emailOf = (i: number) => `m${pad((i * 7919) % t.members)}-${i}@volume.test`;
+    const CHUNK = 2000;
+    let oidcMs = 0;
     for (let from = 0; from < t.members; from += CHUNK) {
       const ids = Array.from({ length: Math.min(CHUNK, t.members - from) }, (_, k) => from + k);
       const created = (i: number) => new Date(now - 400 * 86_400_000 + i * 100).toISOString();
@@ -224,7 +230,7 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
           .values(
             ids.map((i) => ({
               id: `usr_${pad(i)}`,
-              email: `m${pad((i * 7919) % t.members)}-${i}@volume.test`,
+              email: emailOf(i),
               name: `Member ${i}`,
               password_hash: 'x',
               created_at: created(i),
@@ -233,7 +239,15 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
           .execute();
         await tx
           .insertInto('memberships')
-          .values(ids.map((i) => ({ site_id: siteOf(i), user_id: `usr_${pad(i)}`, role: 'student' })) as never)
+          // The sort keys the insert triggers would copy from users and courses (migration 0023), given.
+          .values(
+            ids.map((i) => ({
+              site_id: siteOf(i),
+              user_id: `usr_${pad(i)}`,
+              role: 'student',
+              email: emailOf(i),
+            })) as never,
+          )
           .execute();
         await tx
           .insertInto('enrollments')
@@ -243,6 +257,8 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
               site_id: siteOf(i),
               user_id: `usr_${pad(i)}`,
               course_id: courseOf.get(siteOf(i))!,
+              email: emailOf(i),
+              course_slug: siteOf(i) === 'demo' ? 'sql-basics' : 'course',
               expires_at: i % 3 === 0 ? new Date(now - 86_400_000).toISOString() : null,
               lifetime_access: i % 3 === 1 ? 1 : 0,
               created_at: created(i),
@@ -319,8 +335,13 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
             .values(unique.slice(k, k + 1000) as never)
             .execute();
       });
+      const platformDone = performance.now();
       await seedOidc(stores, ids, t.origin, now);
+      oidcMs += performance.now() - platformDone;
     }
+    process.stderr.write(
+      `bench: seeded ${t.members} members: OIDC state ${(oidcMs / 1000).toFixed(0)} s, platform rows ${((performance.now() - started - oidcMs) / 1000).toFixed(0)} s\n`,
+    );
     // A rare client: 50 events at the measured site.
     await db
       .insertInto('audit_events')
@@ -349,6 +370,19 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
 
 /** Each member's OIDC state, through the configured adapter: a grant, its live refresh token and access token. */
 async function seedOidc(stores: Stores, ids: number[], origin: string, now: number): Promise<void> {
+  // The embedded adapter writes synchronously on the platform store's connection: one transaction
+  // per chunk instead of one per row (the bulk path; the rows are the adapter's own).
+  stores.sqlite?.exec('BEGIN');
+  try {
+    await seedOidcRows(stores, ids, origin, now);
+    stores.sqlite?.exec('COMMIT');
+  } catch (err) {
+    if (stores.sqlite?.inTransaction) stores.sqlite.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+async function seedOidcRows(stores: Stores, ids: number[], origin: string, now: number): Promise<void> {
   const grants = new stores.adapter('Grant');
   const refresh = new stores.adapter('RefreshToken');
   const access = new stores.adapter('AccessToken');
@@ -526,6 +560,8 @@ async function operatorReads(t: Target): Promise<void> {
   const reads: Array<[string, string]> = [
     ['members, first page (p95 ms)', '/api/v1/members?limit=50'],
     ['members, deep page (p95 ms)', `/api/v1/members?limit=50&cursor=${encodeCursor([middle])}`],
+    ['students, first page (p95 ms)', '/api/v1/students?limit=50'],
+    ['orders, first page (p95 ms)', '/api/v1/orders?limit=50'],
     ['connected apps (p95 ms)', '/api/v1/connected-grants?limit=50'],
     ['audit, one client (p95 ms)', `/api/v1/audit-events?limit=50&clientId=${t.rareClient}`],
     ['analytics (p95 ms)', '/api/v1/analytics'],
@@ -737,7 +773,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<string> {
 async function main(): Promise<void> {
   if (process.argv[2] === '--walk') return walk(process.argv[3]!, process.argv[4]!, Number(process.argv[5]));
   const parts: string[] = [];
-  const header = `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), shared machine: indicative; servers pinned to CPU 0, the operator's walker to CPU 1; development start; ${CONNECTIONS} connections, ${DURATION} s per size and scenario in ${TURNS} alternating turns.`;
+  const header = `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), shared machine: indicative; servers pinned to CPU 0, the operator's walker to CPU 1; ${PROD ? 'production' : 'development'} start; ${CONNECTIONS} connections, ${DURATION} s per size and scenario in ${TURNS} alternating turns.`;
   console.log(header);
   for (const kind of STORES) {
     const text = await benchStore(kind);
