@@ -158,7 +158,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     ...registration.providerDeps,
   });
   const audit = new AuditTrail(db, config.auditRetentionDays);
-  const grants = new ConnectedGrants(db);
+  const grants = new ConnectedGrants(db, store.longReads);
   declareProviderHooks(provider, { logger, metrics, suspensions, audit, siteChoices, grants, registration, adapter });
   const connections = new Connections(provider, grants, audit);
   const limits = rateLimiting({

@@ -70,6 +70,13 @@ export interface ConnectionService {
     siteId: string,
     options: { limit: number; cursor?: string; clientId?: string; userId?: string },
   ): Promise<{ items: Connection[]; nextCursor: string | null }>;
+  /**
+   * How many grants each client holds at a site, with the client's name (issue #29: counted in
+   * SQL; the operator overview).
+   */
+  countsByClient(siteId: string): Promise<Array<{ clientId: string; clientName: string; grants: number }>>;
+  /** How many grants of one client a site holds, and from how many distinct members (issue #29: counted in SQL). */
+  countOfClient(siteId: string, clientId: string): Promise<{ grants: number; members: number }>;
   /** Every live grant of a user. */
   ofUser(userId: string): Promise<Connection[]>;
   /**

@@ -73,6 +73,26 @@ export class Connections implements ConnectionService {
     return { items: await this.describe(page.items), nextCursor: page.nextCursor };
   }
 
+  /**
+   * How many grants each client holds at a site, with the client's name (`<id> (deleted)` for a
+   * client gone from the store). Counted in SQL ({@link ConnectedGrants.countsByClient}); one
+   * client lookup per distinct client.
+   */
+  async countsByClient(siteId: string): Promise<Array<{ clientId: string; clientName: string; grants: number }>> {
+    const rows = await this.grants.countsByClient(siteId);
+    return Promise.all(
+      rows.map(async (r) => {
+        const client = await this.provider.Client.find(r.clientId).catch(() => undefined);
+        return { ...r, clientName: client ? (client.clientName ?? client.clientId) : `${r.clientId} (deleted)` };
+      }),
+    );
+  }
+
+  /** How many grants of one client a site holds, and from how many members (counted in SQL). */
+  countOfClient(siteId: string, clientId: string): Promise<{ grants: number; members: number }> {
+    return this.grants.countOfClient(siteId, clientId);
+  }
+
   /** Every live grant of a user. */
   async ofUser(userId: string): Promise<Connection[]> {
     return this.describe(await this.grants.ofUser(userId));

@@ -6,7 +6,8 @@
  * only an owner grants, removes or invites `owner`; nobody gives themselves a role; the last owner
  * keeps the role. Plain forms (no JavaScript), each POST CSRF-checked.
  *
- * GET  /admin/:site/people                          members, roles, invitations, forms
+ * GET  /admin/:site/people                          members, roles, invitations, forms; each list a page of
+ *                                                   ADMIN_PAGE_SIZE (`cursor` for members, `invitations_cursor`)
  * POST /admin/:site/people/roles                    `email`, `role`, `change` = grant|revoke
  * POST /admin/:site/invitations                     `email`, `role` → the one-time link, shown once
  * POST /admin/:site/invitations/:id/withdraw        a pending invitation stops working
@@ -22,6 +23,7 @@ import { checkCsrf } from './web-routes.js';
 import { parseForm as form, formBody } from '../http/body.js';
 import { button, e, notice, table, when } from './views.js';
 import { act } from './act.js';
+import { ADMIN_PAGE_SIZE, pageCursor, pager, readPage } from './pages.js';
 
 /** What the people pages need from the admin router. */
 export interface PeopleDeps {
@@ -69,8 +71,18 @@ export function mountPeople(router: Router, deps: PeopleDeps, h: PeopleHelpers):
   async function peoplePage(ctx: Context, op: Operator, extra = '', status = 200, kept: Kept = {}) {
     const siteId = op.site.id;
     const mine = op.sites.find((m) => m.site.id === siteId)?.roles ?? [];
-    const members = await deps.services.operator.people.members(siteId);
-    const owners = members.filter((m) => m.roles.includes('owner')).length;
+    // Issue #29: a page of members (keyset in SQL, the `/api/v1/members` read), never the whole site.
+    const cursor = pageCursor(ctx);
+    const invitationsCursor = pageCursor(ctx, 'invitations_cursor');
+    const people = deps.services.operator.people;
+    const [page, ownerPage, invitationPage] = await Promise.all([
+      readPage(() => people.membersPage(siteId, { limit: ADMIN_PAGE_SIZE, cursor })),
+      // Whether the site has more than one owner: two rows at most.
+      people.membersPage(siteId, { limit: 2, role: 'owner' }),
+      readPage(() => deps.services.invitations.page(siteId, { limit: ADMIN_PAGE_SIZE, cursor: invitationsCursor })),
+    ]);
+    const members = page.items;
+    const owners = ownerPage.items.length;
     /** Removal offered only where it can succeed: a role this operator manages, never the last owner's. */
     const removable = (role: string) => assignableRoles(mine, [role]).length > 0 && !(role === 'owner' && owners <= 1);
     const memberRows = members.map((m) => [
@@ -90,8 +102,7 @@ export function mountPeople(router: Router, deps: PeopleDeps, h: PeopleHelpers):
         )
         .join(' '),
     ]);
-    const invitations = await deps.services.invitations.list(siteId);
-    const invitationRows = invitations.map((i) => [
+    const invitationRows = invitationPage.items.map((i) => [
       e(i.email),
       e(i.role),
       e(i.status),
@@ -107,7 +118,8 @@ export function mountPeople(router: Router, deps: PeopleDeps, h: PeopleHelpers):
       'People',
       'People',
       `${extra}
-${table('Members and their roles', ['Name', 'E-mail', 'Roles', 'Actions'], memberRows, 'No member.')}
+${table(cursor ? 'Members and their roles (continued)' : 'Members and their roles', ['Name', 'E-mail', 'Roles', 'Actions'], memberRows, cursor ? 'No more members.' : 'No member.')}
+${pager(`/admin/${siteId}/people`, { invitations_cursor: invitationsCursor ?? '' }, cursor, page.nextCursor)}
 <h2>Give a member another role</h2>
 <p><small>Only an owner gives or removes the owner role; nobody gives themselves a role; the only owner keeps the role. To add someone new, invite them.</small></p>
 <form method="post" action="/admin/${e(siteId)}/people/roles">
@@ -116,7 +128,8 @@ ${table('Members and their roles', ['Name', 'E-mail', 'Roles', 'Actions'], membe
 <label for="role_role">Role</label><select id="role_role" name="role">${options(assignableRoles(mine, ROLES), kept.role)}</select>
 <button type="submit">Give role</button>
 </form>
-${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Action'], invitationRows, 'No invitation yet.')}
+${table('Invitations', ['E-mail', 'Role', 'Status', 'Created', 'Expires', 'Action'], invitationRows, invitationsCursor ? 'No more invitations.' : 'No invitation yet.')}
+${pager(`/admin/${siteId}/people`, { cursor: cursor ?? '' }, invitationsCursor, invitationPage.nextCursor, 'invitations_cursor')}
 <h2>Invite someone</h2>
 <form method="post" action="/admin/${e(siteId)}/invitations">
 <input type="hidden" name="csrf" value="${e(op.csrf)}">

@@ -12,9 +12,15 @@
  * POST /admin/:site/apps/:client/secret rotates a confidential client's secret (shown once)
  * GET  /admin/:site/apps/:client/delete confirmation page (how many members' sign-ins end)
  * POST /admin/:site/apps/:client/delete `confirm` = yes (a required checkbox): revokes every grant, deletes
- * GET  /admin/:site/connections         connected apps; POST …/revoke: `grant_id` or `client_id`
- * GET  /admin/:site/audit               audit trail; filters `kind`, `client`, `user`, `from`, `to`
- * GET  /admin/:site/people              members, roles and invitations (admin-people.ts)
+ * GET  /admin/:site/connections         connected apps, a page at a time (`cursor`); POST …/revoke:
+ *                                       `grant_id` or `client_id`
+ * GET  /admin/:site/audit               audit trail; filters `kind`, `client`, `user`, `from`, `to`;
+ *                                       a page at a time (`cursor`)
+ * GET  /admin/:site/people              members, roles and invitations (admin-people.ts), paged
+ *
+ * Issue #29: no page reads a whole site. Lists show ADMIN_PAGE_SIZE rows (src/operator/pages.ts)
+ * read by the keyset page functions of the `/api/v1` operations, with a "Next page" link carrying
+ * their opaque cursor (a cursor the list refuses answers 400); counts are aggregates in SQL.
  *
  * Access: anonymous → /signin; no owner/admin role at `:site` → 403 (an admin of site A never sees
  * site B). Every POST checks the session's CSRF token.
@@ -34,7 +40,7 @@ import type { AnalyticsAdmin } from '../platform/operator/analytics.js';
 import { MEMBER_CLIENT_SCOPES } from '../domain/applications.js';
 import { OPERATOR_SCOPE_DESCRIPTIONS } from '../domain/scopes.js';
 import type { AdminServices } from '../operations/operation.js';
-import { AccessDenied, NotFound } from '../errors/catalogue.js';
+import { AccessDenied, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { WebSession, WebSessions } from './session.js';
 import { checkCsrf, requireSession, sendPage } from './web-routes.js';
 import { parseForm as form, formBody } from '../http/body.js';
@@ -42,6 +48,7 @@ import { button, e, header, notice, page, table, when, type NavLink } from './vi
 import { barChart, stackedDailyChart } from './charts.js';
 import { mountPeople } from './admin-people.js';
 import { act, fieldList, type Outcome } from './act.js';
+import { ADMIN_PAGE_SIZE, BAD_CURSOR, pageCursor, pager, readPage } from './pages.js';
 
 export interface AdminDeps {
   accounts: Accounts;
@@ -68,6 +75,22 @@ export interface Operator {
 
 /** How the audit page names the surface of an operator action. */
 const SURFACES = { api: '/api/v1', mcp: 'MCP tool', admin: 'Admin area' } as const;
+
+/**
+ * The `[at, id]` of the last event of an audit page, from its "Next page" cursor (base64url JSON,
+ * the same shape as `GET /api/v1/audit-events`' `nextCursor`).
+ * @throws InvalidRequest (400) when the cursor is not one of the audit trail
+ */
+function auditCursor(cursor: string): { at: string; id: string } {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(key) && key.length === 2 && typeof key[0] === 'string' && typeof key[1] === 'string')
+      return { at: key[0], id: key[1] };
+  } catch {
+    // falls through to the error below
+  }
+  throw new InvalidRequest(BAD_CURSOR);
+}
 
 /** Days shown by the overview's usage chart (issue 11). */
 const USAGE_DAYS = 14;
@@ -141,10 +164,13 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get('/:site', async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
-    const s = await analytics.summary(op.site.id);
-    const connections = await services.connections.ofSite(op.site.id);
+    // Issue #29: every figure is an aggregate in SQL (analytics, grants per client), never the rows.
+    const [s, grantsByClient] = await Promise.all([
+      analytics.summary(op.site.id),
+      services.connections.countsByClient(op.site.id),
+    ]);
     const byClient = new Map<string, number>();
-    for (const c of connections) byClient.set(c.clientName, (byClient.get(c.clientName) ?? 0) + 1);
+    for (const c of grantsByClient) byClient.set(c.clientName, (byClient.get(c.clientName) ?? 0) + c.grants);
     const enrollments: Array<[string, number]> = [
       ['Active', s.enrollments.active],
       ['Expired', s.enrollments.expired],
@@ -462,7 +488,8 @@ ${secret}
     extra = '',
     status = 200,
   ) => {
-    const members = new Set((await services.connections.ofSite(op.site.id, app.clientId)).map((c) => c.userEmail)).size;
+    // Issue #29: counted in SQL, however many grants the application has.
+    const { members } = await services.connections.countOfClient(op.site.id, app.clientId);
     const whose = members === 1 ? "its 1 member's sign-in ends" : `its ${members} members' sign-ins end`;
     render(
       ctx,
@@ -506,8 +533,9 @@ ${secret}
     const suspended = new Set(
       op.site.mcpConnectionsEnabled ? [] : (await services.memberClients.list(op.site.id)).map((a) => a.clientId),
     );
-    const list = await services.connections.ofSite(op.site.id);
-    const rows = list.map((c) => [
+    const cursor = pageCursor(ctx);
+    const list = await readPage(() => services.connections.pageOfSite(op.site.id, { limit: ADMIN_PAGE_SIZE, cursor }));
+    const rows = list.items.map((c) => [
       `<strong>${e(c.clientName)}</strong>${suspended.has(c.clientId) ? ' <span class="badge">suspended</span>' : ''}<br><small><code>${e(c.clientId)}</code></small>`,
       e(c.kindLabel),
       e(c.userEmail),
@@ -522,7 +550,8 @@ ${secret}
       'Connected apps',
       'Connected apps',
       `${ctx.query.revoked ? notice(`${Number(ctx.query.revoked)} grant(s) revoked; their tokens no longer work.`) : typeof ctx.query.error === 'string' ? notice(`Not revoked: ${ctx.query.error.slice(0, 200)}`, 'alert') : ''}
-${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allowed', 'Last used', 'Actions'], rows, 'No member has connected an application yet.')}`,
+${table(cursor ? 'Grants at this site (continued)' : 'Grants at this site, newest first', ['Application', 'Kind', 'Member', 'Scopes', 'Allowed', 'Last used', 'Actions'], rows, cursor ? 'No more grants.' : 'No member has connected an application yet.')}
+${pager(`/admin/${op.site.id}/connections`, {}, cursor, list.nextCursor)}`,
     );
   });
 
@@ -532,12 +561,13 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
-    // For the notice only: how many grants the action ends.
+    // For the notice only: how many grants the action ends (counted in SQL, issue #29; the
+    // operation revokes every one of them, page by page, src/oauth/connections.ts).
     const n =
       typeof body.grant_id === 'string'
         ? 1
-        : typeof body.client_id === 'string'
-          ? (await services.connections.ofSite(op.site.id, body.client_id)).length
+        : typeof body.client_id === 'string' && body.client_id.length <= 200
+          ? (await services.connections.countOfClient(op.site.id, body.client_id)).grants
           : 0;
     const done =
       typeof body.grant_id === 'string'
@@ -567,13 +597,24 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
     const to = day(str(q.to));
     const user = str(q.user);
     const userId = user ? ((await accounts.userIdByEmail(user)) ?? '-') : undefined;
-    const events = await services.audit.list(op.site.id, {
+    const cursor = pageCursor(ctx);
+    const after = cursor === undefined ? undefined : auditCursor(cursor);
+    // One row more than the page tells whether a next page follows (keyset on `(at, id)`, issue #29).
+    const read = await services.audit.list(op.site.id, {
       kind,
       clientId: str(q.client) || undefined,
       userId,
       from: from ? `${from}T00:00:00.000Z` : undefined,
       to: to ? new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined,
+      after,
+      limit: ADMIN_PAGE_SIZE + 1,
     });
+    const events = read.slice(0, ADMIN_PAGE_SIZE);
+    const last = events[events.length - 1];
+    const next =
+      read.length > ADMIN_PAGE_SIZE && last
+        ? Buffer.from(JSON.stringify([last.at, last.id]), 'utf8').toString('base64url')
+        : null;
     const emails = await accounts.emailsOf(events.map((ev) => ev.userId ?? '-'));
     const rows = events.map((ev) => [
       // A refresh counter (DESIGN D10) shows its first and last time.
@@ -603,7 +644,8 @@ ${table('Grants at this site', ['Application', 'Kind', 'Member', 'Scopes', 'Allo
 <button type="submit">Filter</button>
 </form>
 <p><small>Client ID finds the requests of that client and the operator actions on it, from every surface. Refreshes are counted, one row per grant and hour (Count). Kept ${services.audit.retentionDays} days. Tokens, codes and passwords are never recorded.</small></p>
-${table('Events, newest first', ['When', 'Kind', 'Count', 'Client', 'Member', 'Target', 'Through', 'Detail'], rows, 'No event matches.')}`,
+${table(cursor ? 'Events, newest first (continued)' : 'Events, newest first', ['When', 'Kind', 'Count', 'Client', 'Member', 'Target', 'Through', 'Detail'], rows, cursor ? 'No more events.' : 'No event matches.')}
+${pager(`/admin/${op.site.id}/audit`, { kind: kind ?? '', client: str(q.client), user, from, to }, cursor, next)}`,
     );
   });
 

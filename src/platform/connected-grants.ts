@@ -40,7 +40,16 @@ export class ConnectedGrants {
   /** grant id → when this process last wrote its `last_used_at` (epoch ms). */
   private readonly touched = new Map<string, number>();
 
-  constructor(private readonly db: Kysely<PlatformDatabase>) {}
+  /**
+   * @param db the platform store
+   * @param counts where the per-site counts run ({@link countsByClient}, {@link membersOfClient}):
+   *   on the embedded store the long-read worker (`Stores.longReads`, issue #29), so counting a big
+   *   site's grants never holds the event loop; the store itself by default
+   */
+  constructor(
+    private readonly db: Kysely<PlatformDatabase>,
+    private readonly counts: Kysely<PlatformDatabase> = db,
+  ) {}
 
   /** Records a grant given at consent. */
   async record(
@@ -159,6 +168,38 @@ export class ConnectedGrants {
       (g) => [g.createdAt, g.grantId],
       (g) => g,
     );
+  }
+
+  /**
+   * How many grants each client holds at a site (issue #29: one aggregate in SQL over the
+   * `connected_grants_site_client` index, no row brought into JavaScript; the operator overview's
+   * chart). Rows of grants that expired in the OIDC store but were not yet forgotten are counted.
+   * @returns `{ clientId, grants }` per client with at least one grant, by client id
+   */
+  async countsByClient(siteId: string): Promise<Array<{ clientId: string; grants: number }>> {
+    const rows = await this.counts
+      .selectFrom('connected_grants')
+      .select((eb) => ['client_id', eb.fn.countAll().as('n')])
+      .where('site_id', '=', siteId)
+      .groupBy('client_id')
+      .orderBy('client_id')
+      .execute();
+    return rows.map((r) => ({ clientId: r.client_id, grants: Number(r.n) }));
+  }
+
+  /**
+   * How many grants of one client there are at a site, and how many distinct members gave them
+   * (issue #29: `COUNT` in SQL on `connected_grants_site_client`, whatever their number; the
+   * application's delete confirmation and the revoke notice of the operator area).
+   */
+  async countOfClient(siteId: string, clientId: string): Promise<{ grants: number; members: number }> {
+    const row = await this.counts
+      .selectFrom('connected_grants')
+      .select((eb) => [eb.fn.countAll().as('grants'), eb.fn.count('user_id').distinct().as('members')])
+      .where('site_id', '=', siteId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    return { grants: Number(row.grants ?? 0), members: Number(row.members ?? 0) };
   }
 
   /** A user's grants at every site, newest first (at most {@link LIST_CAP}). */

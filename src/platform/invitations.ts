@@ -14,6 +14,14 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import { lockSite } from './locks.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 
 /** Table `invitations` (migration `0004_admin_api`). */
 export interface InvitationsTable {
@@ -166,6 +174,35 @@ export class Invitations {
       .orderBy('id')
       .execute();
     return rows.map((r) => view(r, now)).filter((i) => !status || i.status === status);
+  }
+
+  /**
+   * One page of the site's invitations in the order of {@link list} (newest first, then id),
+   * every status (issue #29: keyset in SQL on `invitations_site`; the operator area's people page).
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(siteId: string, options: KeysetRequest, now = new Date()): Promise<KeysetPage<Invitation>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(limit + 1);
+    if (options.cursor !== undefined) {
+      const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
+      // `created_at <= c` seeks the index; the rest of the row-value test only breaks ties.
+      q = q
+        .where('created_at', '<=', createdAt)
+        .where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '>', id)]));
+    }
+    return keysetPage(
+      await q.execute(),
+      limit,
+      (r) => [r.created_at, r.id],
+      (r) => view(r, now),
+    );
   }
 
   /** One invitation of the site. @throws PlatformError `not_found` */

@@ -15,6 +15,7 @@ import { AnalyticsAdmin } from '../../src/platform/operator/analytics.js';
 import { AuditTrail } from '../../src/platform/audit.js';
 import { ConnectedGrants } from '../../src/platform/connected-grants.js';
 import { Comments } from '../../src/platform/comments.js';
+import { Invitations } from '../../src/platform/invitations.js';
 import { encodeCursor } from '../../src/platform/paging.js';
 
 describe('stablePlan', () => {
@@ -166,6 +167,31 @@ describe('operator list plans (issue #29)', () => {
     expectIndexed(all!, 'connected_grants', 'connected_grants_site_created');
     const [client] = await plans('connected_grants', () => grants.pageOfSite('s1', { limit: 50, clientId: 'c1' }));
     expectIndexed(client!, 'connected_grants', 'connected_grants_site_client');
+  });
+
+  it('connected grants counted per client and of one client in SQL, on the site-client index (the /admin pages)', async () => {
+    const grants = new ConnectedGrants(store.db);
+    const [byClient] = await plans('connected_grants', () => grants.countsByClient('s1'));
+    expect(byClient).toMatch(
+      /SEARCH connected_grants USING COVERING INDEX connected_grants_site_client \(site_id=\?\)/,
+    );
+    expect(byClient).not.toMatch(/TEMP B-TREE|SCAN connected_grants\b/);
+    const [ofClient] = await plans('connected_grants', () => grants.countOfClient('s1', 'c1'));
+    expect(ofClient).toMatch(
+      /SEARCH connected_grants USING INDEX connected_grants_site_client \(site_id=\? AND client_id=\?\)/,
+    );
+    expect(ofClient).not.toMatch(/SCAN connected_grants\b/);
+  });
+
+  it('invitations: newest first on invitations_site (ties on the time sorted by id, within the page only)', async () => {
+    const invitations = new Invitations(store.db);
+    for (const options of [{ limit: 50 }, { limit: 50, cursor: cursor2('2026-01-01T00:00:00.000Z', 'inv_1') }]) {
+      const [page] = await plans('invitations', () => invitations.page('s1', options));
+      expect(page).toMatch(/SEARCH invitations USING INDEX invitations_site \(site_id=\?/);
+      expect(page).not.toMatch(/SCAN invitations\b/);
+      // Only the tie-break is sorted (SQLite sorts each run of one time apart and stops at the LIMIT), never the site's rows.
+      expect(page!.replace(/USE TEMP B-TREE FOR (RIGHT PART|LAST TERM) OF ORDER BY/, '')).not.toMatch(/TEMP B-TREE/);
+    }
   });
 
   it('comments: newest first', async () => {
