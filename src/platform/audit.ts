@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { clampPageSize, MAX_PAGE_SIZE } from './paging.js';
 import { PreparedQuery } from './prepared.js';
@@ -298,7 +298,7 @@ export class AuditTrail {
    * Filtered by a client (issue #29), the events it made and the operator actions on it are two
    * keyset reads merged in SQL (`UNION ALL … ORDER BY at DESC, id DESC LIMIT n`): one seeks
    * `audit_events_site_client_at`, the other `audit_events_site_target_at`, each already in list
-   * order, so the store merges them lazily and reads about `limit` rows however many events the
+   * order, so the store merges them lazily (SQLite `MERGE (UNION ALL)`, PostgreSQL Merge Append) and reads about `limit` rows however many events the
    * site holds (an `OR` of the two columns walked the site's whole `(site_id, at)` range instead).
    */
   async list(siteId: string, filter: AuditFilter = {}): Promise<AuditEvent[]> {
@@ -317,15 +317,32 @@ export class AuditTrail {
     };
     const limit = clampPageSize(filter.limit, MAX_PAGE_SIZE);
     const clientId = filter.clientId;
+    // On PostgreSQL each half is its own ordered, limited read (a subquery), merged by the page: a
+    // Merge Append of two limited index scans. PostgreSQL 15 plans an ORDER BY over a plain UNION
+    // ALL by appending both halves whole and sorting them (a full scan for a common client's
+    // events). SQLite merges the plain halves on their index order (`MERGE (UNION ALL)`), but sorts
+    // the rows of limited subqueries again (their order is not carried out of a co-routine).
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const half = (q: Query): Query =>
+      postgres
+        ? (this.db
+            .selectFrom(narrow(q).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).as('half'))
+            .selectAll() as unknown as Query)
+        : narrow(q);
     const rows = clientId
-      ? await narrow(this.siteEvents(siteId).where('client_id', '=', clientId))
-          .unionAll(
-            narrow(
-              this.siteEvents(siteId)
-                .where('target', '=', auditTarget('application', clientId))
-                .where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])),
-            ),
+      ? await this.db
+          .selectFrom(
+            half(this.siteEvents(siteId).where('client_id', '=', clientId))
+              .unionAll(
+                half(
+                  this.siteEvents(siteId)
+                    .where('target', '=', auditTarget('application', clientId))
+                    .where((eb) => eb.or([eb('client_id', 'is', null), eb('client_id', '!=', clientId)])),
+                ),
+              )
+              .as('e'),
           )
+          .selectAll()
           .orderBy('at', 'desc')
           .orderBy('id', 'desc')
           .limit(limit)
@@ -377,10 +394,13 @@ export class AuditTrail {
 
   /**
    * Deletes events older than the retention, in batches of `batchRows` oldest events (issue #29):
-   * each batch is one DELETE that finds its rows by a range scan of `audit_events_at`, so a purge
-   * with nothing due reads one index entry, and no statement holds the store (or, on the embedded
-   * store, the event loop) for more than one batch. Between batches it yields to the event loop
-   * (`setImmediate`), so requests are served while a day of events is purged.
+   * each batch is one DELETE whose rows are the first `batchRows` entries of a range scan of
+   * `audit_events_at` (`at < cutoff`, oldest first), deleted by their physical address — SQLite's
+   * `rowid`, PostgreSQL's `ctid` (a TID scan; `id IN (…)` was planned as a hash join over a full
+   * scan of the table there) — so a purge with nothing due reads one index entry, and each
+   * statement's work is bounded by `batchRows` whatever the table holds (no statement holds the
+   * store, or on the embedded store the event loop, for more than one batch). Between batches it
+   * yields to the event loop (`setImmediate`), so requests are served while a day of events is purged.
    * @param batchRows events deleted per statement, ≥ 1 (default {@link AUDIT_PURGE_BATCH_ROWS})
    * @returns how many were deleted
    * @throws what the platform store throws (events deleted by earlier batches stay deleted)
@@ -388,14 +408,23 @@ export class AuditTrail {
   async purge(now = new Date(), batchRows = AUDIT_PURGE_BATCH_ROWS): Promise<number> {
     const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
     const batch = Math.max(1, Math.trunc(batchRows));
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const oldest = (column: 'rowid' | 'ctid') =>
+      this.db
+        .selectFrom('audit_events')
+        .select(sql.ref(column).as('address'))
+        .where('at', '<', cutoff)
+        .orderBy('at')
+        .limit(batch);
     let deleted = 0;
     for (;;) {
-      const result = await this.db
-        .deleteFrom('audit_events')
-        .where('id', 'in', (eb) =>
-          eb.selectFrom('audit_events').select('id').where('at', '<', cutoff).orderBy('at').limit(batch),
-        )
-        .executeTakeFirst();
+      const result = await (postgres
+        ? // `= ANY(ARRAY(…))`: the batch's addresses are read first (an InitPlan), then fetched by TID.
+          this.db
+            .deleteFrom('audit_events')
+            .where(sql.ref('ctid'), '=', sql`any(array(${oldest('ctid')}))`)
+            .executeTakeFirst()
+        : this.db.deleteFrom('audit_events').where(sql.ref('rowid'), 'in', oldest('rowid')).executeTakeFirst());
       const n = Number(result.numDeletedRows);
       deleted += n;
       if (n < batch) return deleted;

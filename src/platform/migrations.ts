@@ -780,6 +780,27 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
+  // Issue #29 (query plans, test/platform/query-plans.test.ts): the two operator reads that still
+  // sorted or scanned. The audit trail of one kind (e.g. operator actions, rare among token events)
+  // walked the site's whole `(site_id, at)` range on SQLite and was a full scan plus sort on
+  // PostgreSQL; the connected grants of one member at a site were sorted after `connected_grants_user`.
+  // Additive (DESIGN D12): two indexes, the same on both stores.
+  '0027_list_plan_indexes': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createIndex('audit_events_site_kind_at')
+        .ifNotExists()
+        .on('audit_events')
+        .columns(['site_id', 'kind', 'at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('connected_grants_site_user')
+        .ifNotExists()
+        .on('connected_grants')
+        .columns(['site_id', 'user_id', 'created_at', 'grant_id'])
+        .execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import type { Kysely, LogEvent } from 'kysely';
 import type { PlatformDatabase } from '../../src/platform/schema.js';
 import { PlatformError } from '../../src/platform/errors.js';
 import { openEmbeddedStore } from '../../src/store/database.js';
@@ -23,20 +23,25 @@ export interface OpenPlatformStore {
   close(): Promise<void>;
 }
 
-/** Openers of a fresh, migrated platform store per backend; `postgres` is undefined without one. */
+/**
+ * Openers of a fresh, migrated platform store per backend; `postgres` is undefined without one.
+ * @param log the store's Kysely query log hook (every statement the handle runs, compiled: SQL and
+ *   parameters; test/platform/query-plans.test.ts explains them)
+ */
 export function platformBackends(
   prefix: string,
+  log?: (event: LogEvent) => void,
 ): Record<'sqlite' | 'postgres', (() => Promise<OpenPlatformStore>) | undefined> {
   return {
     sqlite: async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), `cg-${prefix}-`));
-      const store = await openEmbeddedStore(dir);
+      const store = await openEmbeddedStore(dir, log);
       return { db: store.db, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
     },
     postgres: TEST_DATABASE_URL
       ? async () => {
           const database = await createTestDatabase();
-          const store = await openPostgresStore(database.url);
+          const store = await openPostgresStore(database.url, undefined, log);
           return { db: store.db, close: async () => (await store.close(), await database.drop()) };
         }
       : undefined,

@@ -209,50 +209,97 @@ export class PeopleAdmin {
 
   /**
    * One page of the people with a role at the site, by e-mail, optionally of one role (issue #29:
-   * keyset in SQL on `memberships_site_email` / `memberships_site_role_email`; the page's people
-   * first, at most limit + 1 of them, then all their roles by primary key).
+   * keyset in SQL, no grouping and no sort; checked by test/platform/query-plans.test.ts).
+   *
+   * Without a role filter the page walks `memberships_site_email` (site, e-mail, user, role) in
+   * order, where each person's roles are adjacent: it reads (limit + 1) × {@link ROLES}.length
+   * entries (more, in further bounded reads, only if people held more roles than ROLES names) and
+   * groups them as they come, so a page reads about as many index entries as it shows roles
+   * whatever the site's size (a `GROUP BY` made the store aggregate ahead of the LIMIT). With a
+   * role filter, that role's people come from `memberships_site_role_email`, then their roles by
+   * primary key.
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
   async membersPage(siteId: string, options: KeysetRequest & { role?: string }): Promise<KeysetPage<SiteMember>> {
     const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
-    let q = this.db
-      .selectFrom('memberships')
-      .select(['email', 'user_id'])
-      .where('site_id', '=', siteId)
-      .groupBy(['email', 'user_id'])
-      .orderBy('email')
-      .orderBy('user_id')
-      .limit(limit + 1)
-      .$narrowType<{ email: string }>();
-    if (options.role) q = q.where('role', '=', options.role);
-    if (options.cursor !== undefined) {
-      const [email] = decodeCursor(options.cursor, 1) as [string];
-      q = q.where('email', '>', email);
+    const after = options.cursor === undefined ? undefined : (decodeCursor(options.cursor, 1) as [string])[0];
+    const people: Array<SiteMember & { userId: string }> = [];
+    if (options.role) {
+      let q = this.db
+        .selectFrom('memberships')
+        .innerJoin('users', 'users.id', 'memberships.user_id')
+        .select(['memberships.email as email', 'memberships.user_id as user_id', 'users.name as name'])
+        .where('memberships.site_id', '=', siteId)
+        .where('memberships.role', '=', options.role)
+        .orderBy('memberships.email')
+        .orderBy('memberships.user_id')
+        .limit(limit + 1)
+        .$narrowType<{ email: string }>();
+      if (after !== undefined) q = q.where('memberships.email', '>', after);
+      for (const r of await q.execute()) people.push({ email: r.email, name: r.name, roles: [], userId: r.user_id });
+      const shown = people.slice(0, limit);
+      if (shown.length > 0) {
+        const roles = await this.db
+          .selectFrom('memberships')
+          .select(['user_id', 'role'])
+          .where('site_id', '=', siteId)
+          .where(
+            'user_id',
+            'in',
+            shown.map((p) => p.userId),
+          )
+          .execute();
+        const byUser = new Map(shown.map((p) => [p.userId, p]));
+        for (const r of roles) byUser.get(r.user_id)?.roles.push(r.role);
+        for (const p of shown) p.roles.sort();
+      }
+    } else {
+      const batch = (limit + 1) * ROLES.length;
+      let from: { email: string; userId: string; role: string } | undefined;
+      for (;;) {
+        let q = this.db
+          .selectFrom('memberships')
+          .innerJoin('users', 'users.id', 'memberships.user_id')
+          .select([
+            'memberships.email as email',
+            'memberships.user_id as user_id',
+            'memberships.role as role',
+            'users.name as name',
+          ])
+          .where('memberships.site_id', '=', siteId)
+          .orderBy('memberships.email')
+          .orderBy('memberships.user_id')
+          .orderBy('memberships.role')
+          .limit(batch)
+          .$narrowType<{ email: string }>();
+        if (from) {
+          const f = from;
+          q = q.where((eb) =>
+            eb(
+              eb.refTuple('memberships.email', 'memberships.user_id', 'memberships.role'),
+              '>',
+              eb.tuple(f.email, f.userId, f.role),
+            ),
+          );
+        } else if (after !== undefined) q = q.where('memberships.email', '>', after);
+        const rows = await q.execute();
+        for (const r of rows) {
+          const last = people[people.length - 1];
+          if (last?.userId === r.user_id) last.roles.push(r.role);
+          else people.push({ email: r.email, name: r.name, roles: [r.role], userId: r.user_id });
+        }
+        // Enough people (the first `limit` are complete: the next person's first role was read
+        // after theirs), or the end of the site.
+        if (people.length > limit || rows.length < batch) break;
+        const r = rows[rows.length - 1]!;
+        from = { email: r.email, userId: r.user_id, role: r.role };
+      }
     }
-    const people = await q.execute();
-    const shown = people.slice(0, limit);
-    const roles =
-      shown.length === 0
-        ? []
-        : await this.db
-            .selectFrom('memberships')
-            .innerJoin('users', 'users.id', 'memberships.user_id')
-            .select(['users.email as email', 'users.name as name', 'memberships.role as role'])
-            .where('memberships.site_id', '=', siteId)
-            .where(
-              'memberships.user_id',
-              'in',
-              shown.map((p) => p.user_id),
-            )
-            .orderBy('memberships.email')
-            .orderBy('memberships.role')
-            .execute();
-    const byEmail = new Map(groupRoles(roles).map((m) => [m.email, m]));
     return keysetPage(
-      shown.concat(people.length > limit ? [people[limit]!] : []),
+      people,
       limit,
       (p) => [p.email],
-      (p) => byEmail.get(p.email)!,
+      (p) => ({ email: p.email, name: p.name, roles: p.roles }),
     );
   }
 

@@ -1,0 +1,404 @@
+/**
+ * Issue #29: every operator list, the hot-path platform reads and the retention purge run on an
+ * index on both stores — no full scan of a big table, no temporary sort. The test seeds three
+ * sites (one of 20,000 members: a membership, an enrollment, an order with an item, a connected
+ * grant and audit rows each), gathers statistics (`ANALYZE`; `VACUUM ANALYZE` on PostgreSQL),
+ * calls the real services while the store's Kysely log hook captures every statement they issue
+ * (compiled SQL and parameters, nothing copied by hand), and explains each captured statement on
+ * the same store: SQLite `EXPLAIN QUERY PLAN` (on the SQL the embedded store really prepares, its
+ * parameters behind `+`, adapters/sqlite-plans.ts) and PostgreSQL `EXPLAIN (FORMAT JSON)` with the
+ * same parameters. A failure prints every offending statement with its whole plan;
+ * `QUERY_PLANS=print` prints every plan.
+ */
+import { CompiledQuery, type Kysely, type LogEvent } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { stablePlan } from '../../adapters/sqlite-plans.js';
+import type { PlatformDatabase } from '../../src/platform/schema.js';
+import { PeopleAdmin } from '../../src/platform/operator/people.js';
+import { CommerceAdmin } from '../../src/platform/operator/commerce.js';
+import { ConnectedGrants } from '../../src/platform/connected-grants.js';
+import { AuditTrail } from '../../src/platform/audit.js';
+import { Accounts } from '../../src/platform/accounts.js';
+import { Enrollments } from '../../src/platform/enrollments.js';
+import { encodeCursor } from '../../src/platform/paging.js';
+import { platformBackends } from '../helpers/platform-stores.js';
+
+/** Tables that grow with members or events: a full scan of one of them is a failure. */
+const BIG_TABLES = [
+  'users',
+  'memberships',
+  'enrollments',
+  'orders',
+  'order_items',
+  'connected_grants',
+  'audit_events',
+  'lecture_progress',
+  'oauth_clients',
+];
+
+/** Members per site: the first is the big one the plans are read for. */
+const SITES = [
+  { id: 'big', members: 20_000 },
+  { id: 'mid', members: 2_000 },
+  { id: 'small', members: 200 },
+];
+const DAY = 86_400_000;
+const NOW = new Date('2026-06-01T12:00:00.000Z');
+const RETENTION_DAYS = 90;
+
+interface Captured {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+let capture: Captured[] | undefined;
+const log = (e: LogEvent) => {
+  if (capture && e.level === 'query') capture.push({ sql: e.query.sql, parameters: e.query.parameters });
+};
+const backends = platformBackends('plans', log);
+
+/** Multi-row INSERTs of `rows` in chunks that stay under both stores' bound-parameter limits. */
+async function insertAll(db: Kysely<PlatformDatabase>, table: keyof PlatformDatabase, rows: object[]): Promise<void> {
+  if (rows.length === 0) return;
+  const per = Math.floor(30_000 / Object.keys(rows[0]!).length);
+  for (let i = 0; i < rows.length; i += per)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + per) as never)
+      .execute();
+}
+
+/** A realistic multi-site store (see the file's comment). */
+async function seed(db: Kysely<PlatformDatabase>): Promise<void> {
+  const iso = (t: number) => new Date(t).toISOString();
+  await insertAll(
+    db,
+    'sites',
+    SITES.map((s) => ({ id: s.id, name: `Site ${s.id}`, mcp_connections_enabled: 1, created_at: iso(NOW.getTime()) })),
+  );
+  for (const site of SITES) {
+    const courses = ['alpha', 'beta', 'gamma'].map((slug) => ({
+      id: `crs_${site.id}_${slug}`,
+      site_id: site.id,
+      slug,
+      title: slug,
+      description: '',
+      is_public: 1,
+      created_at: iso(NOW.getTime()),
+    }));
+    await insertAll(db, 'courses', courses);
+    await insertAll(
+      db,
+      'lectures',
+      courses.map((c) => ({ id: `lec_${c.id}`, course_id: c.id, title: 'one', position: 1, duration_seconds: 60 })),
+    );
+    const n = site.members;
+    const pad = (i: number) => String(i).padStart(6, '0');
+    // E-mails in an order unlike the ids (and unlike creation order).
+    const users = Array.from({ length: n }, (_, i) => ({
+      id: `usr_${site.id}_${pad(i)}`,
+      email: `m${pad((i * 7919) % n)}@${site.id}.test`,
+      name: `Member ${i}`,
+      password_hash: 'x',
+      created_at: iso(NOW.getTime() - i * 1000),
+    }));
+    await insertAll(db, 'users', users);
+    await insertAll(
+      db,
+      'memberships',
+      users.flatMap((u, i) => [
+        { site_id: site.id, user_id: u.id, role: i === 0 ? 'owner' : 'student', email: u.email },
+        ...(i % 50 === 1 ? [{ site_id: site.id, user_id: u.id, role: 'instructor', email: u.email }] : []),
+      ]),
+    );
+    await insertAll(
+      db,
+      'enrollments',
+      users.map((u, i) => ({
+        id: `enr_${site.id}_${pad(i)}`,
+        site_id: site.id,
+        user_id: u.id,
+        course_id: courses[i % 3]!.id,
+        email: u.email,
+        course_slug: courses[i % 3]!.slug,
+        expires_at: i % 4 === 0 ? iso(NOW.getTime() - DAY) : null,
+        lifetime_access: i % 4 === 1 ? 1 : 0,
+        created_at: iso(NOW.getTime() - i * 60_000),
+      })),
+    );
+    await insertAll(
+      db,
+      'lecture_progress',
+      users
+        .filter((_, i) => i % 5 === 0)
+        .map((u, j) => ({
+          user_id: u.id,
+          site_id: site.id,
+          course_id: courses[(j * 5) % 3]!.id,
+          lecture_id: `lec_${courses[(j * 5) % 3]!.id}`,
+          position_seconds: 30,
+          recorded_at: iso(NOW.getTime() - j * 1000),
+          updated_at: iso(NOW.getTime() - j * 1000),
+        })),
+    );
+    await insertAll(
+      db,
+      'orders',
+      users.map((u, i) => ({
+        id: `ord_${site.id}_${pad(i)}`,
+        site_id: site.id,
+        user_id: u.id,
+        number: `N-${i}`,
+        status: i % 10 === 0 ? 'refunded' : 'paid',
+        total_minor: 1000,
+        currency: 'EUR',
+        created_at: iso(NOW.getTime() - i * 30_000),
+      })),
+    );
+    await insertAll(
+      db,
+      'order_items',
+      users.map((_, i) => ({
+        id: `itm_${site.id}_${pad(i)}`,
+        order_id: `ord_${site.id}_${pad(i)}`,
+        title: 'course',
+        course_id: courses[i % 3]!.id,
+        quantity: 1,
+        unit_price_minor: 1000,
+      })),
+    );
+    // Three clients: a common one, a second, and a rare one (1 in 500).
+    const clientOf = (i: number) => (i % 500 === 7 ? `rare_${site.id}` : i % 2 ? `web_${site.id}` : `app_${site.id}`);
+    await insertAll(
+      db,
+      'connected_grants',
+      users.map((u, i) => ({
+        grant_id: `grt_${site.id}_${pad(i)}`,
+        site_id: site.id,
+        client_id: clientOf(i),
+        user_id: u.id,
+        scope: 'openid account:read',
+        created_at: iso(NOW.getTime() - i * 45_000),
+        last_used_at: null,
+      })),
+    );
+    // Audit: per member a code exchange and a refresh counter row, over 120 days (a quarter of
+    // them older than the 90-day retention), plus operator actions on the rare client.
+    const audit = users.flatMap((u, i) => {
+      const at = NOW.getTime() - ((i * 37) % 120) * DAY - (i % 1000) * 1000;
+      const base = { site_id: site.id, client_id: clientOf(i), user_id: u.id, detail: 'x', count: 1 };
+      return [
+        { ...base, id: uuidv7({ msecs: at }), at: iso(at), last_at: iso(at), kind: 'token_issued' },
+        {
+          ...base,
+          id: uuidv7({ msecs: at + 5000 }),
+          at: iso(at + 5000),
+          last_at: iso(at + 9000),
+          kind: 'refresh',
+          count: 3,
+          grant_id: `grt_${site.id}_${pad(i)}`,
+        },
+        ...(i % 400 === 3
+          ? [
+              {
+                ...base,
+                client_id: null,
+                id: uuidv7({ msecs: at + 7000 }),
+                at: iso(at + 7000),
+                last_at: iso(at + 7000),
+                kind: 'operator_action',
+                target: `application:rare_${site.id}`,
+                surface: 'api',
+              },
+            ]
+          : []),
+      ];
+    });
+    await insertAll(
+      db,
+      'audit_events',
+      audit.map((r) => ({ target: null, surface: null, grant_id: null, ...r })),
+    );
+  }
+}
+
+/** One statement captured during a labelled service call. */
+interface Checked extends Captured {
+  label: string;
+}
+
+/** Runs `call` and returns the statements it issued, labelled. */
+async function captured(label: string, call: () => Promise<unknown>): Promise<Checked[]> {
+  capture = [];
+  try {
+    await call();
+    return capture.map((c) => ({ ...c, label }));
+  } finally {
+    capture = undefined;
+  }
+}
+
+/** Every operator list, hot-path read and the purge, on the big site. */
+async function statementsOf(db: Kysely<PlatformDatabase>): Promise<Checked[]> {
+  const people = new PeopleAdmin(db as never);
+  const commerce = new CommerceAdmin(db as never);
+  const grants = new ConnectedGrants(db);
+  const audit = new AuditTrail(db, RETENTION_DAYS);
+  const accounts = new Accounts(db);
+  const enrollments = new Enrollments(db);
+  const site = 'big';
+  const user = 'usr_big_000123';
+  const out: Checked[] = [];
+  const run = async <T>(label: string, call: () => Promise<T>): Promise<T> => {
+    let result: T;
+    out.push(...(await captured(label, async () => (result = await call()))));
+    return result!;
+  };
+
+  // Operator lists (SPEC §2.5; `/api/v1` and the operator area): first page, a deep page, filters.
+  const members = await run('members: first page', () => people.membersPage(site, { limit: 50 }));
+  expect(members.items).toHaveLength(50);
+  await run('members: next page', () => people.membersPage(site, { limit: 50, cursor: members.nextCursor! }));
+  await run('members: deep page', () =>
+    people.membersPage(site, { limit: 50, cursor: encodeCursor(['m015000@big.test']) }),
+  );
+  const instructors = await run('members: role filter', () =>
+    people.membersPage(site, { limit: 50, role: 'instructor' }),
+  );
+  await run('members: role filter, next page', () =>
+    people.membersPage(site, { limit: 50, role: 'instructor', cursor: instructors.nextCursor! }),
+  );
+  const students = await run('students: first page', () => people.studentsPage(site, { limit: 50 }, NOW));
+  await run('students: next page', () => people.studentsPage(site, { limit: 50, cursor: students.nextCursor! }, NOW));
+  await run('students: of one course', () => people.studentsPage(site, { limit: 50, courseSlug: 'beta' }, NOW));
+  await run('students: expired', () => people.studentsPage(site, { limit: 50, status: 'expired' }, NOW));
+  const orders = await run('orders: first page', () => commerce.ordersPage(site, { limit: 50 }));
+  await run('orders: next page', () => commerce.ordersPage(site, { limit: 50, cursor: orders.nextCursor! }));
+  await run('orders: of one status', () => commerce.ordersPage(site, { limit: 50, status: 'refunded' }));
+  const connected = await run('connected grants: first page', () => grants.pageOfSite(site, { limit: 50 }));
+  await run('connected grants: next page', () => grants.pageOfSite(site, { limit: 50, cursor: connected.nextCursor! }));
+  await run('connected grants: of one client', () => grants.pageOfSite(site, { limit: 50, clientId: 'rare_big' }));
+  await run('connected grants: of one user', () => grants.pageOfSite(site, { limit: 50, userId: user }));
+  const events = await run('audit: first page', () => audit.list(site, { limit: 50 }));
+  await run('audit: next page', () => audit.list(site, { limit: 50, after: events.at(-1)! }));
+  await run('audit: of a rare client', () => audit.list(site, { limit: 50, clientId: 'rare_big' }));
+  await run('audit: of a common client, next page', () =>
+    audit.list(site, { limit: 50, clientId: 'web_big', after: events.at(-1)! }),
+  );
+  await run('audit: of one user', () => audit.list(site, { limit: 50, userId: user }));
+  await run('audit: of one kind', () => audit.list(site, { limit: 50, kind: 'operator_action' }));
+
+  // Hot paths: the bearer step's member read (every resource request), UserInfo's and the viewer's
+  // account reads, the viewer's / MCP `my_enrollments` page with its last-watched lectures.
+  await run('bearer: liveMemberAt', () => accounts.liveMemberAt(user, site));
+  await run('userinfo: findUser', () => accounts.findUser(user));
+  await run('viewer: rolesAt', () => accounts.rolesAt(user, site));
+  await run('viewer: sessionsValidAfter', () => accounts.sessionsValidAfter(user));
+  await run('viewer / my_enrollments: first page', () => enrollments.list({ siteId: site, userId: user }, 20));
+  await run('viewer / my_enrollments: after a cursor', () =>
+    enrollments.list({ siteId: site, userId: user }, 1, 'enr_big_000000'),
+  );
+  await run('viewer: lastWatched', () => enrollments.lastWatched({ siteId: site, userId: user }, ['crs_big_alpha']));
+
+  // The retention purge (DESIGN D10): statements explained after the call deleted what was due.
+  const purged = await run('audit purge', () => audit.purge(NOW, 1000));
+  expect(purged).toBeGreaterThan(1000);
+  return out;
+}
+
+/** Why a SQLite plan fails the rule, per plan line; empty when it passes. */
+function sqliteFindings(plan: Array<{ detail: string }>): string[] {
+  const found: string[] = [];
+  for (const { detail } of plan) {
+    const scan = /^SCAN (\w+)/.exec(detail);
+    // `SCAN t` (a table walk) or `SCAN t USING [COVERING] INDEX i` (a whole-index walk): both read
+    // every row of the table.
+    if (scan && BIG_TABLES.includes(scan[1]!)) found.push(`full scan: ${detail}`);
+    if (/USE TEMP B-TREE/.test(detail)) found.push(`temporary sort: ${detail}`);
+  }
+  return found;
+}
+
+/**
+ * PostgreSQL sorts accepted for one statement, by label, each bounded and justified. The viewer's
+ * and MCP `my_enrollments` page joins the member's last-watched lectures by hash (PostgreSQL
+ * estimates one enrollment per member) and sorts the result by enrollment id: the sort's input is
+ * the enrollments of ONE member at ONE site, found by equality on `enrollments_member (site_id,
+ * user_id, id)` — bounded by the site's courses, not by its members — and cut by the page's LIMIT.
+ * Only a sort of at most {@link MAX_BOUNDED_SORT_ROWS} estimated rows is accepted there.
+ */
+const BOUNDED_SORTS = new Set(['viewer / my_enrollments: first page', 'viewer / my_enrollments: after a cursor']);
+const MAX_BOUNDED_SORT_ROWS = 100;
+
+interface PgNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Plan Rows'?: number;
+  Plans?: PgNode[];
+}
+
+/** Why a PostgreSQL plan fails the rule; empty when it passes. */
+function postgresFindings(node: PgNode, boundedSort: boolean, found: string[] = []): string[] {
+  if (node['Node Type'] === 'Seq Scan' && BIG_TABLES.includes(node['Relation Name'] ?? ''))
+    found.push(`full scan: Seq Scan on ${node['Relation Name']}`);
+  if (/Sort/.test(node['Node Type']) && !(boundedSort && (node['Plan Rows'] ?? Infinity) <= MAX_BOUNDED_SORT_ROWS))
+    found.push(`sort: ${node['Node Type']} of ~${node['Plan Rows']} rows`);
+  for (const child of node.Plans ?? []) postgresFindings(child, boundedSort, found);
+  return found;
+}
+
+for (const [name, open] of Object.entries(backends)) {
+  const d = open ? describe : describe.skip;
+  if (!open) process.stderr.write(`\n*** SKIPPED query plan tests on ${name}: PostgreSQL not available ***\n`);
+  d(`query plans on ${name} (issue #29)`, () => {
+    let opened: Awaited<ReturnType<NonNullable<typeof open>>>;
+    beforeAll(async () => {
+      opened = await open!();
+      const started = performance.now();
+      await seed(opened.db);
+      await opened.db.executeQuery(CompiledQuery.raw(name === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE'));
+      process.stderr.write(`query plans on ${name}: seeded in ${Math.round(performance.now() - started)} ms\n`);
+    }, 120_000);
+    afterAll(async () => opened?.close());
+
+    it('every operator list, hot-path read and the purge use an index, with no full scan and no temporary sort', async () => {
+      const statements = await statementsOf(opened.db);
+      expect(statements.length).toBeGreaterThan(30);
+      const failures: string[] = [];
+      const details: string[] = [];
+      const seen = new Set<string>();
+      for (const s of statements) {
+        // The purge's batches repeat one statement: each distinct statement of a call once.
+        if (seen.has(`${s.label}\n${s.sql}`)) continue;
+        seen.add(`${s.label}\n${s.sql}`);
+        let findings: string[];
+        let plan: string;
+        if (name === 'sqlite') {
+          const rows = (
+            await opened.db.executeQuery<{ detail: string }>(
+              CompiledQuery.raw(`EXPLAIN QUERY PLAN ${stablePlan(s.sql)}`, [...s.parameters]),
+            )
+          ).rows;
+          findings = sqliteFindings(rows);
+          plan = rows.map((r) => `  ${r.detail}`).join('\n');
+        } else {
+          const rows = (
+            await opened.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PgNode }> }>(
+              CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${s.sql}`, [...s.parameters]),
+            )
+          ).rows;
+          const root = rows[0]!['QUERY PLAN'][0]!.Plan;
+          findings = postgresFindings(root, BOUNDED_SORTS.has(s.label));
+          plan = JSON.stringify(root, ['Node Type', 'Relation Name', 'Index Name', 'Plan Rows', 'Plans', 'Filter'], 1);
+        }
+        if (process.env.QUERY_PLANS === 'print')
+          process.stderr.write(`${name} · ${s.label}: ${findings.join('; ') || 'ok'}\n  ${s.sql}\n${plan}\n\n`);
+        if (findings.length === 0) continue;
+        failures.push(`${s.label}: ${findings.join('; ')}`);
+        details.push(`${s.label}: ${findings.join('; ')}\n  ${s.sql}\n  ${JSON.stringify(s.parameters)}\n${plan}`);
+      }
+      if (details.length > 0) process.stderr.write(`\nquery plans on ${name}:\n${details.join('\n\n')}\n`);
+      expect(failures).toEqual([]);
+    }, 120_000);
+  });
+}
