@@ -20,8 +20,10 @@
  * - hot paths (refresh, introspection, UserInfo, the Account API viewer, an MCP tool call): the
  *   server's CPU µs per answered request (/proc/<pid>/stat) under autocannon, the sizes in
  *   alternating turns (A B, B A) so a busier moment of the shared machine falls on all alike;
- * - operator reads over /api/v1 with a real operator token, one at a time: p95 of members (first
- *   and a deep page), connected apps, the audit trail of a client, analytics;
+ * - operator reads, one at a time, p95: over /api/v1 with a real operator token, members (first
+ *   and a deep page), students, orders, connected apps, the audit trail of a client, analytics;
+ *   the `/admin` pages (overview, people, connected apps, audit of a client) with the owner's
+ *   session signed in through the real form (bench/admin-session.ts);
  * - UserInfo req/s alone and while one operator pages every list (members, students, orders,
  *   connected grants, audit, analytics) from a **separate process** (`--walk`, pinned to CPU 1),
  *   alternating turns, and their ratio;
@@ -59,6 +61,7 @@ import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flow
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
 import { memberToken, registerLoopbackClient } from '../test/helpers/member-token.js';
 import { startPrivatePostgres, startPrivateRedis, type PrivateService } from '../test/services/global-setup.js';
+import { adminSession } from './admin-session.js';
 import { cpuMs, productionCommand, productionEnv, rssMb, stop, waitReady } from './processes.js';
 
 const MAX = Number(process.env.BENCH_MEMBERS_MAX ?? 1_000_000);
@@ -107,6 +110,8 @@ interface Target {
   refreshTokens: string[];
   accessToken: string;
   operator: string;
+  /** Cookie header of the owner's `/admin` session (bench/admin-session.ts). */
+  adminCookie: string;
   rareClient: string;
   results: Map<string, number>;
 }
@@ -542,9 +547,13 @@ async function hotPath(targets: Target[], name: string, request: (t: Target) => 
 }
 
 async function get(t: Target, p: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${t.origin}${p}`, { headers: { authorization: `Bearer ${t.operator}` } });
+  // `/admin` pages with the operator's web session, `/api/v1` with the operator's token.
+  const headers: Record<string, string> = p.startsWith('/admin')
+    ? { cookie: t.adminCookie }
+    : { authorization: `Bearer ${t.operator}` };
+  const res = await fetch(`${t.origin}${p}`, { headers, redirect: 'manual' });
   if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
+  return p.startsWith('/admin') ? { html: await res.text() } : ((await res.json()) as Record<string, unknown>);
 }
 
 /** p95 of each operator read, one request at a time. */
@@ -565,6 +574,10 @@ async function operatorReads(t: Target): Promise<void> {
     ['connected apps (p95 ms)', '/api/v1/connected-grants?limit=50'],
     ['audit, one client (p95 ms)', `/api/v1/audit-events?limit=50&clientId=${t.rareClient}`],
     ['analytics (p95 ms)', '/api/v1/analytics'],
+    ['/admin overview (p95 ms)', '/admin/demo'],
+    ['/admin people (p95 ms)', '/admin/demo/people'],
+    ['/admin connected apps (p95 ms)', '/admin/demo/connections'],
+    ['/admin audit, one client (p95 ms)', `/admin/demo/audit?client=${t.rareClient}`],
   ];
   for (const [name, p] of reads) {
     await get(t, p);
@@ -729,6 +742,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<string> {
         refreshTokens: [],
         accessToken: '',
         operator: '',
+        adminCookie: '',
         rareClient: 'rare-client',
         results: new Map(),
       };
@@ -751,6 +765,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<string> {
       t.child = await startServer(t, 'coursegate.log');
       await new Promise((r) => setTimeout(r, 6000)); // past the first retention purge (5 s after start)
       t.results.set('RSS after start (MB)', rssMb(t.child.pid!));
+      t.adminCookie = await adminSession(t.origin, 'owner@demo.test', DEMO_PASSWORD);
     }
     for (const h of HOT) await hotPath(targets, h.name, h.request);
     for (const t of targets) await operatorReads(t);

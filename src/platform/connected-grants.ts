@@ -3,7 +3,7 @@
  * The grant itself (and its tokens) lives in the OIDC store; this index lets an operator list a
  * site's grants and a member list theirs. Knows nothing of HTTP or OAuth.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import {
   clampPageSize,
@@ -171,19 +171,16 @@ export class ConnectedGrants {
   }
 
   /**
-   * How many grants each client holds at a site (issue #29: one aggregate in SQL over the
-   * `connected_grants_site_client` index, no row brought into JavaScript; the operator overview's
-   * chart). Rows of grants that expired in the OIDC store but were not yet forgotten are counted.
+   * How many grants each client holds at a site (issue #29: the site's `client_grants` tallies,
+   * kept by a trigger in the same transaction as the grant rows; the operator overview's chart). Rows of grants that expired in the OIDC store but were not yet forgotten are counted.
    * @returns `{ clientId, grants }` per client with at least one grant, by client id
    */
   async countsByClient(siteId: string): Promise<Array<{ clientId: string; grants: number }>> {
-    const rows = await this.counts
-      .selectFrom('connected_grants')
-      .select((eb) => ['client_id', eb.fn.countAll().as('n')])
-      .where('site_id', '=', siteId)
-      .groupBy('client_id')
-      .orderBy('client_id')
-      .execute();
+    // The site's maintained tallies (migration 0026: a trigger on connected_grants keeps
+    // `client_grants/<client_id>`), one primary-key range: the cost does not grow with the grants.
+    const { rows } = await sql<{ client_id: string; n: number | string }>`
+      SELECT "key" AS client_id, n FROM "site_tallies"
+      WHERE site_id = ${siteId} AND metric = 'client_grants' AND n > 0 ORDER BY "key"`.execute(this.counts);
     return rows.map((r) => ({ clientId: r.client_id, grants: Number(r.n) }));
   }
 

@@ -623,7 +623,7 @@ const migrations: Record<string, Migration> = {
   //   courses/total, courses/public          · people/'' (distinct members) · role/<role>
   //   enrollments/total, enrollments/open     (lifetime access or no expiry: never expires)
   //   order_status/<status> · paid_minor/<currency> (sum of paid orders' total_minor)
-  //   registration_status/<status>
+  //   registration_status/<status> · client_grants/<client_id> (connected grants per application)
   // A tally is written only while its site exists (a site's deletion removes its tallies, and the
   // cascade that follows cannot re-create them). Membership rows never change site or user (no
   // code updates them; a role change is a delete and an insert): their update trigger follows the
@@ -661,6 +661,7 @@ const migrations: Record<string, Migration> = {
         ],
         event_registrations: [['registration_status', 'R.status', '1']],
         memberships: [['role', 'R.role', '1']],
+        connected_grants: [['client_grants', 'R.client_id', '1']],
       };
       const of = (expr: string, row: string) => expr.replaceAll('R.', `${row}.`);
       // Distinct members: a person counts when their first role at the site arrives and stops

@@ -14,6 +14,7 @@ import { AnalyticsAdmin, type SiteAnalytics } from '../../src/platform/operator/
 import { PeopleAdmin } from '../../src/platform/operator/people.js';
 import { CourseAdmin } from '../../src/platform/operator/courses.js';
 import type { OperatorDatabase } from '../../src/platform/operator/schema.js';
+import { ConnectedGrants } from '../../src/platform/connected-grants.js';
 import { platformBackends } from '../helpers/platform-stores.js';
 
 const backends = platformBackends('tallies');
@@ -360,6 +361,55 @@ for (const [name, open] of Object.entries(backends)) {
       expect((await figures()).members.total).toBe(before);
       const { asOf: _asOf, ...shown } = await figures();
       expect({ ...shown, activeLearners30d: 0 }).toEqual(await recount(db, 'demo'));
+    });
+
+    test('connected grants per client: the tallies equal a GROUP BY after inserts, deletes and a user cascade', async () => {
+      const grants = new ConnectedGrants(opened.db);
+      const users = ['g1', 'g2', 'g3'];
+      await db
+        .insertInto('users')
+        .values(
+          users.map((u) => ({
+            id: `usr_${u}`,
+            email: `${u}@tally.test`,
+            name: u,
+            password_hash: 'x',
+            created_at: NOW.toISOString(),
+          })) as never,
+        )
+        .execute();
+      await db
+        .insertInto('connected_grants')
+        .values(
+          users.flatMap((u, i) =>
+            ['app-a', 'app-b'].slice(0, i + 1).map((client) => ({
+              grant_id: `grt_${u}_${client}`,
+              site_id: 'demo',
+              client_id: client,
+              user_id: `usr_${u}`,
+              scope: 'openid',
+              created_at: NOW.toISOString(),
+              last_used_at: NOW.toISOString(),
+            })),
+          ) as never,
+        )
+        .execute();
+      const grouped = async () =>
+        (
+          await db
+            .selectFrom('connected_grants')
+            .select((eb) => ['client_id', eb.fn.countAll().as('n')])
+            .where('site_id', '=', 'demo')
+            .groupBy('client_id')
+            .orderBy('client_id')
+            .execute()
+        ).map((r) => ({ clientId: r.client_id, grants: Number(r.n) }));
+      expect(await grants.countsByClient('demo')).toEqual(await grouped());
+      expect((await grants.countsByClient('demo')).find((c) => c.clientId === 'app-a')?.grants).toBe(3);
+      await db.deleteFrom('connected_grants').where('grant_id', '=', 'grt_g3_app-b').execute();
+      await db.deleteFrom('users').where('id', '=', 'usr_g2').execute();
+      expect(await grants.countsByClient('demo')).toEqual(await grouped());
+      expect((await grants.countsByClient('demo')).find((c) => c.clientId === 'app-a')?.grants).toBe(2);
     });
 
     test("a site's deletion removes its tallies, and a site created again under its id starts at zero", async () => {

@@ -26,7 +26,7 @@ export interface CouponsTable {
  * counted tables. Metrics: `courses` (`total`, `public`), `people` (`''`: distinct members),
  * `role` (per role), `enrollments` (`total`, `open`: lifetime access or no expiry),
  * `order_status` (per status), `paid_minor` (per currency: minor units of paid orders),
- * `registration_status` (per status).
+ * `registration_status` (per status), `client_grants` (connected grants per client id).
  */
 export interface SiteTalliesTable {
   site_id: string;
