@@ -179,11 +179,19 @@ const usedMemory = async (url: string) => {
   }
 };
 
+/** What seeding took: seconds, and on Redis the bytes of `used_memory` it added, in all and by part. */
+interface Seeded {
+  seconds: number;
+  redisBytes?: number;
+  chainBytes?: number;
+  accessBytes?: number;
+}
+
 /**
  * Seeds `t.members` members through the project's store code (see the module comment).
  * @returns seconds taken and the Redis bytes the OIDC state added (undefined on SQLite)
  */
-async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }> {
+async function seed(t: Target): Promise<Seeded> {
   const started = performance.now();
   const stores = await openStores(loadConfig(t.env as Record<string, string>));
   const redisBefore = t.redis ? await usedMemory(t.redis.url) : 0;
@@ -226,6 +234,8 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
     const emailOf = (i: number) => `m${pad((i * 7919) % t.members)}-${i}@volume.test`;
     const CHUNK = 2000;
     let oidcMs = 0;
+    let chainBytes = 0;
+    let accessBytes = 0;
     for (let from = 0; from < t.members; from += CHUNK) {
       const ids = Array.from({ length: Math.min(CHUNK, t.members - from) }, (_, k) => from + k);
       const created = (i: number) => new Date(now - 400 * 86_400_000 + i * 100).toISOString();
@@ -341,7 +351,15 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
             .execute();
       });
       const platformDone = performance.now();
-      await seedOidc(stores, ids, t.origin, now);
+      // The refresh chains (grant + live refresh token), then the access tokens, each measured apart on Redis.
+      const m0 = t.redis ? await usedMemory(t.redis.url) : 0;
+      await seedOidc(stores, ids, t.origin, now, 'chain');
+      const m1 = t.redis ? await usedMemory(t.redis.url) : 0;
+      await seedOidc(stores, ids, t.origin, now, 'access');
+      if (t.redis) {
+        chainBytes += m1 - m0;
+        accessBytes += (await usedMemory(t.redis.url)) - m1;
+      }
       oidcMs += performance.now() - platformDone;
     }
     process.stderr.write(
@@ -367,19 +385,29 @@ async function seed(t: Target): Promise<{ seconds: number; redisBytes?: number }
     if (stores.sqlite) stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     await sql`ANALYZE`.execute(db);
     const redisBytes = t.redis ? (await usedMemory(t.redis.url)) - redisBefore : undefined;
-    return { seconds: (performance.now() - started) / 1000, redisBytes };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      redisBytes,
+      ...(t.redis ? { chainBytes, accessBytes } : {}),
+    };
   } finally {
     await stores.close();
   }
 }
 
 /** Each member's OIDC state, through the configured adapter: a grant, its live refresh token and access token. */
-async function seedOidc(stores: Stores, ids: number[], origin: string, now: number): Promise<void> {
+async function seedOidc(
+  stores: Stores,
+  ids: number[],
+  origin: string,
+  now: number,
+  part: 'chain' | 'access',
+): Promise<void> {
   // The embedded adapter writes synchronously on the platform store's connection: one transaction
   // per chunk instead of one per row (the bulk path; the rows are the adapter's own).
   stores.sqlite?.exec('BEGIN');
   try {
-    await seedOidcRows(stores, ids, origin, now);
+    await seedOidcRows(stores, ids, origin, now, part);
     stores.sqlite?.exec('COMMIT');
   } catch (err) {
     if (stores.sqlite?.inTransaction) stores.sqlite.exec('ROLLBACK');
@@ -387,7 +415,17 @@ async function seedOidc(stores: Stores, ids: number[], origin: string, now: numb
   }
 }
 
-async function seedOidcRows(stores: Stores, ids: number[], origin: string, now: number): Promise<void> {
+/**
+ * A member's OIDC state through the configured adapter: `chain` writes the grant and its live
+ * refresh token (the refresh chain), `access` the access token the last refresh issued.
+ */
+async function seedOidcRows(
+  stores: Stores,
+  ids: number[],
+  origin: string,
+  now: number,
+  part: 'chain' | 'access',
+): Promise<void> {
   const grants = new stores.adapter('Grant');
   const refresh = new stores.adapter('RefreshToken');
   const access = new stores.adapter('AccessToken');
@@ -398,6 +436,26 @@ async function seedOidcRows(stores: Stores, ids: number[], origin: string, now: 
       const grantId = `grt_${pad(i)}`;
       const rt = `rt${randomBytes(21).toString('base64url')}`;
       const at = `at${randomBytes(21).toString('base64url')}`;
+      if (part === 'access') {
+        await access.upsert(
+          at,
+          {
+            iat,
+            exp: iat + 3600 + 600,
+            accountId,
+            clientId: MEMBER_CLIENT,
+            grantId,
+            gty: 'refresh_token',
+            jti: at,
+            kind: 'AccessToken',
+            scope: 'account:read',
+            aud: origin,
+            extra: { org_id: 'demo' },
+          } as never,
+          4200,
+        );
+        return;
+      }
       await grants.upsert(
         grantId,
         {
@@ -430,23 +488,6 @@ async function seedOidcRows(stores: Stores, ids: number[], origin: string, now: 
           resource: origin,
         } as never,
         14 * 86_400,
-      );
-      await access.upsert(
-        at,
-        {
-          iat,
-          exp: iat + 3600 + 600,
-          accountId,
-          clientId: MEMBER_CLIENT,
-          grantId,
-          gty: 'refresh_token',
-          jti: at,
-          kind: 'AccessToken',
-          scope: 'account:read',
-          aud: origin,
-          extra: { org_id: 'demo' },
-        } as never,
-        4200,
       );
     }),
   );
@@ -672,7 +713,7 @@ async function walk(origin: string, token: string, seconds: number): Promise<voi
 }
 
 /** After the server stopped: one purge of a day of audit rows, and the store's size per member. */
-async function purgeAndSize(t: Target, kind: 'sqlite' | 'postgres', redisBytes?: number): Promise<void> {
+async function purgeAndSize(t: Target, kind: 'sqlite' | 'postgres', seeded: Seeded): Promise<void> {
   let longest = 0;
   let statements = 0;
   const stores = await openStores(
@@ -704,8 +745,11 @@ async function purgeAndSize(t: Target, kind: 'sqlite' | 'postgres', redisBytes?:
         stores.db,
       );
       t.results.set('PostgreSQL relations per member (bytes)', Math.round(Number(rows[0]!.bytes) / t.members));
-      if (redisBytes !== undefined)
-        t.results.set('Redis used_memory per member (bytes)', Math.round(redisBytes / t.members));
+      if (seeded.redisBytes !== undefined) {
+        t.results.set('Redis used_memory per member (bytes)', Math.round(seeded.redisBytes / t.members));
+        t.results.set('  of it the refresh chain: grant + refresh token', Math.round(seeded.chainBytes! / t.members));
+        t.results.set('  of it the access token', Math.round(seeded.accessBytes! / t.members));
+      }
     }
   } finally {
     await stores.close();
@@ -727,7 +771,7 @@ function table(title: string, targets: Target[]): string {
 async function benchStore(kind: 'sqlite' | 'postgres'): Promise<string> {
   let postgres: PrivateService | undefined;
   const targets: Target[] = [];
-  const seeded: Array<{ seconds: number; redisBytes?: number }> = [];
+  const seeded: Seeded[] = [];
   try {
     if (kind === 'postgres') postgres = await startPrivatePostgres();
     for (const members of SIZES) {
@@ -772,7 +816,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<string> {
     for (const t of targets) await userinfoUnderPaging(t);
     for (const t of targets) t.results.set('RSS after the bench (MB)', rssMb(t.child!.pid!));
     for (const t of targets) await stop(t.child!);
-    for (const [i, t] of targets.entries()) await purgeAndSize(t, kind, seeded[i]!.redisBytes);
+    for (const [i, t] of targets.entries()) await purgeAndSize(t, kind, seeded[i]!);
     const title = kind === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL + Redis';
     return `${table(title, targets)}\n\nSeeded in ${seeded.map((s) => `${s.seconds.toFixed(0)} s`).join(', ')}; ${SITES} sites, the measured site holding ${Math.round(SHARE * 100)} % of the members; ${AUDIT_PER_MEMBER} audit rows per member (a code exchange and refresh counters).`;
   } finally {
