@@ -205,8 +205,11 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
   }
 }
 
-/** Starts a private PostgreSQL cluster (initdb + pg_ctl) with trust auth for user `postgres`. */
-export async function startPrivatePostgres(): Promise<PrivateService> {
+/**
+ * Starts a private PostgreSQL cluster (initdb + pg_ctl) with trust auth for user `postgres`.
+ * @param settings extra server settings (`name=value`, e.g. `shared_buffers=2GB` for bench:volume)
+ */
+export async function startPrivatePostgres(settings: string[] = []): Promise<PrivateService> {
   const initdb = findBinary('initdb');
   const pgCtl = findBinary('pg_ctl');
   if (!initdb || !pgCtl) throw new Error('initdb / pg_ctl not installed');
@@ -233,7 +236,7 @@ export async function startPrivatePostgres(): Promise<PrivateService> {
     path.join(dir, 'log'),
     '-w',
     '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${settings.map((x) => ` -c ${x}`).join('')}`,
     'start',
   ]);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
