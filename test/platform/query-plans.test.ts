@@ -7,7 +7,8 @@
  * by hand), and explains each captured statement on the same store: SQLite `EXPLAIN QUERY PLAN` on
  * the SQL the embedded store really prepares (its parameters behind `+`, adapters/sqlite-plans.ts),
  * without statistics (the embedded store never runs ANALYZE) and again after `ANALYZE`; PostgreSQL
- * `EXPLAIN (FORMAT JSON)` with the same parameters after `VACUUM ANALYZE`. A failure prints every
+ * `EXPLAIN (ANALYZE, FORMAT JSON)` (reads; the purge's DELETE only planned) with the same parameters
+ * after `VACUUM ANALYZE`, which also fails a read that drops many rows by a filter. A failure prints every
  * offending statement with its whole plan; `QUERY_PLANS=print` prints every plan.
  */
 import { CompiledQuery, type Kysely, type LogEvent } from 'kysely';
@@ -20,6 +21,7 @@ import { ConnectedGrants } from '../../src/platform/connected-grants.js';
 import { AuditTrail } from '../../src/platform/audit.js';
 import { Accounts } from '../../src/platform/accounts.js';
 import { Enrollments } from '../../src/platform/enrollments.js';
+import { Comments } from '../../src/platform/comments.js';
 import { encodeCursor } from '../../src/platform/paging.js';
 import { platformBackends } from '../helpers/platform-stores.js';
 
@@ -37,6 +39,7 @@ const BIG_TABLES = [
   'connected_grants',
   'audit_events',
   'lecture_progress',
+  'comments',
   'oauth_clients',
 ];
 
@@ -62,12 +65,12 @@ const log = (e: LogEvent) => {
 const backends = platformBackends('plans', log);
 
 /** Multi-row INSERTs of `rows` in chunks that stay under both stores' bound-parameter limits. */
-async function insertAll(db: Kysely<PlatformDatabase>, table: keyof PlatformDatabase, rows: object[]): Promise<void> {
+async function insertAll(db: Kysely<PlatformDatabase>, table: string, rows: object[]): Promise<void> {
   if (rows.length === 0) return;
   const per = Math.floor(30_000 / Object.keys(rows[0]!).length);
   for (let i = 0; i < rows.length; i += per)
     await db
-      .insertInto(table)
+      .insertInto(table as keyof PlatformDatabase)
       .values(rows.slice(i, i + per) as never)
       .execute();
 }
@@ -177,6 +180,21 @@ async function seed(db: Kysely<PlatformDatabase>): Promise<void> {
         unit_price_minor: 1000,
       })),
     );
+    await insertAll(
+      db,
+      'comments',
+      users
+        .filter((_, i) => i % 4 === 0)
+        .map((u, j) => ({
+          id: `cmt_${site.id}_${pad(j)}`,
+          site_id: site.id,
+          lecture_id: `lec_${courses[j % 3]!.id}`,
+          post_id: null,
+          author_user_id: u.id,
+          body: 'a comment',
+          created_at: iso(NOW.getTime() - j * 90_000),
+        })),
+    );
     // Three clients: a common one, a second, and a rare one (1 in 500).
     const clientOf = (i: number) => (i % 500 === 7 ? `rare_${site.id}` : i % 2 ? `web_${site.id}` : `app_${site.id}`);
     await insertAll(
@@ -255,6 +273,7 @@ async function statementsOf(db: Kysely<PlatformDatabase>): Promise<Checked[]> {
   const grants = new ConnectedGrants(db);
   const audit = new AuditTrail(db, RETENTION_DAYS);
   const accounts = new Accounts(db);
+  const feedback = new Comments(db);
   const enrollments = new Enrollments(db);
   const site = 'big';
   const user = 'usr_big_000123';
@@ -289,6 +308,9 @@ async function statementsOf(db: Kysely<PlatformDatabase>): Promise<Checked[]> {
   await run('connected grants: next page', () => grants.pageOfSite(site, { limit: 50, cursor: connected.nextCursor! }));
   await run('connected grants: of one client', () => grants.pageOfSite(site, { limit: 50, clientId: 'rare_big' }));
   await run('connected grants: of one user', () => grants.pageOfSite(site, { limit: 50, userId: user }));
+  const comments = await run('comments: first page', () => feedback.page(site, { limit: 50 }));
+  await run('comments: next page', () => feedback.page(site, { limit: 50, cursor: comments.nextCursor! }));
+  await run('comments: of one course', () => feedback.page(site, { limit: 50, courseSlug: 'beta' }));
   const events = await run('audit: first page', () => audit.list(site, { limit: 50 }));
   await run('audit: next page', () => audit.list(site, { limit: 50, after: events.at(-1)! }));
   await run('audit: of a rare client', () => audit.list(site, { limit: 50, clientId: 'rare_big' }));
@@ -343,10 +365,19 @@ const MAX_BOUNDED_SORT_ROWS = 100;
 /** Heap pages up to which a PostgreSQL Seq Scan is accepted (see `postgresFindings`). */
 const SMALL_PAGES = 4;
 
+/**
+ * Rows a PostgreSQL read may fetch and then drop by a filter (`Rows Removed by Filter` × loops,
+ * from `EXPLAIN ANALYZE`): an index range walked past many rows that fail a condition the index
+ * does not hold is a scan of the site in all but name, which the plan's shape does not show.
+ */
+const MAX_FILTERED_ROWS = 2_000;
+
 interface PgNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Plan Rows'?: number;
+  'Rows Removed by Filter'?: number;
+  'Actual Loops'?: number;
   Plans?: PgNode[];
 }
 
@@ -365,6 +396,8 @@ function postgresFindings(
     found.push(`full scan: Seq Scan on ${node['Relation Name']}`);
   if (/Sort/.test(node['Node Type']) && !(boundedSort && (node['Plan Rows'] ?? Infinity) <= MAX_BOUNDED_SORT_ROWS))
     found.push(`sort: ${node['Node Type']} of ~${node['Plan Rows']} rows`);
+  const filtered = (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1);
+  if (filtered > MAX_FILTERED_ROWS) found.push(`walk: ${filtered} rows of ${table} read and dropped by a filter`);
   for (const child of node.Plans ?? []) postgresFindings(child, boundedSort, pages, found);
   return found;
 }
@@ -418,7 +451,10 @@ for (const [name, open] of Object.entries(backends)) {
           } else {
             const rows = (
               await opened.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PgNode }> }>(
-                CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${s.sql}`, [...s.parameters]),
+                // Reads run (ANALYZE: rows really dropped by filters); the purge's DELETE is only planned.
+                CompiledQuery.raw(`EXPLAIN (${/^select/i.test(s.sql) ? 'ANALYZE, ' : ''}FORMAT JSON) ${s.sql}`, [
+                  ...s.parameters,
+                ]),
               )
             ).rows;
             const root = rows[0]!['QUERY PLAN'][0]!.Plan;
