@@ -393,21 +393,31 @@ export class AuditTrail {
   }
 
   /**
-   * Deletes events older than the retention, in batches of `batchRows` oldest events (issue #29):
-   * each batch is one DELETE whose rows are the first `batchRows` entries of a range scan of
-   * `audit_events_at` (`at < cutoff`, oldest first), deleted by their physical address — SQLite's
-   * `rowid`, PostgreSQL's `ctid` (a TID scan; `id IN (…)` was planned as a hash join over a full
-   * scan of the table there) — so a purge with nothing due reads one index entry, and each
-   * statement's work is bounded by `batchRows` whatever the table holds (no statement holds the
-   * store, or on the embedded store the event loop, for more than one batch). Between batches it
+   * Deletes events older than the retention, in batches of the oldest due events (issue #29):
+   * each batch is one DELETE whose rows are the first entries of a range scan of `audit_events_at`
+   * (`at < cutoff`, oldest first), deleted by their physical address — SQLite's `rowid`,
+   * PostgreSQL's `ctid` (a TID scan; `id IN (…)` was planned there as a hash join over a full scan
+   * of the table) — so a purge with nothing due reads one index entry and each statement's work is
+   * bounded by its batch, whatever the table holds. A batch holds at most `batchRows` events and
+   * shrinks when a statement takes longer than `targetMs` (in proportion; it grows back, doubling,
+   * up to `batchRows` while statements take under half of it): deleting a row costs one entry in
+   * each of the table's indexes, more when they no longer fit in memory (~90 µs a row on SQLite at
+   * 2 M events), and on the embedded store every statement holds the event loop. Between batches it
    * yields to the event loop (`setImmediate`), so requests are served while a day of events is purged.
-   * @param batchRows events deleted per statement, ≥ 1 (default {@link AUDIT_PURGE_BATCH_ROWS})
+   * @param batchRows most events deleted per statement, ≥ 1 (default {@link AUDIT_PURGE_BATCH_ROWS})
+   * @param targetMs the statement time batches are fitted to, in milliseconds (default
+   *   {@link AUDIT_PURGE_STATEMENT_MS}); a batch never shrinks below one event
    * @returns how many were deleted
    * @throws what the platform store throws (events deleted by earlier batches stay deleted)
    */
-  async purge(now = new Date(), batchRows = AUDIT_PURGE_BATCH_ROWS): Promise<number> {
+  async purge(
+    now = new Date(),
+    batchRows = AUDIT_PURGE_BATCH_ROWS,
+    targetMs = AUDIT_PURGE_STATEMENT_MS,
+  ): Promise<number> {
     const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
-    const batch = Math.max(1, Math.trunc(batchRows));
+    const most = Math.max(1, Math.trunc(batchRows));
+    let batch = most;
     const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
     const oldest = (column: 'rowid' | 'ctid') =>
       this.db
@@ -418,6 +428,7 @@ export class AuditTrail {
         .limit(batch);
     let deleted = 0;
     for (;;) {
+      const started = performance.now();
       const result = await (postgres
         ? // `= ANY(ARRAY(…))`: the batch's addresses are read first (an InitPlan), then fetched by TID.
           this.db
@@ -425,16 +436,24 @@ export class AuditTrail {
             .where(sql.ref('ctid'), '=', sql`any(array(${oldest('ctid')}))`)
             .executeTakeFirst()
         : this.db.deleteFrom('audit_events').where(sql.ref('rowid'), 'in', oldest('rowid')).executeTakeFirst());
+      const ms = performance.now() - started;
       const n = Number(result.numDeletedRows);
       deleted += n;
       if (n < batch) return deleted;
+      if (ms > targetMs) batch = Math.max(1, Math.floor((batch * targetMs) / ms));
+      else if (ms < targetMs / 2) batch = Math.min(most, batch * 2);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 }
 
-/** Events the retention purge deletes per statement (issue #29: ~5–10 ms of store work each). */
+/** Most events the retention purge deletes per statement (issue #29). */
 export const AUDIT_PURGE_BATCH_ROWS = 1000;
+/**
+ * The time, in milliseconds, the retention purge fits each statement to (issue #29: far under the
+ * 1 s a statement may hold the store; on the embedded store it is also a pause of the event loop).
+ */
+export const AUDIT_PURGE_STATEMENT_MS = 50;
 
 /** The last `days` UTC days including today's, oldest first, as `YYYY-MM-DD`. */
 export function usageDays(days: number, now = new Date()): string[] {

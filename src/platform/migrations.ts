@@ -781,11 +781,15 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
-  // Issue #29 (query plans, test/platform/query-plans.test.ts): the two operator reads that still
+  // Issue #29 (query plans, test/platform/query-plans.test.ts): the operator reads that still
   // sorted or scanned. The audit trail of one kind (e.g. operator actions, rare among token events)
   // walked the site's whole `(site_id, at)` range on SQLite and was a full scan plus sort on
   // PostgreSQL; the connected grants of one member at a site were sorted after `connected_grants_user`.
-  // Additive (DESIGN D12): two indexes, the same on both stores.
+  // Two older indexes are prefixes of the keyset indexes 0023 added (`comments_site_created` of
+  // `comments_site_created_id`, `connected_grants_site` of `connected_grants_site_created`):
+  // PostgreSQL picked the smaller one and sorted each run of equal times by id (an Incremental
+  // Sort), so they go, as 0023 dropped `audit_events_site_at`. Indexes only, the same on both
+  // stores: the previous release reads the same rows (DESIGN D12).
   '0027_list_plan_indexes': {
     async up(db: Kysely<any>) {
       await db.schema
@@ -800,6 +804,8 @@ const migrations: Record<string, Migration> = {
         .on('connected_grants')
         .columns(['site_id', 'user_id', 'created_at', 'grant_id'])
         .execute();
+      await db.schema.dropIndex('comments_site_created').ifExists().execute();
+      await db.schema.dropIndex('connected_grants_site').ifExists().execute();
     },
   },
 };
