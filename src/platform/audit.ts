@@ -369,7 +369,8 @@ export class AuditTrail {
    * UTC day, for the last `days` days including today (the operator overview's usage chart).
    * @param days 1…retention; days before the retention window simply have no rows
    * @returns `{ day: 'YYYY-MM-DD', clientId, count }` rows with count ≥ 1, by day then client;
-   *   a refresh counter row adds its `count` to the day of its first refresh
+   *   a refresh counter row adds its `count` to the day of its first refresh; a day the retention
+   *   purge passed has no rows
    */
   async tokenUsage(
     siteId: string,
@@ -377,18 +378,18 @@ export class AuditTrail {
     now = new Date(),
   ): Promise<Array<{ day: string; clientId: string; count: number }>> {
     const from = usageDays(days, now)[0]!;
-    const day = sql<string>`substr(at, 1, 10)`;
-    const rows = await this.db
-      .selectFrom('audit_events')
-      .select((eb) => [day.as('day'), 'client_id', eb.fn.sum<number>('count').as('n')])
-      .where('site_id', '=', siteId)
-      .where('kind', 'in', ['token_issued', 'refresh'])
-      .where('client_id', 'is not', null)
-      .where('at', '>=', `${from}T00:00:00.000Z`)
-      .groupBy([day, 'client_id'])
-      .execute();
+    // The site's maintained tallies (migration 0026: `usage/<day> <client_id>`, kept by triggers on
+    // audit_events), one primary-key range from the first day: the cost does not grow with the
+    // trail, however many refreshes the site's members make (issue #29).
+    const { rows } = await sql<{ key: string; n: number | string }>`
+      SELECT "key", n FROM "site_tallies"
+      WHERE site_id = ${siteId} AND metric = 'usage' AND "key" >= ${from} AND n > 0
+      ORDER BY "key"`.execute(this.db);
     return rows
-      .map((r) => ({ day: String(r.day), clientId: String(r.client_id), count: Number(r.n) }))
+      .map((r) => {
+        const space = r.key.indexOf(' ');
+        return { day: r.key.slice(0, space), clientId: r.key.slice(space + 1), count: Number(r.n) };
+      })
       .sort((a, b) => a.day.localeCompare(b.day) || a.clientId.localeCompare(b.clientId));
   }
 
@@ -439,7 +440,14 @@ export class AuditTrail {
       const ms = performance.now() - started;
       const n = Number(result.numDeletedRows);
       deleted += n;
-      if (n < batch) return deleted;
+      if (n < batch) {
+        // The usage tallies of the days the purge passed (their events are gone), one primary-key
+        // range per site (the day of the cutoff itself stays: it still holds events).
+        await sql`DELETE FROM "site_tallies" WHERE site_id IN (SELECT id FROM sites) AND metric = 'usage' AND "key" < ${cutoff.slice(0, 10)}`.execute(
+          this.db,
+        );
+        return deleted;
+      }
       if (ms > targetMs) batch = Math.max(1, Math.floor((batch * targetMs) / ms));
       else if (ms < targetMs / 2) batch = Math.min(most, batch * 2);
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -624,6 +624,7 @@ const migrations: Record<string, Migration> = {
   //   enrollments/total, enrollments/open     (lifetime access or no expiry: never expires)
   //   order_status/<status> · paid_minor/<currency> (sum of paid orders' total_minor)
   //   registration_status/<status> · client_grants/<client_id> (connected grants per application)
+  //   usage/<YYYY-MM-DD> <client_id> (tokens issued and refreshed per client and UTC day)
   // A tally is written only while its site exists (a site's deletion removes its tallies, and the
   // cascade that follows cannot re-create them). Membership rows never change site or user (no
   // code updates them; a role change is a delete and an insert): their update trigger follows the
@@ -768,6 +769,69 @@ const migrations: Record<string, Migration> = {
           db,
         );
       }
+      // Tokens issued and refreshed per client and UTC day (the operator overview's usage chart,
+      // `AuditTrail.tokenUsage`): `usage/<YYYY-MM-DD> <client_id>` adds each code exchange or
+      // refresh event's `count` (a refresh counter row's growth included) by the day of its `at`.
+      // Rows leave the audit trail only through the retention purge, which drops the tallies of
+      // the days it passed (src/platform/audit.ts), so there is no delete trigger.
+      const usage = (row: 'NEW' | 'OLD') =>
+        `${row}.kind IN ('token_issued', 'refresh') AND ${row}.client_id IS NOT NULL AND ${row}.site_id IS NOT NULL`;
+      const usageKey = (row: 'NEW' | 'OLD') => `substr(${row}.at, 1, 10) || ' ' || ${row}.client_id`;
+      const sameKey = `OLD.at = NEW.at AND OLD.kind = NEW.kind AND OLD.client_id = NEW.client_id AND OLD.site_id = NEW.site_id`;
+      if (postgres) {
+        await sql
+          .raw(
+            `CREATE FUNCTION audit_events_usage_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF TG_OP = 'UPDATE' AND ${usage('OLD')} AND ${usage('NEW')} AND ${sameKey} THEN
+              PERFORM site_tally_add(NEW.site_id, 'usage', ${usageKey('NEW')}, NEW.count - OLD.count);
+              RETURN NULL;
+            END IF;
+            IF TG_OP = 'UPDATE' AND ${usage('OLD')} THEN
+              PERFORM site_tally_add(OLD.site_id, 'usage', ${usageKey('OLD')}, -OLD.count);
+            END IF;
+            IF ${usage('NEW')} THEN
+              PERFORM site_tally_add(NEW.site_id, 'usage', ${usageKey('NEW')}, NEW.count);
+            END IF;
+            RETURN NULL;
+          END $$`,
+          )
+          .execute(db);
+        await sql`CREATE TRIGGER audit_events_usage_tally AFTER INSERT OR UPDATE ON audit_events FOR EACH ROW EXECUTE FUNCTION audit_events_usage_tally()`.execute(
+          db,
+        );
+      } else {
+        const add = (row: 'NEW' | 'OLD', amount: string) =>
+          `INSERT INTO site_tallies (site_id, metric, key, n) SELECT ${row}.site_id, 'usage', ${usageKey(row)}, ${amount}
+             WHERE EXISTS (SELECT 1 FROM sites WHERE id = ${row}.site_id)
+             ON CONFLICT (site_id, metric, key) DO UPDATE SET n = n + excluded.n;`;
+        await sql
+          .raw(`CREATE TRIGGER audit_events_usage_insert AFTER INSERT ON audit_events WHEN ${usage('NEW')} BEGIN
+            ${add('NEW', 'NEW.count')}
+          END`)
+          .execute(db);
+        // A refresh counter's growth (the usual update: same event, larger count).
+        await sql
+          .raw(`CREATE TRIGGER audit_events_usage_count AFTER UPDATE ON audit_events
+            WHEN ${usage('OLD')} AND ${usage('NEW')} AND ${sameKey} AND NEW.count <> OLD.count BEGIN
+            ${add('NEW', 'NEW.count - OLD.count')}
+          END`)
+          .execute(db);
+        // Any other update moves the event's contribution.
+        await sql
+          .raw(`CREATE TRIGGER audit_events_usage_move AFTER UPDATE ON audit_events
+            WHEN NOT (${usage('OLD')} AND ${usage('NEW')} AND ${sameKey}) BEGIN
+            UPDATE site_tallies SET n = n - OLD.count WHERE ${usage('OLD')} AND site_id = OLD.site_id AND metric = 'usage' AND key = ${usageKey('OLD')};
+            INSERT INTO site_tallies (site_id, metric, key, n) SELECT NEW.site_id, 'usage', ${usageKey('NEW')}, NEW.count
+              WHERE ${usage('NEW')} AND EXISTS (SELECT 1 FROM sites WHERE id = NEW.site_id)
+              ON CONFLICT (site_id, metric, key) DO UPDATE SET n = n + excluded.n;
+          END`)
+          .execute(db);
+      }
+      await sql`INSERT INTO site_tallies (site_id, metric, key, n)
+        SELECT site_id, 'usage', substr(at, 1, 10) || ' ' || client_id, sum(count) FROM audit_events
+        WHERE kind IN ('token_issued', 'refresh') AND client_id IS NOT NULL AND site_id IN (SELECT id FROM sites)
+        GROUP BY site_id, substr(at, 1, 10), client_id`.execute(db);
       // The counts of the rows already there.
       for (const [table, parts] of Object.entries(contributions))
         for (const [metric, key, amount] of parts)

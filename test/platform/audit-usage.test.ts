@@ -4,6 +4,7 @@
  * event ids are time-ordered (issue #15: each INSERT lands on the primary-key index's last page).
  */
 import path from 'node:path';
+import { sql } from 'kysely';
 import { readSeed, seedDemo } from '../../src/platform/seed.js';
 import { AuditTrail, usageDays, type AuditEvent } from '../../src/platform/audit.js';
 import { platformBackends } from '../helpers/platform-stores.js';
@@ -88,6 +89,58 @@ for (const [name, open] of Object.entries(backends)) {
         '2026-03-15T11:00:00.000Z',
         '2026-03-15T10:30:00.000Z',
       ]); // 10:30 is the cut-off itself: kept
+    });
+
+    test('the usage chart reads maintained tallies (issue #29): equal to a count of the rows after random events, counter growth and a purge', async () => {
+      const site = `usage-${Date.now()}`;
+      await opened.db
+        .insertInto('sites')
+        .values({ id: site, name: 'Usage', created_at: now.toISOString() } as never)
+        .execute();
+      const audit = new AuditTrail(opened.db, 90);
+      // A deterministic spread: 400 events over 20 days, 3 clients, 7 grants, kinds mixed.
+      const kinds = ['token_issued', 'refresh', 'refresh', 'refresh', 'consent', 'revocation'] as const;
+      for (let i = 0; i < 400; i++) {
+        const when = new Date(now.getTime() - ((i * 7_919_000) % (20 * 86_400_000)));
+        await audit.record(
+          {
+            kind: kinds[i % kinds.length]!,
+            siteId: site,
+            clientId: i % 11 === 0 ? null : `app-${i % 3}`,
+            userId: 'usr_student',
+            grantId: `grant-${i % 7}`,
+          },
+          when,
+        );
+      }
+      await audit.flush();
+      const recount = async (since: string) =>
+        (
+          await opened.db
+            .selectFrom('audit_events')
+            .select((eb) => [sql<string>`substr(at, 1, 10)`.as('day'), 'client_id', eb.fn.sum<number>('count').as('n')])
+            .where('site_id', '=', site)
+            .where('kind', 'in', ['token_issued', 'refresh'])
+            .where('client_id', 'is not', null)
+            .where('at', '>=', `${since}T00:00:00.000Z`)
+            .groupBy([sql`substr(at, 1, 10)`, 'client_id'])
+            .execute()
+        )
+          .map((r) => ({ day: String(r.day), clientId: String(r.client_id), count: Number(r.n) }))
+          .sort((a, b) => a.day.localeCompare(b.day) || a.clientId.localeCompare(b.clientId));
+      const usage = await audit.tokenUsage(site, 14, now);
+      expect(usage.length).toBeGreaterThan(20);
+      expect(usage.some((u) => u.count > 1)).toBe(true);
+      expect(usage).toEqual(await recount(usageDays(14, now)[0]!));
+      // The purge (retention 10 days) deletes the older events and the tallies of the days it passed.
+      await new AuditTrail(opened.db, 10).purge(now);
+      // The cut-off instant is 10 days back (2026-03-05T12:00Z): its day is the oldest that may keep a tally.
+      const kept = new Date(now.getTime() - 10 * 86_400_000).toISOString().slice(0, 10);
+      expect(kept).toBe('2026-03-05');
+      const after = await audit.tokenUsage(site, 14, now);
+      expect(after.every((u) => u.day >= kept)).toBe(true);
+      // The cut-off's own day keeps its tally for the events purged before the cut-off time; every later day is exact.
+      expect(after.filter((u) => u.day > kept)).toEqual((await recount(kept)).filter((u) => u.day > kept));
     });
 
     test('event ids are RFC 9562 version 7 UUIDs: recorded one after another, they sort in recording order', async () => {
