@@ -383,8 +383,7 @@ export class AuditTrail {
     // trail, however many refreshes the site's members make (issue #29).
     const { rows } = await sql<{ key: string; n: number | string }>`
       SELECT "key", n FROM "site_tallies"
-      WHERE site_id = ${siteId} AND metric = 'usage' AND "key" >= ${from} AND n > 0
-      ORDER BY "key"`.execute(this.db);
+      WHERE site_id = ${siteId} AND metric = 'usage' AND "key" >= ${from} AND n > 0`.execute(this.db);
     return rows
       .map((r) => {
         const space = r.key.indexOf(' ');

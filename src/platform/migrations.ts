@@ -646,6 +646,20 @@ const migrations: Record<string, Migration> = {
         .on('enrollments')
         .columns(['site_id', 'lifetime_access', 'expires_at'])
         .execute();
+      // A learner's last progress at a site (active learners of the last 30 days: one index range,
+      // no DISTINCT over a month of progress rows), kept by triggers on lecture_progress.
+      await db.schema
+        .createTable('learner_activity')
+        .addColumn('site_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('last_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('learner_activity_pk', ['site_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('learner_activity_site_last')
+        .on('learner_activity')
+        .columns(['site_id', 'last_at'])
+        .execute();
       // Each table's contribution: [metric, key expression, amount expression] of a row `R`.
       const contributions: Record<string, Array<[string, string, string]>> = {
         courses: [
@@ -769,6 +783,67 @@ const migrations: Record<string, Migration> = {
           db,
         );
       }
+      // learner_activity: a newer progress raises the learner's last time; anything else (an older
+      // time, a moved row, a deletion) recomputes it from the learner's rows at the site.
+      const recompute = (row: 'NEW' | 'OLD') =>
+        `DELETE FROM learner_activity WHERE site_id = ${row}.site_id AND user_id = ${row}.user_id;
+            INSERT INTO learner_activity (site_id, user_id, last_at)
+              SELECT site_id, user_id, max(recorded_at) FROM lecture_progress
+              WHERE user_id = ${row}.user_id AND site_id = ${row}.site_id GROUP BY site_id, user_id;`;
+      const raise = `INSERT INTO learner_activity (site_id, user_id, last_at) VALUES (NEW.site_id, NEW.user_id, NEW.recorded_at)
+              ON CONFLICT (site_id, user_id) DO UPDATE SET last_at = CASE WHEN excluded.last_at > learner_activity.last_at THEN excluded.last_at ELSE learner_activity.last_at END;`;
+      const newer = `NEW.site_id = OLD.site_id AND NEW.user_id = OLD.user_id AND NEW.recorded_at >= OLD.recorded_at`;
+      if (postgres) {
+        await sql
+          .raw(
+            `CREATE FUNCTION lecture_progress_activity() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND ${newer}) THEN
+              ${raise}
+              RETURN NULL;
+            END IF;
+            ${recompute('OLD')}
+            IF TG_OP = 'UPDATE' THEN ${raise} END IF;
+            RETURN NULL;
+          END $$`,
+          )
+          .execute(db);
+        await sql`CREATE TRIGGER lecture_progress_activity AFTER INSERT OR UPDATE OR DELETE ON lecture_progress FOR EACH ROW EXECUTE FUNCTION lecture_progress_activity()`.execute(
+          db,
+        );
+        await sql`CREATE FUNCTION sites_activity_drop() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN DELETE FROM learner_activity WHERE site_id = OLD.id; RETURN NULL; END $$`.execute(db);
+        await sql`CREATE TRIGGER sites_activity_drop AFTER DELETE ON sites FOR EACH ROW EXECUTE FUNCTION sites_activity_drop()`.execute(
+          db,
+        );
+      } else {
+        await sql
+          .raw(`CREATE TRIGGER lecture_progress_activity_insert AFTER INSERT ON lecture_progress BEGIN ${raise} END`)
+          .execute(db);
+        await sql
+          .raw(
+            `CREATE TRIGGER lecture_progress_activity_newer AFTER UPDATE ON lecture_progress WHEN ${newer} BEGIN ${raise} END`,
+          )
+          .execute(db);
+        await sql
+          .raw(
+            `CREATE TRIGGER lecture_progress_activity_update AFTER UPDATE ON lecture_progress WHEN NOT (${newer}) BEGIN
+            ${recompute('OLD')}
+            ${raise}
+          END`,
+          )
+          .execute(db);
+        await sql
+          .raw(
+            `CREATE TRIGGER lecture_progress_activity_delete AFTER DELETE ON lecture_progress BEGIN ${recompute('OLD')} END`,
+          )
+          .execute(db);
+        await sql`CREATE TRIGGER sites_activity_drop AFTER DELETE ON sites BEGIN DELETE FROM learner_activity WHERE site_id = OLD.id; END`.execute(
+          db,
+        );
+      }
+      await sql`INSERT INTO learner_activity (site_id, user_id, last_at)
+        SELECT site_id, user_id, max(recorded_at) FROM lecture_progress GROUP BY site_id, user_id`.execute(db);
       // Tokens issued and refreshed per client and UTC day (the operator overview's usage chart,
       // `AuditTrail.tokenUsage`): `usage/<YYYY-MM-DD> <client_id>` adds each code exchange or
       // refresh event's `count` (a refresh counter row's growth included) by the day of its `at`.
@@ -867,6 +942,14 @@ const migrations: Record<string, Migration> = {
         .ifNotExists()
         .on('connected_grants')
         .columns(['site_id', 'user_id', 'created_at', 'grant_id'])
+        .execute();
+      // An application's grants and distinct members at a site (the delete page, the revoke notice):
+      // counted in index order, without a temporary B-tree for the DISTINCT.
+      await db.schema
+        .createIndex('connected_grants_site_client_user')
+        .ifNotExists()
+        .on('connected_grants')
+        .columns(['site_id', 'client_id', 'user_id'])
         .execute();
       await db.schema.dropIndex('comments_site_created').ifExists().execute();
       await db.schema.dropIndex('connected_grants_site').ifExists().execute();

@@ -15,6 +15,7 @@ import { CompiledQuery, type Kysely, type LogEvent } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { stablePlan } from '../../adapters/sqlite-plans.js';
 import type { PlatformDatabase } from '../../src/platform/schema.js';
+import { AnalyticsAdmin } from '../../src/platform/operator/analytics.js';
 import { PeopleAdmin } from '../../src/platform/operator/people.js';
 import { CommerceAdmin } from '../../src/platform/operator/commerce.js';
 import { ConnectedGrants } from '../../src/platform/connected-grants.js';
@@ -41,6 +42,7 @@ const BIG_TABLES = [
   'lecture_progress',
   'comments',
   'oauth_clients',
+  'site_tallies',
 ];
 
 /** Members per site: the first is the big one the plans are read for. */
@@ -319,6 +321,13 @@ async function statementsOf(db: Kysely<PlatformDatabase>): Promise<Checked[]> {
   );
   await run('audit: of one user', () => audit.list(site, { limit: 50, userId: user }));
   await run('audit: of one kind', () => audit.list(site, { limit: 50, kind: 'operator_action' }));
+
+  // The operator overview (`/admin`, `/api/v1/analytics`, MCP `site_analytics`): the maintained
+  // tallies (migration 0026) and the two time-bound counts; an application's delete page.
+  await run('overview: analytics', () => new AnalyticsAdmin(db as never).summary(site, NOW));
+  await run('overview: grants per client', () => grants.countsByClient(site));
+  await run('overview: token usage per client and day', () => audit.tokenUsage(site, 14, NOW));
+  await run('application: grants and members of one client', () => grants.countOfClient(site, 'rare_big'));
 
   // Hot paths: the bearer step's member read (every resource request), UserInfo's and the viewer's
   // account reads, the viewer's / MCP `my_enrollments` page with its last-watched lectures.

@@ -33,8 +33,9 @@ export class AnalyticsAdmin {
    * and are read from an index range: enrollments with an expiry after `now` (the active ones that
    * do not count as open; `enrollments_site_expiring`, only enrollments with an expiry and no
    * lifetime access, so the range is the not-yet-expired ones) and the learners with playback
-   * progress recorded in the last 30 days (`lecture_progress_site_recorded`: grows with the
-   * site's activity of 30 days, not with its members). An enrollment is active by the rule of
+   * progress recorded in the last 30 days (`learner_activity_site_last`: each learner's last
+   * progress at the site, kept by triggers on lecture_progress; the range is the learners active
+   * in those 30 days, one index entry each). An enrollment is active by the rule of
    * `accessActive` (src/platform/enrollments.ts): lifetime access, no expiry, or an expiry after
    * `now` (expiries are stored as `Date.toISOString()`, so ISO strings compare as instants).
    */
@@ -52,10 +53,10 @@ export class AnalyticsAdmin {
         .where('expires_at', '>', nowIso)
         .executeTakeFirstOrThrow(),
       this.db
-        .selectFrom('lecture_progress')
-        .select((eb) => eb.fn.count('user_id').distinct().as('n'))
+        .selectFrom('learner_activity')
+        .select((eb) => eb.fn.countAll().as('n'))
         .where('site_id', '=', siteId)
-        .where('recorded_at', '>=', since)
+        .where('last_at', '>=', since)
         .executeTakeFirstOrThrow(),
     ]);
     const of = (metric: string): Record<string, number> =>

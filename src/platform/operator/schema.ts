@@ -36,7 +36,15 @@ export interface SiteTalliesTable {
   n: number | string;
 }
 
+/** Migration `0026_site_tallies` (issue #29): each learner's last progress at a site (ISO 8601 UTC). */
+export interface LearnerActivityTable {
+  site_id: string;
+  user_id: string;
+  last_at: string;
+}
+
 export interface OperatorDatabase extends PlatformDatabase {
   coupons: CouponsTable;
   site_tallies: SiteTalliesTable;
+  learner_activity: LearnerActivityTable;
 }
