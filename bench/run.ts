@@ -332,13 +332,16 @@ const mcpRequest = (token: string) => (): Req => ({
   }),
 });
 
-/** The scenarios of issue #15: coursegate's row, the bare row it is compared with, and the goal. */
+/**
+ * The scenarios of issue #15: coursegate's row, the bare row it is compared with, and the goal
+ * (issue #29's: viewer ≥ 0.3, MCP tool call ≥ 0.25; refresh also p99 ≤ 30 ms at 16 chains).
+ */
 const SCENARIOS = [
   { key: 'refresh', name: 'refresh_token grant', bare: 'refresh_token grant', goal: 1.1 },
   { key: 'introspection', name: 'introspection', bare: 'introspection', goal: 0.9 },
   { key: 'userinfo', name: 'UserInfo', bare: 'AccessToken.find over HTTP', goal: 0.5 },
-  { key: 'viewer', name: '/account/graphql viewer', bare: 'AccessToken.find over HTTP', goal: 0.15 },
-  { key: 'mcp', name: '/mcp tools/call my_enrollments', bare: 'AccessToken.find over HTTP', goal: 0.1 },
+  { key: 'viewer', name: '/account/graphql viewer', bare: 'AccessToken.find over HTTP', goal: 0.3 },
+  { key: 'mcp', name: '/mcp tools/call my_enrollments', bare: 'AccessToken.find over HTTP', goal: 0.25 },
 ] as const;
 
 async function main(): Promise<void> {
