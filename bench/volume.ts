@@ -394,9 +394,11 @@ async function seed(t: Target): Promise<Seeded> {
     const total = t.members * AUDIT_PER_MEMBER;
     const step = (SPAN_DAYS * 86_400_000) / total;
     const start = now - SPAN_DAYS * 86_400_000;
-    for (let from = 0; from < total; from += 20_000) {
+    // One transaction (SQLite) or statement (PostgreSQL, under the pool's 5 s statement timeout) per chunk.
+    const auditChunk = stores.sqlite ? 20_000 : 5_000;
+    for (let from = 0; from < total; from += auditChunk) {
       const rows: AuditRow[] = [];
-      for (let k = from; k < Math.min(total, from + 20_000); k++) {
+      for (let k = from; k < Math.min(total, from + auditChunk); k++) {
         const i = k % t.members;
         const refresh = k >= t.members;
         const when = new Date(start + k * step);
