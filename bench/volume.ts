@@ -54,7 +54,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { openStores, type Stores } from '../src/store/stores.js';
-import { AuditTrail, refreshCounterId } from '../src/platform/audit.js';
+import { AUDIT_COLUMNS, AuditTrail, refreshCounterId, type AuditRow } from '../src/platform/audit.js';
 import { encodeCursor } from '../src/platform/paging.js';
 import { freePort } from '../test/helpers/ports.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
@@ -179,32 +179,6 @@ const usedMemory = async (url: string) => {
   }
 };
 
-/** An audit row as the seed writes it (the columns of `audit_events`, DESIGN D10 counters included). */
-interface AuditRow {
-  id: string;
-  site_id: string;
-  at: string;
-  kind: string;
-  client_id: string;
-  user_id: string;
-  detail: string;
-  count: number;
-  last_at: string;
-  grant_id: string;
-}
-const AUDIT_COLUMNS = [
-  'id',
-  'site_id',
-  'at',
-  'kind',
-  'client_id',
-  'user_id',
-  'detail',
-  'count',
-  'last_at',
-  'grant_id',
-] as const;
-
 /**
  * The bulk path for audit rows, on the store's own connection: on SQLite one prepared INSERT run
  * per row in one transaction; on PostgreSQL one INSERT … SELECT FROM unnest() of column arrays.
@@ -215,17 +189,16 @@ async function insertAudit(stores: Stores, rows: AuditRow[]): Promise<void> {
       `INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES (${AUDIT_COLUMNS.map(() => '?').join(', ')})`,
     );
     stores.sqlite.transaction(() => {
-      for (const r of rows) insert.run(...AUDIT_COLUMNS.map((c) => r[c]));
+      for (const r of rows) insert.run(...AUDIT_COLUMNS.map((c) => r[c] ?? null));
     })();
     return;
   }
-  const column = (c: (typeof AUDIT_COLUMNS)[number]) => rows.map((r) => r[c]);
-  await sql`INSERT INTO audit_events (${sql.raw(AUDIT_COLUMNS.join(', '))})
-    SELECT * FROM unnest(${column('id')}::text[], ${column('site_id')}::text[], ${column('at')}::text[],
-      ${column('kind')}::text[], ${column('client_id')}::text[], ${column('user_id')}::text[],
-      ${column('detail')}::text[], ${column('count')}::int[], ${column('last_at')}::text[], ${column('grant_id')}::text[])`.execute(
-    stores.db,
+  // One array parameter per column of the trail's own column list (`count` is the only integer).
+  const arrays = AUDIT_COLUMNS.map(
+    (c) => sql`${rows.map((r) => r[c] ?? null)}::${sql.raw(c === 'count' ? 'int' : 'text')}[]`,
   );
+  await sql`INSERT INTO audit_events (${sql.raw(AUDIT_COLUMNS.join(', '))})
+    SELECT * FROM unnest(${sql.join(arrays)})`.execute(stores.db);
 }
 
 /** What seeding took: seconds, and on Redis the bytes of `used_memory` it added, in all and by part. */
@@ -461,7 +434,12 @@ async function seed(t: Target): Promise<Seeded> {
   }
 }
 
-/** Each member's OIDC state, through the configured adapter: a grant, its live refresh token and access token. */
+/**
+ * A member's OIDC state through the configured adapter: `chain` writes the grant and its live
+ * refresh token (the refresh chain), `access` the access token the last refresh issued. The
+ * embedded adapter writes synchronously on the platform store's connection, so a chunk is one
+ * transaction there instead of one per row (the bulk path; the rows are the adapter's own).
+ */
 async function seedOidc(
   stores: Stores,
   ids: number[],
@@ -469,8 +447,6 @@ async function seedOidc(
   now: number,
   part: 'chain' | 'access',
 ): Promise<void> {
-  // The embedded adapter writes synchronously on the platform store's connection: one transaction
-  // per chunk instead of one per row (the bulk path; the rows are the adapter's own).
   stores.sqlite?.exec('BEGIN');
   try {
     await seedOidcRows(stores, ids, origin, now, part);
@@ -481,17 +457,8 @@ async function seedOidc(
   }
 }
 
-/**
- * A member's OIDC state through the configured adapter: `chain` writes the grant and its live
- * refresh token (the refresh chain), `access` the access token the last refresh issued.
- */
-async function seedOidcRows(
-  stores: Stores,
-  ids: number[],
-  origin: string,
-  now: number,
-  part: 'chain' | 'access',
-): Promise<void> {
+/** The rows of {@link seedOidc}. */
+async function seedOidcRows(...[stores, ids, origin, now, part]: Parameters<typeof seedOidc>): Promise<void> {
   const grants = new stores.adapter('Grant');
   const refresh = new stores.adapter('RefreshToken');
   const access = new stores.adapter('AccessToken');

@@ -147,9 +147,10 @@ const AUDIT_BATCH_ROWS = 200;
  */
 const PREPARED_BATCH_ROWS = 64;
 
-type AuditRow = Insertable<PlatformDatabase['audit_events']>;
+/** An `audit_events` row as it is inserted (bulk seeds write the same shape: bench/volume.ts). */
+export type AuditRow = Insertable<PlatformDatabase['audit_events']>;
 /** The columns of an event row, in the order a prepared INSERT binds them. */
-const AUDIT_COLUMNS = [
+export const AUDIT_COLUMNS = [
   'id',
   'site_id',
   'at',

@@ -114,6 +114,14 @@ for (const [name, open] of Object.entries(backends)) {
         );
       }
       await audit.flush();
+      // A refresh counter that grows by later batches (the upsert's UPDATE, not an INSERT).
+      for (let k = 0; k < 3; k++) {
+        await audit.record(
+          { kind: 'refresh', siteId: site, clientId: 'app-grown', userId: 'usr_student', grantId: 'grant-grown' },
+          new Date(now.getTime() - 3_600_000 + k * 60_000),
+        );
+        await audit.flush();
+      }
       const recount = async (since: string) =>
         (
           await opened.db
@@ -132,6 +140,7 @@ for (const [name, open] of Object.entries(backends)) {
       expect(usage.length).toBeGreaterThan(20);
       expect(usage.some((u) => u.count > 1)).toBe(true);
       expect(usage).toEqual(await recount(usageDays(14, now)[0]!));
+      expect(usage.find((u) => u.clientId === 'app-grown')?.count).toBe(3);
       // The purge (retention 10 days) deletes the older events and the tallies of the days it passed.
       await new AuditTrail(opened.db, 10).purge(now);
       // The cut-off instant is 10 days back (2026-03-05T12:00Z): its day is the oldest that may keep a tally.
