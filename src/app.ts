@@ -46,6 +46,7 @@ import { adminApiPipelines } from './pipelines/admin-api.js';
 import { interactionPipelines } from './pipelines/interaction.js';
 import { peoplePipelines } from './pipelines/people.js';
 import { opsPipelines } from './pipelines/ops.js';
+import type { OperatorLoopShare } from './http/operator-share.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -86,6 +87,8 @@ interface EdgeSteps {
   renderError: ErrorRenderer;
   metrics: Pick<Metrics, 'observeRequest'>;
   logger: Logger;
+  /** Counts every request in flight and its kind, so operator requests yield to the others (src/http/operator-share.ts). */
+  loopShare: Pick<OperatorLoopShare, 'enter' | 'leave'>;
 }
 
 const noop = () => Promise.resolve();
@@ -101,7 +104,7 @@ const noop = () => Promise.resolve();
  * (`/invitations/:token`) as placeholders (issue #25 finding 4, `loggedPath`).
  */
 function edge(steps: EdgeSteps): Koa.Middleware {
-  const { pinOrigin, routes, setSecurityHeaders, dispatchRoute, renderError, metrics, logger } = steps;
+  const { pinOrigin, routes, setSecurityHeaders, dispatchRoute, renderError, metrics, logger, loopShare } = steps;
   return async function edgeOfEveryRequest(ctx) {
     const started = performance.now();
     pinOrigin(ctx);
@@ -111,12 +114,16 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     ctx.res.setHeader('X-Request-Id', id);
     ctx.state.route = routes.resolve(ctx.path);
     let thrown: number | undefined;
+    const operator = ctx.state.route?.spec.loop === 'operator';
+    loopShare.enter(operator);
     try {
       setSecurityHeaders(ctx.res);
       await dispatchRoute(ctx, noop);
     } catch (err) {
       thrown = statusOfThrown(ctx, err);
       renderError(ctx, err);
+    } finally {
+      loopShare.leave(operator);
     }
     const ms = performance.now() - started;
     metrics.observeRequest(ctx, ms / 1000, thrown ?? ctx.status);
@@ -200,6 +207,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
       renderError: services.renderError,
       metrics,
       logger,
+      loopShare: services.loopShare,
     }),
   );
 

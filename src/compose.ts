@@ -59,6 +59,7 @@ import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
 import type { AccountServices } from './resource/account-graphql/context.js';
 import type { AdminServices } from './operations/operation.js';
+import { OperatorLoopShare } from './http/operator-share.js';
 import type { ToolServices } from './resource/mcp/tools/types.js';
 
 /** Every service of one process, built once (the inputs of the pipelines). */
@@ -87,6 +88,8 @@ export interface Services {
   suspensions: Suspensions;
   /** DESIGN D7 counters (token/revocation/introspection/registration, failed logins). */
   limits: RateLimiting;
+  /** Issue #29: the operators' share of the event loop (`OPERATOR_LOOP_SHARE`); the edge counts every request in it. */
+  loopShare: OperatorLoopShare;
   accounts: Accounts;
   enrollments: Enrollments;
   memberClients: MemberClients;
@@ -116,6 +119,7 @@ export interface Services {
  */
 export async function composeServices(config: Config, logger: Logger): Promise<Services> {
   const metrics = createMetrics();
+  const loopShare = new OperatorLoopShare({ share: config.operatorLoopShare, onWait: metrics.observeOperatorWait });
   const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
   const { db } = store;
   // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
@@ -229,6 +233,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     progress: account.progress,
     operator: admin.operator,
     admin,
+    loopShare,
     baseUrl: config.baseUrl,
   };
   const csrf = new CsrfTokens(cookieKeys);
@@ -248,6 +253,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     registration,
     suspensions,
     limits,
+    loopShare,
     accounts,
     enrollments,
     memberClients,

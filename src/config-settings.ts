@@ -247,6 +247,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   { env: 'AUDIT_RETENTION_DAYS', default: '`90`', description: 'days the audit trail keeps its events (1–3650)' },
   {
+    env: 'OPERATOR_LOOP_SHARE',
+    default: '`0.15`',
+    description:
+      'share of the event loop operator requests (`/api/v1`, `/admin`, MCP operator tools) may take while other requests are in flight, 0.01–1; beyond it they wait (never refused) until token traffic has had its turn. `1` turns this off. See "Operator requests and token traffic"',
+  },
+  {
     env: 'UPLOAD_MAX_BYTES',
     default: '`5242880` (5 MiB)',
     description:
@@ -461,6 +467,12 @@ export const ENV_VALUES = {
   CIMD_OPEN: flag(true),
   CIMD_NEGATIVE_CACHE_SECONDS: digits(0, 3600, 'whole seconds, 0–3600'),
   AUDIT_RETENTION_DAYS: wholeNumber(1, 3650, () => 'whole days between 1 and 3650'),
+  OPERATOR_LOOP_SHARE: z.string().transform((raw, ctx) => {
+    const n = Number(raw);
+    return /^(0|1)?(\.\d+)?$/.test(raw.trim()) && raw.trim() !== '' && n >= 0.01 && n <= 1
+      ? n
+      : refuse(ctx, 'a fraction between 0.01 and 1, e.g. 0.15');
+  }),
   UPLOAD_MAX_BYTES: wholeNumber(
     1024,
     UPLOAD_CEILING_BYTES,

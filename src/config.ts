@@ -112,6 +112,11 @@ export interface Config {
   metrics: { port: number | undefined; token: string | undefined; openOnMainPort: boolean };
   /** DESIGN D10: days the audit trail keeps its events (`AUDIT_RETENTION_DAYS`, default 90). */
   auditRetentionDays: number;
+  /**
+   * Issue #29: fraction of the event loop operator requests may take while other requests are in
+   * flight (`OPERATOR_LOOP_SHARE`, 0.01–1, default 0.15; 1 = unscheduled; src/http/operator-share.ts).
+   */
+  operatorLoopShare: number;
   /** Issue #10: largest uploaded file in bytes (`UPLOAD_MAX_BYTES`, default 5 MiB, at most `UPLOAD_CEILING_BYTES`). */
   uploadMaxBytes: number;
   /** `SMTP_URL` (smtp:// or smtps://): one-time links are also e-mailed when set (src/ops/mail.ts). */
@@ -337,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     trustProxy: settings.TRUST_PROXY ?? 0,
     metrics: readMetrics(settings, mode),
     auditRetentionDays: settings.AUDIT_RETENTION_DAYS ?? 90,
+    operatorLoopShare: settings.OPERATOR_LOOP_SHARE ?? 0.15,
     uploadMaxBytes: settings.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024,
     smtpUrl: settings.SMTP_URL,
     smtpFrom: settings.SMTP_FROM,

@@ -106,6 +106,13 @@ export interface RouteSpec {
   body?: BodyPolicy;
   rateLimit?: RateLimitPolicy;
   /**
+   * `operator`: the row serves operators (`/api/v1`, `/admin`); its requests take their share of
+   * the event loop while other requests are in flight (`OPERATOR_LOOP_SHARE`, issue #29,
+   * src/http/operator-share.ts): the column produces the `shareLoop` step. Undefined: token traffic
+   * and everything else, never held.
+   */
+  loop?: 'operator';
+  /**
    * `:param` segments whose values the access log may show (issue #25 finding 4). Every other
    * param is logged as its placeholder (`/invitations/:token`): a param is presumed to be a
    * one-time secret unless its row says otherwise, so a new route is covered without a change here.
@@ -317,6 +324,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     owner: 'app',
     surface: 'problem',
     auth: { kind: 'bearer' },
+    loop: 'operator',
     body: { limit: UPLOAD_CEILING_BYTES, reader: 'handler' },
   },
   { name: 'file', path: '/files/:id', methods: GET, owner: 'app', surface: 'oauth', auth: none, loggedParams: ['id'] },
@@ -327,6 +335,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     owner: 'app',
     surface: 'problem',
     auth: { kind: 'bearer' },
+    loop: 'operator',
     body: handled,
   },
   {
@@ -421,7 +430,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     auth: session,
     body: handled,
   },
-  { name: 'admin', path: '/admin', methods: GET, owner: 'app', surface: 'html', auth: session },
+  { name: 'admin', path: '/admin', methods: GET, owner: 'app', surface: 'html', auth: session, loop: 'operator' },
   {
     name: 'admin_pages',
     path: '/admin/*',
@@ -429,6 +438,7 @@ export const ROUTE_TABLE: readonly RouteSpec[] = [
     owner: 'app',
     surface: 'html',
     auth: session,
+    loop: 'operator',
     body: handled,
   },
   // One resource, BASE_URL: no path-suffixed metadata documents (RFC 9728 §3.3; docs/mcp.md).

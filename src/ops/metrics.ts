@@ -9,6 +9,8 @@
  *   `http_503_unavailable`), oidc-provider `server_error`s (`oidc_server_error`; store outages
  *   apart, as `oidc_store_outage`), token-endpoint errors;
  * - `coursegate_rate_limited_total{limit}`: 429 answers per limit (DESIGN D7);
+ * - `coursegate_operator_wait_seconds`: how long operator requests waited for their share of the
+ *   event loop (`OPERATOR_LOOP_SHARE`, src/http/operator-share.ts; only those that waited);
  * - `coursegate_store_operation_duration_seconds{store,model,op}`: adapter latency, and platform
  *   queries as `model="platform"`, `op="query"` (or `query_error`);
  * - the default Node.js process metrics.
@@ -29,6 +31,8 @@ type AdapterClass = new (name: string) => Adapter;
 export interface Metrics {
   registry: Registry;
   rateLimited: Counter<'limit'>;
+  /** Records the wait of one operator request for its share of the loop (src/http/operator-share.ts), in ms. */
+  observeOperatorWait(ms: number): void;
   /**
    * Counts and times one answered request (called once per request by the edge, src/app.ts).
    * @param ctx the request (method, `ctx.oidc.route`, path for the `route` label)
@@ -100,6 +104,12 @@ export function createMetrics(): Metrics {
     name: 'coursegate_rate_limited_total',
     help: '429 answers by limit',
     labelNames: ['limit'],
+    registers: [registry],
+  });
+  const operatorWait = new Histogram({
+    name: 'coursegate_operator_wait_seconds',
+    help: 'Time operator requests waited for their share of the event loop (OPERATOR_LOOP_SHARE)',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
     registers: [registry],
   });
   const storeLatency = new Histogram({
@@ -234,5 +244,14 @@ export function createMetrics(): Metrics {
     if (!ok) errors.inc({ kind: 'platform_query' });
   }
 
-  return { registry, rateLimited, observeRequest, instrumentAdapter, observeQuery, observeProvider };
+  const observeOperatorWait = (ms: number) => operatorWait.observe(ms / 1000);
+  return {
+    registry,
+    rateLimited,
+    observeRequest,
+    observeOperatorWait,
+    instrumentAdapter,
+    observeQuery,
+    observeProvider,
+  };
 }

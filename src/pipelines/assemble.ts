@@ -8,6 +8,8 @@
  *   limitByClient | limitByIp | offerFailureCount   ← `rateLimit` (`client+ip` | `ip` | `on: 'failure'`)
  *   …the family's public page steps   (a page a browser asks for without a token: GraphiQL in development)
  *   authenticateBearer(scopes)        ← `auth: bearer` (not `anonymous`)
+ *   shareLoop                         ← `loop: 'operator'` (issue #29: operator requests take their
+ *                                       share of the event loop, src/http/operator-share.ts)
  *   answerOutageAs503, explainMetadataFailure   ← `owner: 'provider'` (prelude)
  *   …the family's steps
  *   handToProvider                    ← `owner: 'provider'` (postlude)
@@ -25,7 +27,8 @@ export type ColumnTag =
   | { column: 'auth'; scopes: readonly string[]; challengeScope?: string }
   | { column: 'owner'; part: 'prelude' | 'postlude' }
   /** A family's step that answers a public page before the row's authentication. */
-  | { column: 'public' };
+  | { column: 'public' }
+  | { column: 'loop' };
 
 const TAGS = new WeakMap<Step, ColumnTag>();
 
@@ -51,6 +54,8 @@ export interface ColumnSteps {
   answerOutageAs503: Step;
   explainMetadataFailure: Step;
   handToProvider: Step;
+  /** Waits for the operators' share of the event loop (rows with `loop: 'operator'`). */
+  shareLoop: Step;
 }
 
 /** A family's declared pipeline with steps that answer before the row's authentication. */
@@ -79,6 +84,8 @@ export function assemble(spec: RouteSpec, declared: Pipeline, columns: ColumnSte
   if (limit) steps.push(limit);
   steps.push(...(declared.publicSteps ?? []));
   if (spec.auth.kind === 'bearer' && !spec.auth.anonymous) steps.push(columns.authenticateBearer(spec.auth, spec));
+  // After the bearer step: an anonymous or unauthorized call is refused at once, never queued.
+  if (spec.loop === 'operator') steps.push(columns.shareLoop);
   if (spec.owner === 'provider') steps.push(columns.answerOutageAs503, columns.explainMetadataFailure);
   steps.push(...declared.steps);
   if (spec.owner === 'provider') steps.push(columns.handToProvider);
@@ -116,7 +123,8 @@ const sameList = (a: readonly string[], b: readonly string[]) =>
  * auth has none; the row's rate limit has exactly its step (`client+ip` → `limitByClient`, `ip` →
  * `limitByIp`, `on: 'failure'` → `offerFailureCount`) and a row without one has none; a provider
  * row has the prelude before any step of its family and ends in `handToProvider`, an app row has
- * neither; every row but those that answer 413 themselves starts with `limitBody`.
+ * neither; every row but those that answer 413 themselves starts with `limitBody`; an operator row
+ * (`loop: 'operator'`) has exactly one `shareLoop`, after its bearer step, and no other row has one.
  */
 export function checkPipeline(spec: RouteSpec, built: Pipeline): string[] {
   const problems: string[] = [];
@@ -158,6 +166,14 @@ export function checkPipeline(spec: RouteSpec, built: Pipeline): string[] {
     problems.push(
       `${name}: has a bearer step but the row's auth is ${spec.auth.kind}${spec.auth.kind === 'bearer' ? ' (anonymous)' : ''}`,
     );
+  }
+  // loop
+  const loopAt = tags.flatMap((t, i) => (t?.column === 'loop' ? [i] : []));
+  if (spec.loop === 'operator') {
+    // Placed after the bearer step: the bearer rule above reports a shareLoop that runs before it.
+    if (loopAt.length !== 1) problems.push(`${name}: an operator row needs exactly one shareLoop step`);
+  } else if (loopAt.length > 0) {
+    problems.push(`${name}: has a shareLoop step but the row is not an operator row`);
   }
   // owner
   const prelude = tags.flatMap((t, i) => (t?.column === 'owner' && t.part === 'prelude' ? [i] : []));

@@ -15,6 +15,9 @@
  *     the reserve/release pair of the failed-login limit (src/http/failure-count.ts).
  * - `auth` bearer → `authenticateBearer(row)`: the RFC 6750 step with the row's scopes
  *   (src/resource/bearer.ts).
+ * - `loop: 'operator'` → `shareLoop`: waits, when other requests are in flight and the operators'
+ *   share of the event loop is spent, until it refills; charges the request's time once answered
+ *   (issue #29, src/http/operator-share.ts). Never refuses.
  * - `owner: 'provider'` → the provider prelude `answerOutageAs503` (a store outage inside
  *   oidc-provider is 503 + Retry-After, issue #14) and `explainMetadataFailure` (JSON error bodies
  *   name why a Client ID Metadata Document failed to load), and the postlude `handToProvider`
@@ -54,6 +57,15 @@ export function sharedSteps(services: Services): ColumnSteps {
   };
   const failures = offerFailureCount({ reserve: limits.reserveLogin, release: limits.releaseLogin });
   const handToProvider = mount(provider as unknown as Koa);
+  const { loopShare } = services;
+  const shareLoop: Step = async function shareLoop(_ctx, next) {
+    const release = await loopShare.admit();
+    try {
+      await next();
+    } finally {
+      release();
+    }
+  };
   return {
     limitBody: tagColumnStep(limitBody, { column: 'body' }),
     limitByClient: tagColumnStep(limitByClient, { column: 'rateLimit', key: 'client+ip' }),
@@ -79,5 +91,6 @@ export function sharedSteps(services: Services): ColumnSteps {
       part: 'prelude',
     }),
     handToProvider: tagColumnStep(handToProvider as Step, { column: 'owner', part: 'postlude' }),
+    shareLoop: tagColumnStep(shareLoop, { column: 'loop' }),
   };
 }

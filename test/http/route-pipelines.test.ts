@@ -126,6 +126,34 @@ describe('broken copies are caught', () => {
     ]);
   });
 
+  test("operator rows (`loop: 'operator'`, issue #29): exactly one shareLoop, after the bearer step; no other row has one", () => {
+    for (const name of ['admin_api', 'admin_api_files', 'admin', 'admin_pages']) {
+      expect(rowNamed(name).loop).toBe('operator');
+      expect(built(name).steps.filter((s) => columnOf(s)?.column === 'loop')).toHaveLength(1);
+    }
+    const share = built('admin_api').steps.find((s) => columnOf(s)?.column === 'loop')!;
+    // An operator row that lost its step.
+    expect(
+      checkPipeline(
+        rowNamed('admin_api'),
+        without(built('admin_api'), (s) => s === share),
+      ),
+    ).toEqual([expect.stringMatching(/needs exactly one shareLoop/)]);
+    // The step moved before the bearer step: anonymous calls would wait for the share.
+    const steps = [...built('admin_api').steps];
+    const authAt = steps.findIndex((s) => columnOf(s)?.column === 'auth');
+    const reordered = steps.filter((s) => s !== share);
+    reordered.splice(authAt, 0, share);
+    expect(checkPipeline(rowNamed('admin_api'), { ...built('admin_api'), steps: reordered })).toEqual([
+      expect.stringMatching(/admin_api: 1 step\(s\) run before the bearer step/),
+    ]);
+    // Token traffic is never held: UserInfo with the step is refused.
+    const userinfo = built('userinfo');
+    expect(checkPipeline(rowNamed('userinfo'), { ...userinfo, steps: [...userinfo.steps, share] })).toEqual([
+      expect.stringMatching(/not an operator row/),
+    ]);
+  });
+
   test('a row declared bearer gets the bearer step from its column alone', () => {
     // The family declares one handler; the column decides the rest.
     const columns = {
@@ -137,6 +165,7 @@ describe('broken copies are caught', () => {
       answerOutageAs503: async () => undefined,
       explainMetadataFailure: async () => undefined,
       handToProvider: async () => undefined,
+      shareLoop: async () => undefined,
     } as unknown as ColumnSteps;
     const row: RouteSpec = { ...rowNamed('healthz'), auth: { kind: 'bearer', scopes: ['account:read'] } };
     const assembled = assemble(

@@ -43,7 +43,15 @@ export function toolOf(op: Operation): AnyTool {
         clientId: principal.clientId,
         surface: 'mcp' as const,
       };
-      const result = await runOperation(op, input, actor, ctx.services.admin);
+      // Issue #29: an operator tool takes its share of the event loop, as `/api/v1` does.
+      // `/mcp` is not an operator row: the edge counted this request as other traffic.
+      const release = await ctx.services.loopShare.admit({ countedAsOther: true });
+      let result: unknown;
+      try {
+        result = await runOperation(op, input, actor, ctx.services.admin);
+      } finally {
+        release();
+      }
       return view.present ? view.present(result, args) : (result as Record<string, unknown>);
     },
   };

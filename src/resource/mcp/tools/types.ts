@@ -17,6 +17,7 @@ import type { Progress } from '../../../platform/progress.js';
 import type { OperatorServices } from '../../../platform/operator/index.js';
 import { PlatformError } from '../../../platform/errors.js';
 import type { AdminServices, Hints } from '../../../operations/operation.js';
+import type { OperatorLoopShare } from '../../../http/operator-share.js';
 
 export { READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Hints } from '../../../operations/operation.js';
 
@@ -45,6 +46,8 @@ export interface ToolServices {
   operator: OperatorServices;
   /** The admin API's services: operator tools are views of admin operations (DESIGN D9). */
   admin: AdminServices;
+  /** Issue #29: operator tools wait for the operators' share of the event loop (src/http/operator-share.ts). */
+  loopShare: Pick<OperatorLoopShare, 'admit'>;
   /** BASE_URL: issuer and protected-resource identifier (for `how_to_connect`). */
   baseUrl: string;
 }

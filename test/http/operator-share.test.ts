@@ -1,0 +1,201 @@
+/**
+ * Issue #29 "No operator read may stall token traffic": operator requests (`/api/v1`, `/admin`,
+ * MCP operator tools) take at most `OPERATOR_LOOP_SHARE` of the event loop while other requests
+ * are in flight, and are never held on an idle server nor refused (src/http/operator-share.ts).
+ *
+ * - The scheduler itself, on real timers: the time operators are in flight while others are stays
+ *   within burst + share × wall time (without it, the operators below would be in flight the whole
+ *   run); a waiting request goes as soon as the others are done; nothing waits past `maxWaitMs`.
+ * - The server over real HTTP: an operator paging alone never waits; paging while eight
+ *   connections call UserInfo, it waits (the wait histogram counts it) and every answer is 200,
+ *   never 429; afterwards nothing is left counted in flight.
+ */
+import { OperatorLoopShare } from '../../src/http/operator-share.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the scheduler (real timers)', () => {
+  test('operators in flight while others are: at most burst + share × wall time, however often they ask', async () => {
+    const share = new OperatorLoopShare({ share: 0.2, burstMs: 20, maxWaitMs: 10_000 });
+    share.enter(false); // token traffic in flight for the whole run
+    const started = performance.now();
+    let busy = 0;
+    let calls = 0;
+    // Three operators asking back to back, each request holding 5 ms.
+    const operator = async () => {
+      while (performance.now() - started < 600) {
+        share.enter(true);
+        const release = await share.admit();
+        const at = performance.now();
+        await sleep(5);
+        busy += performance.now() - at;
+        calls += 1;
+        release();
+        share.leave(true);
+      }
+    };
+    await Promise.all([operator(), operator(), operator()]);
+    const wall = performance.now() - started;
+    share.leave(false);
+    // Unscheduled, three operators would be in flight ~3 × 600 ms. Requests admitted together on
+    // the last credit may overrun it by one request each.
+    expect(calls).toBeGreaterThan(3);
+    expect(busy).toBeLessThanOrEqual(20 + 0.2 * wall + 3 * 20);
+    share.close();
+  });
+
+  test('a waiting request goes once the other traffic is quiet; with nothing else served admission is immediate', async () => {
+    const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, quietMs: 10, maxWaitMs: 10_000 });
+    share.enter(false); // another request, in flight
+    const first = await share.admit(); // the burst
+    await sleep(20);
+    first(); // credit now ≈ 1 − 20: at a share of 0.01 the next would wait ~2 s
+    let admitted = false;
+    const waiting = share.admit().then((release) => {
+      admitted = true;
+      return release;
+    });
+    await sleep(60);
+    expect(admitted).toBe(false);
+    const at = performance.now();
+    share.leave(false); // the other request is answered: quiet `quietMs` later
+    const release = await waiting;
+    const waited = performance.now() - at;
+    expect(waited).toBeGreaterThanOrEqual(5);
+    expect(waited).toBeLessThan(1_000);
+    release();
+    // Nothing else served, spent credit: admitted at once.
+    await sleep(20);
+    const idle = await Promise.race([share.admit(), sleep(500).then(() => 'held' as const)]);
+    expect(idle).not.toBe('held');
+    share.close();
+  });
+
+  test('an answer within quietMs counts as traffic: an operator request then waits for its share', async () => {
+    const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, quietMs: 200, maxWaitMs: 10_000 });
+    const first = await share.admit();
+    await sleep(20);
+    first();
+    share.enter(false);
+    share.leave(false); // a UserInfo answered within one turn of the loop
+    const at = performance.now();
+    (await share.admit())();
+    expect(performance.now() - at).toBeGreaterThanOrEqual(150); // held until the traffic was quiet
+    share.close();
+  });
+
+  test('no request waits past maxWaitMs', async () => {
+    const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, maxWaitMs: 150 });
+    share.enter(false); // token traffic that never ends
+    const first = await share.admit();
+    await sleep(30);
+    first();
+    const at = performance.now();
+    const release = await share.admit();
+    const waited = performance.now() - at;
+    expect(waited).toBeGreaterThanOrEqual(100);
+    expect(waited).toBeLessThan(2_000);
+    release();
+    share.close();
+  });
+
+  test('an MCP operator tool (counted as other traffic by the edge) is not held by its own request', async () => {
+    const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, quietMs: 0 });
+    const first = await share.admit();
+    await sleep(20);
+    first();
+    share.enter(false); // the /mcp request itself
+    const held = await Promise.race([share.admit({ countedAsOther: true }), sleep(300).then(() => 'held' as const)]);
+    expect(held).not.toBe('held');
+    share.close();
+  });
+
+  test('share 1 schedules nothing; a share outside (0, 1] is refused', async () => {
+    const off = new OperatorLoopShare({ share: 1 });
+    expect(off.enabled).toBe(false);
+    off.enter(false);
+    for (let i = 0; i < 3; i++) (await off.admit())();
+    expect(() => new OperatorLoopShare({ share: 0 })).toThrow(RangeError);
+    expect(() => new OperatorLoopShare({ share: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe('over real HTTP', () => {
+  let server: TestServer;
+  let operator: string;
+  let member: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ OPERATOR_LOOP_SHARE: '0.01' });
+    const clientId = await registerLoopbackClient(server.baseUrl, 'loop share walker');
+    operator = await memberToken({
+      baseUrl: server.baseUrl,
+      email: 'owner@demo.test',
+      clientId,
+      scope: 'openid members:read orders:read',
+      site: 'demo',
+    });
+    member = await memberToken({ baseUrl: server.baseUrl, email: 'student@demo.test' });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const waits = async () => {
+    const metric = (await server.metrics.registry.getSingleMetric('coursegate_operator_wait_seconds')!.get()) as {
+      values: Array<{ metricName?: string; value: number }>;
+    };
+    return metric.values.find((v) => v.metricName === 'coursegate_operator_wait_seconds_count')?.value ?? 0;
+  };
+  const page = async (path: string) => {
+    const res = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${operator}` } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  test('an operator paging alone never waits', async () => {
+    const before = await waits();
+    for (let i = 0; i < 40; i++)
+      expect(await page(i % 2 ? '/api/v1/members?limit=100' : '/api/v1/orders?limit=100')).toBe(200);
+    expect(await waits()).toBe(before);
+  });
+
+  test('paging while eight connections call UserInfo: the operator waits its turn, every answer is 200', async () => {
+    const before = await waits();
+    // Until the operator has spent its burst and waited once (at a share of 0.01: ~100 ms of pages).
+    const deadline = performance.now() + 15_000;
+    let done = false;
+    const statuses = new Map<number, number>();
+    const count = (s: number) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
+    const userinfo = async () => {
+      while (!done && performance.now() < deadline) {
+        const res = await fetch(`${server.baseUrl}/api/oauth/userinfo`, {
+          headers: { authorization: `Bearer ${member}` },
+        });
+        await res.arrayBuffer();
+        count(res.status);
+      }
+    };
+    let pages = 0;
+    const walker = async () => {
+      while (!done && performance.now() < deadline) {
+        count(await page(pages % 2 ? '/api/v1/members?limit=100' : '/api/v1/orders?limit=100'));
+        pages += 1;
+        if (pages % 20 === 0 && (await waits()) > before) done = true;
+      }
+      done = true;
+    };
+    await Promise.all([walker(), ...Array.from({ length: 8 }, userinfo)]);
+    expect([...statuses.keys()]).toEqual([200]);
+    expect(pages).toBeGreaterThan(0);
+    expect(await waits()).toBeGreaterThan(before);
+
+    // Nothing is left counted in flight: once the traffic is quiet, the next page is admitted at once.
+    const after = await waits();
+    await sleep(100);
+    expect(await page('/api/v1/members?limit=10')).toBe(200);
+    expect(await waits()).toBe(after);
+  }, 30_000);
+});
