@@ -111,6 +111,7 @@ function edge(steps: EdgeSteps): Koa.Middleware {
     const incoming = ctx.req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
+    ctx.state.startedAt = started;
     ctx.res.setHeader('X-Request-Id', id);
     ctx.state.route = routes.resolve(ctx.path);
     let thrown: number | undefined;

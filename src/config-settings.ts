@@ -250,7 +250,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'OPERATOR_LOOP_SHARE',
     default: '`0.15`',
     description:
-      'share of the event loop operator requests (`/api/v1`, `/admin`, MCP operator tools) may take while other requests are in flight, 0.01–1; beyond it they wait (never refused) until token traffic has had its turn. `1` turns this off. See "Operator requests and token traffic"',
+      'share of the event loop operator requests (`/api/v1`, `/admin`, MCP operator tools) may take while token traffic is being served, 0.01–1; beyond it they wait (never refused, at most 5 s) for their turn. `1` turns this off. See "Operator requests and token traffic"',
   },
   {
     env: 'UPLOAD_MAX_BYTES',

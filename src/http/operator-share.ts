@@ -9,7 +9,8 @@
  * to a share of the loop while other traffic is being served, and leaves them unhindered otherwise:
  *
  * - a bucket of loop time, in ms: it refills at `share` ms per ms of wall time, up to `burstMs`;
- * - each operator request is charged the time it was in flight (admission to answer, ms);
+ * - each operator request is charged the time it was in flight, its wait left out (from the edge
+ *   to the closed response: its bearer check, handler, JSON and socket write, ms);
  * - other traffic is "being served" while another request is in flight or one was answered less
  *   than `quietMs` ago (on the embedded store a UserInfo request starts and ends within one turn
  *   of the loop, so "in flight" alone would rarely see it);
@@ -107,27 +108,32 @@ export class OperatorLoopShare {
    * traffic is served). Never rejects.
    * @param options.countedAsOther the caller's own request is counted as other traffic (an MCP
    *   operator tool: `/mcp` is not an operator row), so it is left out of the count
+   * @param options.startedAt when the request reached the edge (clock ms): the charge covers the
+   *   work before admission too (bearer check); default: admission
    * @returns the release to call once the request is answered: charges its time to the bucket
    */
-  async admit(options: { countedAsOther?: boolean } = {}): Promise<Release> {
+  async admit(options: { countedAsOther?: boolean; startedAt?: number } = {}): Promise<Release> {
     if (!this.enabled) return noRelease;
     const self = options.countedAsOther ? 1 : 0;
+    const asked = this.clock();
     this.refill();
+    let waited = 0;
     if (this.queue.length > 0 || (this.credit <= 0 && this.busy(self))) {
-      const since = this.clock();
       await new Promise<void>((go) => {
-        this.queue.push({ since, go });
+        this.queue.push({ since: asked, go });
         this.schedule();
       });
-      this.onWait?.(this.clock() - since);
+      waited = this.clock() - asked;
+      this.onWait?.(waited);
     }
-    const admitted = this.clock();
+    // Charged from the request's start (its bearer check included), the wait left out.
+    const from = (options.startedAt ?? asked) + waited;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.refill();
-      this.credit -= this.clock() - admitted;
+      this.credit -= this.clock() - from;
       if (this.queue.length > 0) this.schedule();
     };
   }

@@ -131,6 +131,8 @@ declare module 'koa' {
   interface DefaultState {
     /** The route-table row of this request (undefined: no route, 404). */
     route?: ResolvedRoute;
+    /** When the edge received the request (`performance.now()` ms; src/app.ts). */
+    startedAt?: number;
   }
 }
 

@@ -58,13 +58,11 @@ export function sharedSteps(services: Services): ColumnSteps {
   const failures = offerFailureCount({ reserve: limits.reserveLogin, release: limits.releaseLogin });
   const handToProvider = mount(provider as unknown as Koa);
   const { loopShare } = services;
-  const shareLoop: Step = async function shareLoop(_ctx, next) {
-    const release = await loopShare.admit();
-    try {
-      await next();
-    } finally {
-      release();
-    }
+  const shareLoop: Step = async function shareLoop(ctx, next) {
+    const release = await loopShare.admit({ startedAt: ctx.state.startedAt });
+    // Charged once the response is closed: Koa writes the body (JSON) after every step returned.
+    ctx.res.once('close', release);
+    await next();
   };
   return {
     limitBody: tagColumnStep(limitBody, { column: 'body' }),
