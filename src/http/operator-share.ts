@@ -9,8 +9,10 @@
  * to a share of the loop while other traffic is being served, and leaves them unhindered otherwise:
  *
  * - a bucket of loop time, in ms: it refills at `share` ms per ms of wall time, up to `burstMs`;
- * - each operator request is charged the time it was in flight, its wait left out (from the edge
- *   to the closed response: its bearer check, handler, JSON and socket write, ms);
+ * - each operator request is charged its loop time, ms: from the edge to its admission (the bearer
+ *   check), then the process's CPU time (never more than the wall time) from admission to the
+ *   closed response (handler, JSON, socket write), so waits on I/O (an upload, a slow database)
+ *   are not charged;
  * - other traffic is "being served" while another request is in flight or one was answered less
  *   than `quietMs` ago (on the embedded store a UserInfo request starts and ends within one turn
  *   of the loop, so "in flight" alone would rarely see it);
@@ -126,14 +128,20 @@ export class OperatorLoopShare {
       waited = this.clock() - asked;
       this.onWait?.(waited);
     }
-    // Charged from the request's start (its bearer check included), the wait left out.
-    const from = (options.startedAt ?? asked) + waited;
+    // Charged: the work before admission (from the edge: its bearer check) and the process CPU
+    // time from admission to the answer (so an upload or a slow network read, waiting on I/O, is
+    // not charged as loop time).
+    const before = Math.max(0, asked - (options.startedAt ?? asked));
+    const cpuAt = process.cpuUsage();
+    const admitted = this.clock();
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      const cpu = process.cpuUsage(cpuAt);
+      const spent = Math.min((cpu.user + cpu.system) / 1000, this.clock() - admitted);
       this.refill();
-      this.credit -= this.clock() - from;
+      this.credit -= before + spent;
       if (this.queue.length > 0) this.schedule();
     };
   }

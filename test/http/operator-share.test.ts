@@ -15,34 +15,58 @@ import { memberToken, registerLoopbackClient } from '../helpers/member-token.js'
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Holds the loop (CPU) for `ms`, as a handler's synchronous work does. */
+const spin = (ms: number) => {
+  const at = performance.now();
+  while (performance.now() - at < ms);
+};
 
 describe('the scheduler (real timers)', () => {
-  test('operators in flight while others are: at most burst + share × wall time, however often they ask', async () => {
+  test('operator loop time while others are served: at most burst + share × wall time, however often they ask', async () => {
     const share = new OperatorLoopShare({ share: 0.2, burstMs: 20, maxWaitMs: 10_000 });
     share.enter(false); // token traffic in flight for the whole run
     const started = performance.now();
     let busy = 0;
     let calls = 0;
-    // Three operators asking back to back, each request holding 5 ms.
+    // Three operators asking back to back, each request holding the loop (CPU) for 2 ms.
     const operator = async () => {
       while (performance.now() - started < 600) {
         share.enter(true);
         const release = await share.admit();
-        const at = performance.now();
-        await sleep(5);
-        busy += performance.now() - at;
+        const cpu = process.cpuUsage();
+        spin(2); // the handler's synchronous work
+        const used = process.cpuUsage(cpu);
+        busy += (used.user + used.system) / 1000;
         calls += 1;
         release();
         share.leave(true);
+        await sleep(0);
       }
     };
     await Promise.all([operator(), operator(), operator()]);
     const wall = performance.now() - started;
     share.leave(false);
-    // Unscheduled, three operators would be in flight ~3 × 600 ms. Requests admitted together on
-    // the last credit may overrun it by one request each.
+    // Loop time counted as the scheduler charges it (the process's CPU time: on a loaded machine a
+    // 2 ms spin may get less). Unscheduled, the operators would hold the loop nearly the whole run.
     expect(calls).toBeGreaterThan(3);
-    expect(busy).toBeLessThanOrEqual(20 + 0.2 * wall + 3 * 20);
+    expect(busy).toBeLessThanOrEqual(20 + 0.2 * wall + 3 * 5);
+    share.close();
+  });
+
+  test('time spent waiting on I/O (an upload, a slow database) is not charged as loop time', async () => {
+    const share = new OperatorLoopShare({ share: 0.01, burstMs: 20, maxWaitMs: 10_000 });
+    share.enter(false); // token traffic in flight throughout
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const at = performance.now();
+      const release = await share.admit();
+      waits.push(performance.now() - at);
+      await sleep(30); // in flight 30 ms, nearly no CPU
+      release();
+    }
+    // 150 ms in flight against a 20 ms burst: charged as wall time, the later ones would wait seconds.
+    expect(Math.max(...waits)).toBeLessThan(100);
+    share.leave(false);
     share.close();
   });
 
@@ -50,7 +74,7 @@ describe('the scheduler (real timers)', () => {
     const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, quietMs: 10, maxWaitMs: 10_000 });
     share.enter(false); // another request, in flight
     const first = await share.admit(); // the burst
-    await sleep(20);
+    spin(20);
     first(); // credit now ≈ 1 − 20: at a share of 0.01 the next would wait ~2 s
     let admitted = false;
     const waiting = share.admit().then((release) => {
@@ -76,7 +100,7 @@ describe('the scheduler (real timers)', () => {
   test('an answer within quietMs counts as traffic: an operator request then waits for its share', async () => {
     const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, quietMs: 200, maxWaitMs: 10_000 });
     const first = await share.admit();
-    await sleep(20);
+    spin(20);
     first();
     share.enter(false);
     share.leave(false); // a UserInfo answered within one turn of the loop
@@ -90,7 +114,7 @@ describe('the scheduler (real timers)', () => {
     const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, maxWaitMs: 150 });
     share.enter(false); // token traffic that never ends
     const first = await share.admit();
-    await sleep(30);
+    spin(30);
     first();
     const at = performance.now();
     const release = await share.admit();
@@ -104,7 +128,7 @@ describe('the scheduler (real timers)', () => {
   test('an MCP operator tool (counted as other traffic by the edge) is not held by its own request', async () => {
     const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, quietMs: 0 });
     const first = await share.admit();
-    await sleep(20);
+    spin(20);
     first();
     share.enter(false); // the /mcp request itself
     const held = await Promise.race([share.admit({ countedAsOther: true }), sleep(300).then(() => 'held' as const)]);
