@@ -3,9 +3,8 @@
  * `events:read|write`, `coupons:read|write`). Amounts are integer minor units of the currency.
  */
 import { z } from 'zod';
-import { notFound } from '../platform/errors.js';
 import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const counts = z.record(z.string(), z.number().int());
 const order = z.object({
@@ -91,8 +90,7 @@ export const listEvents = defineOperation({
   response: z.object({ events: z.array(event), nextCursor }),
   mcp: { name: 'list_events', title: 'List events', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.operator.events.list(ctx.siteId, { upcomingOnly: query.upcomingOnly });
-    const { items, nextCursor: next } = paginate(all, (e) => e.id, query);
+    const { items, nextCursor: next } = await ctx.services.operator.events.page(ctx.siteId, query);
     return { events: items, nextCursor: next };
   },
 });
@@ -107,9 +105,7 @@ export const getEvent = defineOperation({
   params: { eventId: z.string().min(1).max(128) },
   response: event,
   async run({ params }, ctx) {
-    const found = (await ctx.services.operator.events.list(ctx.siteId)).find((e) => e.id === params.eventId);
-    if (!found) throw notFound('event', params.eventId);
-    return found;
+    return ctx.services.operator.events.get(ctx.siteId, params.eventId);
   },
 });
 
@@ -173,10 +169,7 @@ export const listCoupons = defineOperation({
   response: z.object({ coupons: z.array(coupon), nextCursor }),
   mcp: { name: 'list_coupons', title: 'List coupons', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.commerce.coupons(ctx.siteId)).filter(
-      (c) => query.active === undefined || c.active === query.active,
-    );
-    const { items, nextCursor: next } = paginate(all, (c) => c.code, query);
+    const { items, nextCursor: next } = await ctx.services.operator.commerce.couponsPage(ctx.siteId, query);
     return { coupons: items, nextCursor: next };
   },
 });
@@ -191,11 +184,7 @@ export const getCoupon = defineOperation({
   params: { code: couponCode },
   response: coupon,
   async run({ params }, ctx) {
-    const found = (await ctx.services.operator.commerce.coupons(ctx.siteId)).find(
-      (c) => c.code === params.code.toUpperCase(),
-    );
-    if (!found) throw notFound('coupon', params.code);
-    return found;
+    return ctx.services.operator.commerce.coupon(ctx.siteId, params.code);
   },
 });
 

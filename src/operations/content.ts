@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { FONT_FAMILIES, type ContentKind } from '../platform/content.js';
 import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE, type Operation } from './operation.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const contentItem = z.object({
   slug: z.string(),
@@ -46,8 +46,7 @@ function contentOperations(kind: ContentKind, family: 'pages' | 'posts', title: 
     response: z.object({ [family]: z.array(contentItem), nextCursor }) as z.ZodType<Record<string, unknown>>,
     ...(tools ? { mcp: { name: `list_${family}`, title: `List ${title}s`, annotations: READ } } : {}),
     async run({ query }, ctx) {
-      const all = await ctx.services.content.list(ctx.siteId, kind, query.status);
-      const { items, nextCursor: next } = paginate(all, (i) => i.slug, query);
+      const { items, nextCursor: next } = await ctx.services.content.page(ctx.siteId, kind, query);
       return { [family]: items, nextCursor: next };
     },
   });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const slug = z.string().min(1).max(64).describe('Course slug, e.g. "sql-basics".');
 export const adminCourse = z.object({
@@ -39,10 +39,7 @@ export const listCourses = defineOperation({
   response: z.object({ courses: z.array(adminCourse), nextCursor }),
   mcp: { name: 'list_courses', title: 'List courses', annotations: READ },
   async run({ query }, ctx) {
-    const all = (await ctx.services.operator.courses.list(ctx.siteId)).filter(
-      (c) => query.isPublic === undefined || c.isPublic === query.isPublic,
-    );
-    const { items, nextCursor: next } = paginate(all, (c) => c.slug, query);
+    const { items, nextCursor: next } = await ctx.services.operator.courses.page(ctx.siteId, query);
     return { courses: items, nextCursor: next };
   },
 });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES } from '../platform/forms.js';
 import { defineOperation, READ } from './operation.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const comment = z.object({
   id: z.string(),
@@ -87,8 +87,7 @@ export const listForms = defineOperation({
   response: z.object({ forms: z.array(formSummary), nextCursor }),
   mcp: { name: 'list_forms', title: 'List forms', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.forms.list(ctx.siteId);
-    const { items, nextCursor: next } = paginate(all, (f) => f.id, query);
+    const { items, nextCursor: next } = await ctx.services.forms.page(ctx.siteId, query);
     return { forms: items, nextCursor: next };
   },
 });
@@ -123,8 +122,7 @@ export const listFormSubmissions = defineOperation({
   response: z.object({ formId: z.string(), submissions: z.array(submission), nextCursor }),
   mcp: { name: 'list_form_submissions', title: 'List form submissions', annotations: READ },
   async run({ params, query }, ctx) {
-    const all = await ctx.services.forms.submissions(ctx.siteId, params.formId, { since: query.since });
-    const { items, nextCursor: next } = paginate(all, (s) => s.id, query);
+    const { items, nextCursor: next } = await ctx.services.forms.submissionsPage(ctx.siteId, params.formId, query);
     return { formId: params.formId, submissions: items, nextCursor: next };
   },
 });

@@ -10,7 +10,7 @@ import { INVITABLE_ROLES } from '../platform/invitations.js';
 export { INVITABLE_ROLES };
 import { defineOperation, READ, WRITE, DESTRUCTIVE } from './operation.js';
 import { auditTarget } from '../platform/audit.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const invitation = z.object({
   id: z.string(),
@@ -37,8 +37,7 @@ export const listInvitations = defineOperation({
   response: z.object({ invitations: z.array(invitation), nextCursor }),
   mcp: { name: 'list_invitations', title: 'List invitations', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.invitations.list(ctx.siteId, query.status);
-    const { items, nextCursor: next } = paginate(all, (i) => i.id, query);
+    const { items, nextCursor: next } = await ctx.services.invitations.page(ctx.siteId, query);
     return { invitations: items, nextCursor: next };
   },
 });

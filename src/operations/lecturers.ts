@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const lecturer = z.object({
   id: z.string(),
@@ -42,8 +42,7 @@ export const listLecturers = defineOperation({
   response: z.object({ lecturers: z.array(lecturer), nextCursor }),
   mcp: { name: 'list_lecturers', title: 'List lecturers', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.lecturers.list(ctx.siteId, { courseSlug: query.courseSlug });
-    const { items, nextCursor: next } = paginate(all, (l) => l.id, query);
+    const { items, nextCursor: next } = await ctx.services.lecturers.page(ctx.siteId, query);
     return { lecturers: items, nextCursor: next };
   },
 });

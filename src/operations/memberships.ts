@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { BILLING_INTERVALS, SUBSCRIPTION_STATUSES } from '../platform/memberships.js';
 import { defineOperation, READ, WRITE, WRITE_IDEMPOTENT, DESTRUCTIVE } from './operation.js';
-import { nextCursor, pageQuery, paginate } from './paging.js';
+import { nextCursor, pageQuery } from './paging.js';
 
 const id = z.string().min(1).max(64);
 const priceMinor = z.number().int().min(0).max(100_000_000).describe('Integer minor units (cents) of the currency.');
@@ -64,11 +64,7 @@ export const listMembershipPlans = defineOperation({
   response: z.object({ plans: z.array(plan), nextCursor }),
   mcp: { name: 'list_membership_plans', title: 'List membership plans', annotations: READ },
   async run({ query }, ctx) {
-    const { items, nextCursor: next } = paginate(
-      await ctx.services.memberships.plans(ctx.siteId, query.status),
-      (p) => p.id,
-      query,
-    );
+    const { items, nextCursor: next } = await ctx.services.memberships.plansPage(ctx.siteId, query);
     return { plans: items, nextCursor: next };
   },
 });
@@ -170,11 +166,7 @@ export const listSubscriptions = defineOperation({
   response: z.object({ subscriptions: z.array(subscription), nextCursor }),
   mcp: { name: 'list_subscriptions', title: 'List subscriptions', annotations: READ },
   async run({ query }, ctx) {
-    const all = await ctx.services.memberships.subscriptions(ctx.siteId, {
-      planId: query.planId,
-      status: query.status,
-    });
-    const { items, nextCursor: next } = paginate(all, (s) => s.id, query);
+    const { items, nextCursor: next } = await ctx.services.memberships.subscriptionsPage(ctx.siteId, query);
     return { subscriptions: items, nextCursor: next };
   },
 });
@@ -250,11 +242,7 @@ export const listDigitalProducts = defineOperation({
   response: z.object({ products: z.array(product), nextCursor }),
   mcp: { name: 'list_digital_products', title: 'List digital products', annotations: READ },
   async run({ query }, ctx) {
-    const { items, nextCursor: next } = paginate(
-      await ctx.services.digitalProducts.list(ctx.siteId, query.published),
-      (p) => p.id,
-      query,
-    );
+    const { items, nextCursor: next } = await ctx.services.digitalProducts.page(ctx.siteId, query);
     return { products: items, nextCursor: next };
   },
 });

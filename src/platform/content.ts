@@ -7,6 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 
 /** Table `site_content` (migration `0006_site_content`). */
 export interface SiteContentTable {
@@ -100,6 +108,48 @@ export class SiteContent {
     if (status) q = q.where('status', '=', status);
     q = kind === 'post' ? q.orderBy('created_at', 'desc').orderBy('slug') : q.orderBy('slug');
     return (await q.execute()).map(item);
+  }
+
+  /**
+   * One page of the site's pages or posts in the order of {@link list} (posts newest first, then
+   * slug; pages by slug), optionally of one status (issue #29: "Keyset pagination in SQL for every
+   * list (no in-memory paging, no row cap: every row reachable by cursor)"; keyset on
+   * `site_content_slug` / `site_content_status_slug` for pages and `site_content_created` /
+   * `site_content_status_created` for posts, migration 0028). A page's cursor is its slug, a
+   * post's its creation time and slug.
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `status`
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(
+    siteId: string,
+    kind: ContentKind,
+    options: KeysetRequest & { status?: 'draft' | 'published' },
+  ): Promise<KeysetPage<ContentItem>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
+      .selectFrom('site_content')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('kind', '=', kind)
+      .limit(limit + 1);
+    if (options.status) q = q.where('status', '=', options.status);
+    if (kind === 'page') {
+      q = q.orderBy('slug');
+      if (options.cursor !== undefined) {
+        const [slug] = decodeCursor(options.cursor, 1) as [string];
+        q = q.where('slug', '>', slug);
+      }
+      return keysetPage(await q.execute(), limit, (r) => [r.slug], item);
+    }
+    q = q.orderBy('created_at', 'desc').orderBy('slug');
+    if (options.cursor !== undefined) {
+      const [createdAt, slug] = decodeCursor(options.cursor, 2) as [string, string];
+      // Newest first, slugs ascending within one time: `created_at <= c` seeks, the rest breaks ties.
+      q = q
+        .where('created_at', '<=', createdAt)
+        .where((eb) => eb.or([eb('created_at', '<', createdAt), eb('slug', '>', slug)]));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.created_at, r.slug], item);
   }
 
   /** @throws PlatformError `not_found` */

@@ -9,6 +9,14 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import { checkPrice } from './memberships.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 
 /** Table `digital_products` (migration `0019_membership_plans_products`). */
 export interface DigitalProductsTable {
@@ -101,11 +109,29 @@ export class DigitalProducts {
     return file;
   }
 
-  /** Products of the site, oldest first, optionally only published (true) or drafts (false). */
-  async list(siteId: string, published?: boolean): Promise<DigitalProduct[]> {
-    let q = this.db.selectFrom('digital_products').selectAll().where('site_id', '=', siteId);
-    if (published !== undefined) q = q.where('published', '=', published ? 1 : 0);
-    return (await q.orderBy('created_at').orderBy('id').execute()).map(product);
+  /**
+   * One page of the site's products, oldest first (then id), optionally only published (true) or
+   * drafts (false) (issue #29: "Keyset pagination in SQL for every list (no in-memory paging, no
+   * row cap: every row reachable by cursor)"; keyset on `digital_products_site_created` /
+   * `digital_products_site_published`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `published`
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(siteId: string, options: KeysetRequest & { published?: boolean }): Promise<KeysetPage<DigitalProduct>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
+      .selectFrom('digital_products')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit + 1);
+    if (options.published !== undefined) q = q.where('published', '=', options.published ? 1 : 0);
+    if (options.cursor !== undefined) {
+      const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.created_at, r.id], product);
   }
 
   /** @throws PlatformError `not_found` */

@@ -6,6 +6,14 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { notFound } from './errors.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 
 /** Table `forms` (migration `0017_lecturers_comments_forms`). */
 export interface FormsTable {
@@ -82,6 +90,42 @@ export class Forms {
     return rows.map((r) => summary(r, counts.get(r.id) ?? 0));
   }
 
+  /**
+   * One page of the site's forms in the order of {@link list} (title, then id) with their field
+   * and submission counts (issue #29: "Keyset pagination in SQL for every list (no in-memory
+   * paging, no row cap: every row reachable by cursor)"; keyset on `forms_site_title`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(siteId: string, options: KeysetRequest): Promise<KeysetPage<FormSummary>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
+      .selectFrom('forms')
+      .selectAll('forms')
+      // Counted per form of the page on `form_submissions_form_submitted` (one index range each).
+      .select((eb) =>
+        eb
+          .selectFrom('form_submissions')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('form_submissions.form_id', '=', 'forms.id')
+          .as('submissions'),
+      )
+      .where('forms.site_id', '=', siteId)
+      .orderBy('forms.title')
+      .orderBy('forms.id')
+      .limit(limit + 1);
+    if (options.cursor !== undefined) {
+      const [title, id] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('forms.title', 'forms.id'), '>', eb.tuple(title, id)));
+    }
+    return keysetPage(
+      await q.execute(),
+      limit,
+      (r) => [r.title, r.id],
+      (r) => summary(r, Number(r.submissions ?? 0)),
+    );
+  }
+
   /** @throws PlatformError `not_found` */
   async get(siteId: string, id: string): Promise<Form> {
     const row = await this.row(siteId, id);
@@ -94,12 +138,40 @@ export class Forms {
     await this.row(siteId, formId);
     let q = this.db.selectFrom('form_submissions').selectAll().where('form_id', '=', formId);
     if (filter.since !== undefined) q = q.where('submitted_at', '>=', filter.since);
-    const rows = await q.orderBy('submitted_at', 'desc').orderBy('id').execute();
-    return rows.map((r) => ({
-      id: r.id,
-      submittedAt: r.submitted_at,
-      values: JSON.parse(r.data) as Record<string, string | boolean>,
-    }));
+    return (await q.orderBy('submitted_at', 'desc').orderBy('id').execute()).map(submission);
+  }
+
+  /**
+   * One page of a form's submissions in the order of {@link submissions} (newest first, then id
+   * ascending), optionally only those at or after `since` (issue #29: "Keyset pagination in SQL
+   * for every list (no in-memory paging, no row cap: every row reachable by cursor)"; keyset on
+   * `form_submissions_form_submitted`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `since` (ISO 8601 UTC)
+   * @throws PlatformError `not_found` (form), `invalid` (field `cursor`) for a cursor of another list
+   */
+  async submissionsPage(
+    siteId: string,
+    formId: string,
+    options: KeysetRequest & { since?: string },
+  ): Promise<KeysetPage<FormSubmission>> {
+    await this.row(siteId, formId);
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
+      .selectFrom('form_submissions')
+      .selectAll()
+      .where('form_id', '=', formId)
+      .orderBy('submitted_at', 'desc')
+      .orderBy('id')
+      .limit(limit + 1);
+    if (options.since !== undefined) q = q.where('submitted_at', '>=', options.since);
+    if (options.cursor !== undefined) {
+      const [submittedAt, id] = decodeCursor(options.cursor, 2) as [string, string];
+      // Newest first, ids ascending within one time: `submitted_at <= c` seeks, the rest breaks ties.
+      q = q
+        .where('submitted_at', '<=', submittedAt)
+        .where((eb) => eb.or([eb('submitted_at', '<', submittedAt), eb('id', '>', id)]));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.submitted_at, r.id], submission);
   }
 
   private async row(siteId: string, id: string): Promise<FormsTable> {
@@ -132,4 +204,10 @@ const summary = (r: FormsTable, submissionCount: number): FormSummary => ({
   fieldCount: (JSON.parse(r.fields) as unknown[]).length,
   submissionCount,
   createdAt: r.created_at,
+});
+
+const submission = (r: FormSubmissionsTable): FormSubmission => ({
+  id: r.id,
+  submittedAt: r.submitted_at,
+  values: JSON.parse(r.data) as Record<string, string | boolean>,
 });

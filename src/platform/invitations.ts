@@ -164,24 +164,23 @@ export class Invitations {
     return { invitation, token };
   }
 
-  /** Invitations of the site, newest first, optionally of one status. */
-  async list(siteId: string, status?: InvitationStatus, now = new Date()): Promise<Invitation[]> {
-    const rows = await this.db
-      .selectFrom('invitations')
-      .selectAll()
-      .where('site_id', '=', siteId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => view(r, now)).filter((i) => !status || i.status === status);
-  }
-
   /**
-   * One page of the site's invitations in the order of {@link list} (newest first, then id),
-   * every status (issue #29: keyset in SQL on `invitations_site`; the operator area's people page).
+   * One page of the site's invitations, newest first (`createdAt` desc, then id ascending),
+   * optionally of one status (issue #29: "Keyset pagination in SQL for every list (no in-memory
+   * paging, no row cap: every row reachable by cursor)"). The status is derived (see `statusOf`)
+   * and filtered in SQL, each on its own index (migration 0028): `accepted` and `revoked` on the
+   * partial indexes of settled invitations; `pending` (`expires_at` after `now`) and `expired`
+   * on the partial index of open ones, which holds `expires_at`; none on
+   * `invitations_site_created`. Used by `GET /api/v1/invitations` and the operator area's people page.
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `status`
+   * @param now the instant pending and expired are told apart at (ISO strings compare as times)
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
-  async page(siteId: string, options: KeysetRequest, now = new Date()): Promise<KeysetPage<Invitation>> {
+  async page(
+    siteId: string,
+    options: KeysetRequest & { status?: InvitationStatus },
+    now = new Date(),
+  ): Promise<KeysetPage<Invitation>> {
     const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
     let q = this.db
       .selectFrom('invitations')
@@ -190,6 +189,21 @@ export class Invitations {
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .limit(limit + 1);
+    switch (options.status) {
+      case 'accepted':
+        q = q.where('accepted_at', 'is not', null);
+        break;
+      case 'revoked':
+        q = q.where('accepted_at', 'is', null).where('revoked_at', 'is not', null);
+        break;
+      case 'pending':
+      case 'expired':
+        q = q
+          .where('accepted_at', 'is', null)
+          .where('revoked_at', 'is', null)
+          .where('expires_at', options.status === 'pending' ? '>' : '<=', now.toISOString());
+        break;
+    }
     if (options.cursor !== undefined) {
       const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
       // `created_at <= c` seeks the index; the rest of the row-value test only breaks ties.

@@ -8,6 +8,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 
 /** Table `lecturers` (migration `0017_lecturers_comments_forms`). */
 export interface LecturersTable {
@@ -61,18 +69,67 @@ export class Lecturers {
 
   /** Lecturers of the site by name (then id); with `courseSlug`, only those teaching that course. @throws PlatformError `not_found` (course) */
   async list(siteId: string, filter: { courseSlug?: string } = {}): Promise<Lecturer[]> {
-    let q = this.db.selectFrom('lecturers').selectAll().where('site_id', '=', siteId);
+    const rows = await (await this.filtered(siteId, filter)).execute();
+    const links =
+      rows.length === 0
+        ? new Map<string, string[]>()
+        : await this.links(
+            siteId,
+            rows.map((r) => r.id),
+          );
+    return rows.map((r) => this.view(r, links));
+  }
+
+  /**
+   * One page of the site's lecturers in the order of {@link list} (name, then id), optionally of
+   * one course (issue #29: "Keyset pagination in SQL for every list (no in-memory paging, no row
+   * cap: every row reachable by cursor)"; keyset on `lecturers_site_name`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `courseSlug`
+   * @throws PlatformError `not_found` (course), `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(siteId: string, options: KeysetRequest & { courseSlug?: string }): Promise<KeysetPage<Lecturer>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = (await this.filtered(siteId, options)).limit(limit + 1);
+    if (options.cursor !== undefined) {
+      const [name, id] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('lecturers.name', 'lecturers.id'), '>', eb.tuple(name, id)));
+    }
+    const rows = await q.execute();
+    const page = keysetPage(
+      rows,
+      limit,
+      (r) => [r.name, r.id],
+      (r) => r,
+    );
+    const links =
+      page.items.length === 0
+        ? new Map<string, string[]>()
+        : await this.links(
+            siteId,
+            page.items.map((r) => r.id),
+          );
+    return { items: page.items.map((r) => this.view(r, links)), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * The site's lecturers in list order (name, then id); with `courseSlug`, those teaching it, tested
+   * per lecturer on `lecturer_courses`' primary key while the site's index is walked in order.
+   * @throws PlatformError `not_found` (course)
+   */
+  private async filtered(siteId: string, filter: { courseSlug?: string }) {
+    let q = this.db.selectFrom('lecturers').selectAll('lecturers').where('lecturers.site_id', '=', siteId);
     if (filter.courseSlug !== undefined) {
       const courseId = await this.courseId(siteId, filter.courseSlug);
-      q = q.where(
-        'id',
-        'in',
-        this.db.selectFrom('lecturer_courses').select('lecturer_id').where('course_id', '=', courseId),
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('lecturer_courses')
+            .select('lecturer_courses.lecturer_id')
+            .whereRef('lecturer_courses.lecturer_id', '=', 'lecturers.id')
+            .where('lecturer_courses.course_id', '=', courseId),
+        ),
       );
     }
-    const rows = await q.orderBy('name').orderBy('id').execute();
-    const links = rows.length === 0 ? new Map<string, string[]>() : await this.links(rows.map((r) => r.id));
-    return rows.map((r) => this.view(r, links));
+    return q.orderBy('lecturers.name').orderBy('lecturers.id');
   }
 
   /** @throws PlatformError `not_found` */
@@ -84,7 +141,7 @@ export class Lecturers {
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) throw notFound('lecturer', id);
-    return this.view(row, await this.links([row.id]));
+    return this.view(row, await this.links(siteId, [row.id]));
   }
 
   /** @throws PlatformError `invalid` (photoUrl, userId not an instructor of the site) */
@@ -184,16 +241,22 @@ export class Lecturers {
     return course.id;
   }
 
-  private async links(ids: string[]): Promise<Map<string, string[]>> {
+  /** The course slugs of lecturers of the site (assignments are always within one site). */
+  private async links(siteId: string, ids: string[]): Promise<Map<string, string[]>> {
     const rows = await this.db
       .selectFrom('lecturer_courses')
-      .innerJoin('courses', 'courses.id', 'lecturer_courses.course_id')
+      // Assignments never cross sites; saying so lets the planner read the site's courses only.
+      .innerJoin('courses', (j) =>
+        j.onRef('courses.id', '=', 'lecturer_courses.course_id').on('courses.site_id', '=', siteId),
+      )
       .select(['lecturer_courses.lecturer_id as lecturerId', 'courses.slug as slug'])
       .where('lecturer_courses.lecturer_id', 'in', ids)
-      .orderBy('courses.slug')
       .execute();
     const map = new Map<string, string[]>();
     for (const r of rows) map.set(r.lecturerId, [...(map.get(r.lecturerId) ?? []), r.slug]);
+    // A page's few assignments, sorted here (code-unit order of the lower-case ASCII slugs) so
+    // that the store sorts nothing.
+    for (const slugs of map.values()) slugs.sort();
     return map;
   }
 

@@ -9,6 +9,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from './paging.js';
 
 /** Table `membership_plans` (migration `0019_membership_plans_products`). */
 export interface MembershipPlansTable {
@@ -142,6 +150,34 @@ export class Memberships {
     return (await q.orderBy('created_at').orderBy('id').execute()).map(plan);
   }
 
+  /**
+   * One page of the site's plans in the order of {@link plans} (oldest first, then id), optionally
+   * of one status (issue #29: "Keyset pagination in SQL for every list (no in-memory paging, no row
+   * cap: every row reachable by cursor)"; keyset on `membership_plans_site_created` /
+   * `membership_plans_site_status`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `status`
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async plansPage(
+    siteId: string,
+    options: KeysetRequest & { status?: 'active' | 'archived' },
+  ): Promise<KeysetPage<MembershipPlan>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
+      .selectFrom('membership_plans')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit + 1);
+    if (options.status) q = q.where('status', '=', options.status);
+    if (options.cursor !== undefined) {
+      const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.created_at, r.id], plan);
+  }
+
   /** @throws PlatformError `not_found` */
   async plan(siteId: string, planId: string): Promise<MembershipPlan> {
     const row = await this.db
@@ -229,6 +265,40 @@ export class Memberships {
     if (filter.status) q = q.where('subscriptions.status', '=', filter.status);
     return (await q.orderBy('subscriptions.created_at', 'desc').orderBy('subscriptions.id').execute()).map((r) =>
       this.subscription(r),
+    );
+  }
+
+  /**
+   * One page of the site's subscriptions in the order of {@link subscriptions} (newest first, then
+   * id ascending), optionally of one plan and/or status (issue #29: "Keyset pagination in SQL for
+   * every list (no in-memory paging, no row cap: every row reachable by cursor)"; keyset on
+   * `subscriptions_site_created`, `_plan`, `_status` or `_plan_status`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `planId`, `status`
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async subscriptionsPage(
+    siteId: string,
+    options: KeysetRequest & { planId?: string; status?: SubscriptionStatus },
+  ): Promise<KeysetPage<Subscription>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.subscriptionQuery(siteId)
+      .orderBy('subscriptions.created_at', 'desc')
+      .orderBy('subscriptions.id')
+      .limit(limit + 1);
+    if (options.planId) q = q.where('subscriptions.plan_id', '=', options.planId);
+    if (options.status) q = q.where('subscriptions.status', '=', options.status);
+    if (options.cursor !== undefined) {
+      const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
+      // Newest first, ids ascending within one time: `created_at <= c` seeks, the rest breaks ties.
+      q = q
+        .where('subscriptions.created_at', '<=', createdAt)
+        .where((eb) => eb.or([eb('subscriptions.created_at', '<', createdAt), eb('subscriptions.id', '>', id)]));
+    }
+    return keysetPage(
+      await q.execute(),
+      limit,
+      (r) => [r.created_at, r.id],
+      (r) => this.subscription(r),
     );
   }
 

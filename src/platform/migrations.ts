@@ -955,6 +955,95 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropIndex('connected_grants_site').ifExists().execute();
     },
   },
+  // Issue #29 ("Keyset pagination in SQL for every list (no in-memory paging, no row cap)"): the
+  // remaining `/api/v1` lists page by keyset in SQL, each on an index holding its whole sort key
+  // (the row's unique id or slug last) and, where the list has a filter, one led by the filtered
+  // column, so a page is one index range of ≤ limit + 1 entries. Invitations have derived states:
+  // settled ones (accepted, or withdrawn) and open ones (pending or expired by `expires_at`) each
+  // get a partial index, the open one carrying `expires_at` for the pending/expired test. Events
+  // count their registrations per event (there was no index on `event_id`). Older indexes that are
+  // prefixes of these go (PostgreSQL picks the smaller one and sorts, as 0027 says). Indexes only,
+  // the same on both stores: the previous release reads the same rows (DESIGN D12).
+  '0028_list_keyset_indexes': {
+    async up(db: Kysely<any>) {
+      const index = (name: string, table: string, columns: string[]) =>
+        db.schema.createIndex(name).ifNotExists().on(table).columns(columns);
+      // invitations: newest first, then id (ascending); of one status.
+      await index('invitations_site_created', 'invitations', ['site_id', 'created_at desc', 'id']).execute();
+      await index('invitations_site_accepted', 'invitations', ['site_id', 'created_at desc', 'id'])
+        .where(sql.ref('accepted_at'), 'is not', null)
+        .execute();
+      await index('invitations_site_revoked', 'invitations', ['site_id', 'created_at desc', 'id'])
+        .where(sql.ref('accepted_at'), 'is', null)
+        .where(sql.ref('revoked_at'), 'is not', null)
+        .execute();
+      await index('invitations_site_open', 'invitations', ['site_id', 'created_at desc', 'id', 'expires_at'])
+        .where(sql.ref('accepted_at'), 'is', null)
+        .where(sql.ref('revoked_at'), 'is', null)
+        .execute();
+      await db.schema.dropIndex('invitations_site').ifExists().execute();
+      // lecturers: by name, then id.
+      await index('lecturers_site_name', 'lecturers', ['site_id', 'name', 'id']).execute();
+      await db.schema.dropIndex('lecturers_site').ifExists().execute();
+      // membership plans: oldest first, then id; of one status.
+      await index('membership_plans_site_created', 'membership_plans', ['site_id', 'created_at', 'id']).execute();
+      await index('membership_plans_site_status', 'membership_plans', [
+        'site_id',
+        'status',
+        'created_at',
+        'id',
+      ]).execute();
+      await db.schema.dropIndex('membership_plans_site').ifExists().execute();
+      // subscriptions: newest first, then id (ascending); of one plan, one status, or both.
+      const newest = ['created_at desc', 'id'];
+      await index('subscriptions_site_created', 'subscriptions', ['site_id', ...newest]).execute();
+      await index('subscriptions_site_plan', 'subscriptions', ['site_id', 'plan_id', ...newest]).execute();
+      await index('subscriptions_site_status', 'subscriptions', ['site_id', 'status', ...newest]).execute();
+      await index('subscriptions_site_plan_status', 'subscriptions', [
+        'site_id',
+        'plan_id',
+        'status',
+        ...newest,
+      ]).execute();
+      await db.schema.dropIndex('subscriptions_site').ifExists().execute();
+      // digital products: oldest first, then id; published or drafts.
+      await index('digital_products_site_created', 'digital_products', ['site_id', 'created_at', 'id']).execute();
+      await index('digital_products_site_published', 'digital_products', [
+        'site_id',
+        'published',
+        'created_at',
+        'id',
+      ]).execute();
+      await db.schema.dropIndex('digital_products_site').ifExists().execute();
+      // events: by start, then id (`ends_at` tested on the index entry for upcomingOnly); the
+      // registrations of one event, counted by status.
+      await index('events_site_starts', 'events', ['site_id', 'starts_at', 'id', 'ends_at']).execute();
+      await index('event_registrations_event', 'event_registrations', ['event_id', 'status']).execute();
+      // coupons: by code (the unique `coupons_site_code`); active or not.
+      await index('coupons_site_active', 'coupons', ['site_id', 'active', 'code']).execute();
+      // pages by slug (the unique `site_content_slug`), posts newest first then slug; of one status.
+      await index('site_content_status_slug', 'site_content', ['site_id', 'kind', 'status', 'slug']).execute();
+      await index('site_content_created', 'site_content', ['site_id', 'kind', 'created_at desc', 'slug']).execute();
+      await index('site_content_status_created', 'site_content', [
+        'site_id',
+        'kind',
+        'status',
+        'created_at desc',
+        'slug',
+      ]).execute();
+      // courses: by title, then slug; public or hidden.
+      await index('courses_site_title', 'courses', ['site_id', 'title', 'slug']).execute();
+      await index('courses_site_public_title', 'courses', ['site_id', 'is_public', 'title', 'slug']).execute();
+      // forms: by title, then id; a form's submissions newest first, then id (ascending).
+      await index('forms_site_title', 'forms', ['site_id', 'title', 'id']).execute();
+      await index('form_submissions_form_submitted', 'form_submissions', [
+        'form_id',
+        'submitted_at desc',
+        'id',
+      ]).execute();
+      await db.schema.dropIndex('form_submissions_form').ifExists().execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

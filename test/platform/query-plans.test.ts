@@ -23,6 +23,14 @@ import { AuditTrail } from '../../src/platform/audit.js';
 import { Accounts } from '../../src/platform/accounts.js';
 import { Enrollments } from '../../src/platform/enrollments.js';
 import { Comments } from '../../src/platform/comments.js';
+import { Invitations } from '../../src/platform/invitations.js';
+import { Lecturers } from '../../src/platform/lecturers.js';
+import { Memberships } from '../../src/platform/memberships.js';
+import { DigitalProducts } from '../../src/platform/digital-products.js';
+import { EventAdmin } from '../../src/platform/operator/events.js';
+import { SiteContent } from '../../src/platform/content.js';
+import { CourseAdmin } from '../../src/platform/operator/courses.js';
+import { Forms } from '../../src/platform/forms.js';
 import { encodeCursor } from '../../src/platform/paging.js';
 import { platformBackends } from '../helpers/platform-stores.js';
 
@@ -43,6 +51,15 @@ const BIG_TABLES = [
   'comments',
   'oauth_clients',
   'site_tallies',
+  // Rows per member of the other operator lists (`/api/v1`, issue #29 "Keyset pagination in SQL
+  // for every list"). Their per-site tables (lecturers, plans, products, events, coupons, pages and
+  // posts, courses, forms: a few thousand rows here) are left to the sort rule: a page comes out in
+  // list order from an index range or from a sort, and a sort fails; PostgreSQL may read such a
+  // table whole to hash a join (the lecturers' course slugs), which is its cost choice at this size.
+  'invitations',
+  'subscriptions',
+  'event_registrations',
+  'form_submissions',
 ];
 
 /** Members per site: the first is the big one the plans are read for. */
@@ -249,7 +266,198 @@ async function seed(db: Kysely<PlatformDatabase>): Promise<void> {
       'audit_events',
       audit.map((r) => ({ target: null, surface: null, grant_id: null, ...r })),
     );
+    await seedLists(db, site.id, users, courses);
   }
+}
+
+/**
+ * The rows of the other `/api/v1` lists at a site of `users.length` members: per member an
+ * invitation, a subscription, an event registration and a form submission; per site lecturers,
+ * plans, products, events, coupons, pages, posts, more courses and forms (one per 10 members, at
+ * least 3: PostgreSQL sorts a table of a few hundred rows rather than walk an index, which says
+ * nothing of a big site). Statuses mixed so each filter has rows to find and rows to pass over.
+ */
+async function seedLists(
+  db: Kysely<PlatformDatabase>,
+  site: string,
+  users: Array<{ id: string; email: string }>,
+  courses: Array<{ id: string; slug: string }>,
+): Promise<void> {
+  const iso = (t: number) => new Date(t).toISOString();
+  const at = NOW.getTime();
+  const pad = (i: number) => String(i).padStart(6, '0');
+  const per = Math.max(3, Math.floor(users.length / 10));
+  const n = Array.from({ length: per }, (_, i) => i);
+  // Invitations: one every 30 minutes back from now, so the newest week is pending.
+  await insertAll(
+    db,
+    'invitations',
+    users.map((u, i) => ({
+      id: `inv_${site}_${pad(i)}`,
+      site_id: site,
+      email: `invited-${u.email}`,
+      role: 'student',
+      token_hash: `hash_${site}_${pad(i)}`,
+      invited_by: users[0]!.id,
+      created_at: iso(at - i * 1_800_000),
+      expires_at: iso(at - i * 1_800_000 + 7 * DAY),
+      accepted_at: i % 3 === 0 ? iso(at - i * 1_800_000 + 60_000) : null,
+      accepted_by: i % 3 === 0 ? u.id : null,
+      revoked_at: i % 3 !== 0 && i % 17 === 5 ? iso(at - i * 1_800_000 + 60_000) : null,
+    })),
+  );
+  await insertAll(
+    db,
+    'courses',
+    n.map((i) => ({
+      id: `crs_${site}_more_${pad(i)}`,
+      site_id: site,
+      slug: `more-${pad(i)}`,
+      title: `Course ${pad((i * 11) % per)}`,
+      description: '',
+      is_public: i % 4 === 0 ? 0 : 1,
+      created_at: iso(at),
+    })),
+  );
+  const lecturers = n.map((i) => ({
+    id: `lct_${site}_${pad(i)}`,
+    site_id: site,
+    name: `Lecturer ${pad((i * 37) % per)}`,
+    bio: 'Teaches.',
+    photo_url: null,
+    user_id: null,
+    created_at: iso(at),
+    updated_at: iso(at),
+  }));
+  await insertAll(db, 'lecturers', lecturers);
+  await insertAll(
+    db,
+    'lecturer_courses',
+    // Each teaches one of the three courses and up to four of the others.
+    lecturers.flatMap((l, i) => [
+      { lecturer_id: l.id, course_id: courses[i % 3]!.id },
+      ...[...new Set([1, 2, 3, 4].map((k) => (i + k) % per))].map((m) => ({
+        lecturer_id: l.id,
+        course_id: `crs_${site}_more_${pad(m)}`,
+      })),
+    ]),
+  );
+  const plans = n.map((i) => ({
+    id: `pln_${site}_${pad(i)}`,
+    site_id: site,
+    name: `Plan ${i}`,
+    price_minor: 1000,
+    currency: 'EUR',
+    billing_interval: 'month',
+    course_slugs: '[]',
+    status: i % 5 === 0 ? 'archived' : 'active',
+    created_at: iso(at - i * DAY),
+    updated_at: iso(at - i * DAY),
+  }));
+  await insertAll(db, 'membership_plans', plans);
+  await insertAll(
+    db,
+    'subscriptions',
+    users.map((u, i) => ({
+      id: `sub_${site}_${pad(i)}`,
+      site_id: site,
+      plan_id: plans[i % per]!.id,
+      user_id: u.id,
+      status: i % 50 === 7 ? 'past_due' : i % 10 === 3 ? 'cancelled' : 'active',
+      current_period_start: iso(at - i * 60_000),
+      current_period_end: iso(at - i * 60_000 + 30 * DAY),
+      cancelled_at: i % 10 === 3 ? iso(at) : null,
+      created_at: iso(at - i * 60_000),
+    })),
+  );
+  await insertAll(
+    db,
+    'digital_products',
+    n.map((i) => ({
+      id: `dp_${site}_${pad(i)}`,
+      site_id: site,
+      name: `Product ${i}`,
+      price_minor: 500,
+      currency: 'EUR',
+      file: 'https://cdn.example.com/x.pdf',
+      published: i % 2,
+      created_at: iso(at - i * DAY),
+      updated_at: iso(at - i * DAY),
+    })),
+  );
+  // Events every 12 hours around now: the first half is over.
+  const events = n.map((i) => ({
+    id: `evt_${site}_${pad(i)}`,
+    site_id: site,
+    title: `Event ${i}`,
+    starts_at: iso(at + (i - Math.floor(per / 2)) * (DAY / 2)),
+    ends_at: iso(at + (i - Math.floor(per / 2)) * (DAY / 2) + 7_200_000),
+    location: 'Online',
+  }));
+  await insertAll(db, 'events', events);
+  await insertAll(
+    db,
+    'event_registrations',
+    users.map((u, i) => ({
+      id: `reg_${site}_${pad(i)}`,
+      site_id: site,
+      user_id: u.id,
+      event_id: events[i % per]!.id,
+      status: i % 10 === 0 ? 'cancelled' : 'registered',
+      created_at: iso(at - i * 1000),
+    })),
+  );
+  await insertAll(
+    db,
+    'coupons',
+    n.map((i) => ({
+      id: `cpn_${site}_${pad(i)}`,
+      site_id: site,
+      code: `CODE${pad((i * 7) % per)}`,
+      percent_off: 10,
+      max_redemptions: null,
+      redemptions: 0,
+      expires_at: null,
+      active: i % 3 === 0 ? 0 : 1,
+      created_at: iso(at),
+    })),
+  );
+  await insertAll(
+    db,
+    'site_content',
+    [...n.map((i) => ['page', i] as const), ...n.map((i) => ['post', i] as const)].map(([kind, i]) => ({
+      id: `cnt_${site}_${kind}_${pad(i)}`,
+      site_id: site,
+      kind,
+      slug: `${kind}-${pad((i * 13) % per)}`,
+      title: `${kind} ${i}`,
+      body: 'text',
+      status: i % 4 === 0 ? 'draft' : 'published',
+      published_at: i % 4 === 0 ? null : iso(at - i * 3_600_000),
+      created_at: iso(at - i * 3_600_000),
+      updated_at: iso(at - i * 3_600_000),
+    })),
+  );
+  const forms = n.map((i) => ({
+    id: `frm_${site}_${pad(i)}`,
+    site_id: site,
+    title: `Form ${pad((i * 17) % per)}`,
+    description: '',
+    fields: '[]',
+    created_at: iso(at),
+  }));
+  await insertAll(db, 'forms', forms);
+  // Half the submissions on the first form, the rest spread over the others.
+  await insertAll(
+    db,
+    'form_submissions',
+    users.map((_, i) => ({
+      id: `fsb_${site}_${pad(i)}`,
+      form_id: forms[i % 2 === 0 ? 0 : 1 + (i % (per - 1))]!.id,
+      data: '{}',
+      submitted_at: iso(at - i * 20_000),
+    })),
+  );
 }
 
 /** One statement captured during a labelled service call. */
@@ -321,6 +529,74 @@ async function statementsOf(db: Kysely<PlatformDatabase>): Promise<Checked[]> {
   );
   await run('audit: of one user', () => audit.list(site, { limit: 50, userId: user }));
   await run('audit: of one kind', () => audit.list(site, { limit: 50, kind: 'operator_action' }));
+
+  // The other `/api/v1` lists (issue #29 "Keyset pagination in SQL for every list"): first page,
+  // next page, each filter; counts beside a page (registrations, lectures, enrollments, submissions).
+  const invitations = new Invitations(db);
+  const invited = await run('invitations: first page', () => invitations.page(site, { limit: 50 }, NOW));
+  await run('invitations: next page', () => invitations.page(site, { limit: 50, cursor: invited.nextCursor! }, NOW));
+  for (const status of ['pending', 'expired', 'accepted', 'revoked'] as const) {
+    const first = await run(`invitations: ${status}`, () => invitations.page(site, { limit: 50, status }, NOW));
+    await run(`invitations: ${status}, next page`, () =>
+      invitations.page(site, { limit: 50, status, cursor: first.nextCursor! }, NOW),
+    );
+  }
+  const lecturers = new Lecturers(db);
+  const taught = await run('lecturers: first page', () => lecturers.page(site, { limit: 50 }));
+  await run('lecturers: next page', () => lecturers.page(site, { limit: 50, cursor: taught.nextCursor! }));
+  await run('lecturers: of one course', () => lecturers.page(site, { limit: 50, courseSlug: 'beta' }));
+  const memberships = new Memberships(db);
+  const plans = await run('membership plans: first page', () => memberships.plansPage(site, { limit: 50 }));
+  await run('membership plans: next page', () => memberships.plansPage(site, { limit: 50, cursor: plans.nextCursor! }));
+  await run('membership plans: archived', () => memberships.plansPage(site, { limit: 50, status: 'archived' }));
+  const subscriptions = await run('subscriptions: first page', () =>
+    memberships.subscriptionsPage(site, { limit: 50 }),
+  );
+  await run('subscriptions: next page', () =>
+    memberships.subscriptionsPage(site, { limit: 50, cursor: subscriptions.nextCursor! }),
+  );
+  const plan = plans.items[1]!.id;
+  await run('subscriptions: of one plan', () => memberships.subscriptionsPage(site, { limit: 50, planId: plan }));
+  await run('subscriptions: past due', () => memberships.subscriptionsPage(site, { limit: 50, status: 'past_due' }));
+  await run('subscriptions: of one plan, cancelled', () =>
+    memberships.subscriptionsPage(site, { limit: 50, planId: plan, status: 'cancelled' }),
+  );
+  const products = new DigitalProducts(db);
+  const sold = await run('digital products: first page', () => products.page(site, { limit: 50 }));
+  await run('digital products: next page', () => products.page(site, { limit: 50, cursor: sold.nextCursor! }));
+  await run('digital products: drafts', () => products.page(site, { limit: 50, published: false }));
+  const eventAdmin = new EventAdmin(db as never);
+  const siteEvents = await run('events: first page', () => eventAdmin.page(site, { limit: 50 }, NOW));
+  await run('events: next page', () => eventAdmin.page(site, { limit: 50, cursor: siteEvents.nextCursor! }, NOW));
+  await run('events: upcoming only', () => eventAdmin.page(site, { limit: 50, upcomingOnly: true }, NOW));
+  await run('event: one', () => eventAdmin.get(site, siteEvents.items[0]!.id));
+  const coupons = await run('coupons: first page', () => commerce.couponsPage(site, { limit: 50 }));
+  await run('coupons: next page', () => commerce.couponsPage(site, { limit: 50, cursor: coupons.nextCursor! }));
+  await run('coupons: inactive', () => commerce.couponsPage(site, { limit: 50, active: false }));
+  const content = new SiteContent(db);
+  const pages = await run('pages: first page', () => content.page(site, 'page', { limit: 50 }));
+  await run('pages: next page', () => content.page(site, 'page', { limit: 50, cursor: pages.nextCursor! }));
+  await run('pages: drafts', () => content.page(site, 'page', { limit: 50, status: 'draft' }));
+  const posts = await run('posts: first page', () => content.page(site, 'post', { limit: 50 }));
+  await run('posts: next page', () => content.page(site, 'post', { limit: 50, cursor: posts.nextCursor! }));
+  await run('posts: published', () => content.page(site, 'post', { limit: 50, status: 'published' }));
+  const courseAdmin = new CourseAdmin(db as never);
+  const courses = await run('courses: first page', () => courseAdmin.page(site, { limit: 50 }));
+  await run('courses: next page', () => courseAdmin.page(site, { limit: 50, cursor: courses.nextCursor! }));
+  await run('courses: hidden', () => courseAdmin.page(site, { limit: 50, isPublic: false }));
+  await run('course: one', () => courseAdmin.get(site, 'beta'));
+  const forms = new Forms(db);
+  const formPage = await run('forms: first page', () => forms.page(site, { limit: 50 }));
+  await run('forms: next page', () => forms.page(site, { limit: 50, cursor: formPage.nextCursor! }));
+  const submitted = await run('form submissions: first page', () =>
+    forms.submissionsPage(site, 'frm_big_000000', { limit: 50 }),
+  );
+  await run('form submissions: next page', () =>
+    forms.submissionsPage(site, 'frm_big_000000', { limit: 50, cursor: submitted.nextCursor! }),
+  );
+  await run('form submissions: since', () =>
+    forms.submissionsPage(site, 'frm_big_000000', { limit: 50, since: new Date(NOW.getTime() - DAY).toISOString() }),
+  );
 
   // The operator overview (`/admin`, `/api/v1/analytics`, MCP `site_analytics`): the maintained
   // tallies (migration 0026) and the two time-bound counts; an application's delete page.

@@ -102,15 +102,39 @@ export class CommerceAdmin {
       .orderBy('orders.id', 'desc');
   }
 
-  /** Coupons of the site, by code. */
-  async coupons(siteId: string): Promise<Coupon[]> {
-    const rows = await this.db
+  /**
+   * One page of the site's coupons by code, optionally only active (true) or inactive (false)
+   * (issue #29: "Keyset pagination in SQL for every list (no in-memory paging, no row cap: every
+   * row reachable by cursor)"; keyset on `coupons_site_code` / `coupons_site_active`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `active`
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async couponsPage(siteId: string, options: KeysetRequest & { active?: boolean }): Promise<KeysetPage<Coupon>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.db
       .selectFrom('coupons')
       .selectAll()
       .where('site_id', '=', siteId)
       .orderBy('code')
-      .execute();
-    return rows.map(toCoupon);
+      .limit(limit + 1);
+    if (options.active !== undefined) q = q.where('active', '=', options.active ? 1 : 0);
+    if (options.cursor !== undefined) {
+      const [code] = decodeCursor(options.cursor, 1) as [string];
+      q = q.where('code', '>', code);
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.code], toCoupon);
+  }
+
+  /** One coupon of the site by code (any letter case). @throws PlatformError `not_found` */
+  async coupon(siteId: string, code: string): Promise<Coupon> {
+    const row = await this.db
+      .selectFrom('coupons')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('code', '=', code.toUpperCase())
+      .executeTakeFirst();
+    if (!row) throw notFound('coupon', code);
+    return toCoupon(row);
   }
 
   /**

@@ -6,6 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from '../paging.js';
 
 /** A course row as the operator sees it. */
 export interface AdminCourse {
@@ -40,9 +48,42 @@ export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])$/;
 export class CourseAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 
-  /** All courses of the site (public or not), by title. */
-  async list(siteId: string): Promise<AdminCourse[]> {
-    const rows = await this.db
+  /**
+   * One page of the site's courses (public or not) by title, then slug, optionally only public
+   * (true) or hidden (false) ones, with their lecture and enrollment counts (issue #29: "Keyset
+   * pagination in SQL for every list (no in-memory paging, no row cap: every row reachable by
+   * cursor)"; keyset on `courses_site_title` / `courses_site_public_title`, migration 0028).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `isPublic`
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(siteId: string, options: KeysetRequest & { isPublic?: boolean }): Promise<KeysetPage<AdminCourse>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.query(siteId)
+      .orderBy('courses.title')
+      .orderBy('courses.slug')
+      .limit(limit + 1);
+    if (options.isPublic !== undefined) q = q.where('courses.is_public', '=', options.isPublic ? 1 : 0);
+    if (options.cursor !== undefined) {
+      const [title, slug] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('courses.title', 'courses.slug'), '>', eb.tuple(title, slug)));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.title, r.slug], adminCourse);
+  }
+
+  /** One course by slug. @throws PlatformError `not_found` */
+  async get(siteId: string, slug: string): Promise<AdminCourse> {
+    const row = await this.query(siteId).where('courses.slug', '=', slug).executeTakeFirst();
+    if (!row) throw notFound('course', slug);
+    return adminCourse(row);
+  }
+
+  /**
+   * The site's courses with their counts: lectures on `lectures_course`; enrollments on
+   * `enrollments_site_course_email` by the course slug each enrollment carries (migration 0023
+   * copies it on insert; a course's slug never changes), one index range per course.
+   */
+  private query(siteId: string) {
+    return this.db
       .selectFrom('courses')
       .select((eb) => [
         'courses.slug as slug',
@@ -58,28 +99,11 @@ export class CourseAdmin {
         eb
           .selectFrom('enrollments')
           .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('enrollments.course_id', '=', 'courses.id')
+          .whereRef('enrollments.site_id', '=', 'courses.site_id')
+          .whereRef('enrollments.course_slug', '=', 'courses.slug')
           .as('enrollments'),
       ])
-      .where('courses.site_id', '=', siteId)
-      .orderBy('courses.title')
-      .execute();
-    return rows.map((r) => ({
-      slug: r.slug,
-      title: r.title,
-      description: r.description,
-      isPublic: r.is_public === 1,
-      lectureCount: Number(r.lectures ?? 0),
-      enrollmentCount: Number(r.enrollments ?? 0),
-      createdAt: r.created_at,
-    }));
-  }
-
-  /** One course by slug. @throws PlatformError `not_found` */
-  async get(siteId: string, slug: string): Promise<AdminCourse> {
-    const found = (await this.list(siteId)).find((c) => c.slug === slug);
-    if (!found) throw notFound('course', slug);
-    return found;
+      .where('courses.site_id', '=', siteId);
   }
 
   /**
@@ -198,4 +222,25 @@ export class CourseAdmin {
     if (!row) throw notFound('course', slug);
     return row.id;
   }
+}
+
+/** A course row (with its counts) as operators see it. */
+function adminCourse(r: {
+  slug: string;
+  title: string;
+  description: string;
+  is_public: number;
+  created_at: string;
+  lectures: number | string | null;
+  enrollments: number | string | null;
+}): AdminCourse {
+  return {
+    slug: r.slug,
+    title: r.title,
+    description: r.description,
+    isPublic: Number(r.is_public) === 1,
+    lectureCount: Number(r.lectures ?? 0),
+    enrollmentCount: Number(r.enrollments ?? 0),
+    createdAt: r.created_at,
+  };
 }

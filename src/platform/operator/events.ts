@@ -5,6 +5,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
+import {
+  clampPageSize,
+  decodeCursor,
+  keysetPage,
+  MAX_ADMIN_PAGE_SIZE,
+  type KeysetPage,
+  type KeysetRequest,
+} from '../paging.js';
 
 export interface AdminEvent {
   id: string;
@@ -28,9 +36,44 @@ export interface EventInput {
 export class EventAdmin {
   constructor(private readonly db: Kysely<OperatorDatabase>) {}
 
-  /** Events of the site by start time; `upcomingOnly` drops events that ended before `now`. */
-  async list(siteId: string, options: { upcomingOnly?: boolean } = {}, now = new Date()): Promise<AdminEvent[]> {
-    let q = this.db
+  /**
+   * One page of the site's events by start time (then id), each with its registrations that are
+   * not cancelled; `upcomingOnly` drops events that ended before `now` (issue #29: "Keyset
+   * pagination in SQL for every list (no in-memory paging, no row cap: every row reachable by
+   * cursor)"; keyset on `events_site_starts`, migration 0028; an `upcomingOnly` page walks past
+   * the events that ended, in start order, the index holding `ends_at` to test them by; the
+   * registrations counted per event of the page on `event_registrations_event`).
+   * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `upcomingOnly`
+   * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
+   */
+  async page(
+    siteId: string,
+    options: KeysetRequest & { upcomingOnly?: boolean },
+    now = new Date(),
+  ): Promise<KeysetPage<AdminEvent>> {
+    const limit = clampPageSize(options.limit, MAX_ADMIN_PAGE_SIZE);
+    let q = this.query(siteId)
+      .orderBy('events.starts_at')
+      .orderBy('events.id')
+      .limit(limit + 1);
+    if (options.upcomingOnly) q = q.where('events.ends_at', '>=', now.toISOString());
+    if (options.cursor !== undefined) {
+      const [startsAt, id] = decodeCursor(options.cursor, 2) as [string, string];
+      q = q.where((eb) => eb(eb.refTuple('events.starts_at', 'events.id'), '>', eb.tuple(startsAt, id)));
+    }
+    return keysetPage(await q.execute(), limit, (r) => [r.starts_at, r.id], adminEvent);
+  }
+
+  /** One event of the site with its registrations that are not cancelled. @throws PlatformError `not_found` */
+  async get(siteId: string, eventId: string): Promise<AdminEvent> {
+    const row = await this.query(siteId).where('events.id', '=', eventId).executeTakeFirst();
+    if (!row) throw notFound('event', eventId);
+    return adminEvent(row);
+  }
+
+  /** The site's events with their count of registrations that are not cancelled. */
+  private query(siteId: string) {
+    return this.db
       .selectFrom('events')
       .select((eb) => [
         'events.id as id',
@@ -45,18 +88,7 @@ export class EventAdmin {
           .where('event_registrations.status', '!=', 'cancelled')
           .as('registrations'),
       ])
-      .where('events.site_id', '=', siteId)
-      .orderBy('events.starts_at');
-    if (options.upcomingOnly) q = q.where('events.ends_at', '>=', now.toISOString());
-    const rows = await q.execute();
-    return rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      startsAt: r.starts_at,
-      endsAt: r.ends_at,
-      location: r.location,
-      registrations: Number(r.registrations ?? 0),
-    }));
+      .where('events.site_id', '=', siteId);
   }
 
   /** Creates an event. @throws PlatformError `invalid` (empty title, bad dates, end before start) */
@@ -100,4 +132,23 @@ export class EventAdmin {
       await trx.deleteFrom('events').where('id', '=', row.id).execute();
     });
   }
+}
+
+/** An event row (with its registration count) as operators see it. */
+function adminEvent(r: {
+  id: string;
+  title: string;
+  starts_at: string;
+  ends_at: string;
+  location: string;
+  registrations: number | string | null;
+}): AdminEvent {
+  return {
+    id: r.id,
+    title: r.title,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    location: r.location,
+    registrations: Number(r.registrations ?? 0),
+  };
 }
