@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { notFound } from './errors.js';
+import { ITEM_METRICS, type SiteTalliesTable } from './operator/schema.js';
 import {
   clampPageSize,
   decodeCursor,
@@ -35,7 +36,11 @@ export interface FormSubmissionsTable {
   submitted_at: string;
 }
 
-type Db = PlatformDatabase & { forms: FormsTable; form_submissions: FormSubmissionsTable };
+type Db = PlatformDatabase & {
+  forms: FormsTable;
+  form_submissions: FormSubmissionsTable;
+  site_tallies: SiteTalliesTable;
+};
 
 export const FIELD_TYPES = ['text', 'email', 'textarea', 'select', 'checkbox'] as const;
 
@@ -86,14 +91,18 @@ export class Forms {
       .orderBy('title')
       .orderBy('id')
       .execute();
-    const counts = await this.counts(rows.map((r) => r.id));
+    const counts = await this.counts(
+      siteId,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => summary(r, counts.get(r.id) ?? 0));
   }
 
   /**
    * One page of the site's forms in the order of {@link list} (title, then id) with their field
    * and submission counts (issue #29: "Keyset pagination in SQL for every list (no in-memory
-   * paging, no row cap: every row reachable by cursor)"; keyset on `forms_site_title`, migration 0028).
+   * paging, no row cap: every row reachable by cursor)"; keyset on `forms_site_title`, migration
+   * 0028; each form's submissions are its maintained tally, migration 0029).
    * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
@@ -102,12 +111,14 @@ export class Forms {
     let q = this.db
       .selectFrom('forms')
       .selectAll('forms')
-      // Counted per form of the page on `form_submissions_form_submitted` (one index range each).
+      // The form's maintained tally (migration 0029): one primary-key lookup per form of the page.
       .select((eb) =>
         eb
-          .selectFrom('form_submissions')
-          .select(eb.fn.countAll<number | string>().as('n'))
-          .whereRef('form_submissions.form_id', '=', 'forms.id')
+          .selectFrom('site_tallies')
+          .select('site_tallies.n')
+          .whereRef('site_tallies.site_id', '=', 'forms.site_id')
+          .where('site_tallies.metric', '=', ITEM_METRICS.formSubmissions)
+          .whereRef('site_tallies.key', '=', 'forms.id')
           .as('submissions'),
       )
       .where('forms.site_id', '=', siteId)
@@ -129,7 +140,7 @@ export class Forms {
   /** @throws PlatformError `not_found` */
   async get(siteId: string, id: string): Promise<Form> {
     const row = await this.row(siteId, id);
-    const counts = await this.counts([id]);
+    const counts = await this.counts(siteId, [id]);
     return { ...summary(row, counts.get(id) ?? 0), fields: JSON.parse(row.fields) as FormField[] };
   }
 
@@ -185,15 +196,21 @@ export class Forms {
     return row;
   }
 
-  private async counts(ids: string[]): Promise<Map<string, number>> {
+  /**
+   * The submission counts of forms of the site: their maintained tallies (issue #29, "cost at
+   * volume": `form_submissions`, migration 0029), one primary-key lookup per form, whatever the
+   * number of submissions. A form without a tally row has none.
+   */
+  private async counts(siteId: string, ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db
-      .selectFrom('form_submissions')
-      .select(['form_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('form_id', 'in', ids)
-      .groupBy('form_id')
+      .selectFrom('site_tallies')
+      .select(['key', 'n'])
+      .where('site_id', '=', siteId)
+      .where('metric', '=', ITEM_METRICS.formSubmissions)
+      .where('key', 'in', ids)
       .execute();
-    return new Map(rows.map((r) => [r.form_id, Number(r.n)]));
+    return new Map(rows.map((r) => [r.key, Number(r.n)]));
   }
 }
 

@@ -1044,6 +1044,226 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropIndex('form_submissions_form').ifExists().execute();
     },
   },
+  // Issue #29, "cost at volume": the counts beside each row of the operator lists (`/api/v1`, the
+  // MCP operator tools) and in one item's read — a course's lectures and enrollments, an event's
+  // registrations that are not cancelled, a form's submissions — were counted for the page's rows
+  // on an index (0028): one index range as long as the item's children, so a course with a million
+  // enrollments read a million index entries on every page view. They become maintained counters
+  // in `site_tallies` (0026), kept by triggers in the same transaction as the rows on both stores,
+  // and a page reads one primary-key entry per row. The metrics, one row per item, at the item's
+  // site, keyed by its id (the child rows that name the item, whatever site they carry):
+  //   course_enrollments/<course id>   enrollments of the course
+  //   course_lectures/<course id>      lectures of the course
+  //   event_registrations/<event id>   registrations of the event that are not cancelled
+  //   form_submissions/<form id>       submissions of the form
+  // The rules, whatever writes the rows (services, seeds, plain SQL, upserts, FK cascades):
+  // - An add is an upsert that selects the item's row by primary key: it is written only while the
+  //   item exists, at the item's site (lectures and submissions carry no site). An existing item
+  //   has an existing site, so 0026's rule (a tally is written only while its site exists) holds.
+  // - A take is a plain UPDATE at the item's site, never an insert. An item's deletion drops its
+  //   tallies (AFTER DELETE on courses, events, forms), and the takes of its cascaded children
+  //   find no item and no row — on both stores, in whatever order the cascade and the item's own
+  //   trigger run (SQLite deletes the children after the item's row; PostgreSQL's cascade is
+  //   itself an AFTER trigger). A take written as 0026's signed upsert would re-create the row.
+  // - An update counts only when it moves the row: another item, or another amount (a registration
+  //   cancelled or restored). The update triggers are limited to those columns (`UPDATE OF … WHEN`
+  //   on both stores), so an enrollment's renewal (an upsert of its expiry) and 0023's copy of the
+  //   sort keys write no tally.
+  // - An item moved to another site takes its tallies along. (No code moves one. On PostgreSQL a
+  //   child row written by another transaction while the move is uncommitted reads the item's old
+  //   site and may be counted there: the add does not lock the item's row, which would make every
+  //   enrollment take a share lock on its course.)
+  // - A site's deletion drops them with the rest of the site's tallies (0026's `sites_tally_drop`).
+  // These are plain counts, not distinct members: 0026's BEFORE ROW trick is not needed. On
+  // PostgreSQL a table's triggers for one event fire in name order: `<table>_tally_item` runs after
+  // 0026's `<table>_tally`, so a write takes the site-wide tally rows first, as before. Existing
+  // rows are counted once, after the triggers exist and in the same transaction (PostgreSQL runs
+  // each migration in one; on SQLite, where Kysely does not, this migration opens its own), so a
+  // row another process writes meanwhile is counted once. Additive (DESIGN D12): the previous
+  // release does not read these rows, and its writes are counted by the triggers.
+  '0029_item_tallies': {
+    async up(db: Kysely<any>) {
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      /** A counted child table. */
+      type Counted = {
+        table: string;
+        metric: string;
+        /** The item's table, and the child's column that names the item. */
+        item: 'courses' | 'events' | 'forms';
+        ref: string;
+        /** The row's contribution, an expression of a row `R`: 1, or 0 or 1 by a condition. */
+        amount: string;
+        /** The columns the item and the amount come from (an update counts when one changes). */
+        places: string[];
+      };
+      const counted: Counted[] = [
+        {
+          table: 'enrollments',
+          metric: 'course_enrollments',
+          item: 'courses',
+          ref: 'course_id',
+          amount: '1',
+          places: ['course_id'],
+        },
+        {
+          table: 'lectures',
+          metric: 'course_lectures',
+          item: 'courses',
+          ref: 'course_id',
+          amount: '1',
+          places: ['course_id'],
+        },
+        {
+          table: 'event_registrations',
+          metric: 'event_registrations',
+          item: 'events',
+          ref: 'event_id',
+          amount: `CASE WHEN R.status <> 'cancelled' THEN 1 ELSE 0 END`,
+          places: ['event_id', 'status'],
+        },
+        {
+          table: 'form_submissions',
+          metric: 'form_submissions',
+          item: 'forms',
+          ref: 'form_id',
+          amount: '1',
+          places: ['form_id'],
+        },
+      ];
+      const of = (expr: string, row: string) => expr.replaceAll('R.', `${row}.`);
+      const counts = (c: Counted, row: 'NEW' | 'OLD') => (c.amount === '1' ? '' : ` AND ${of(c.amount, row)} <> 0`);
+      const add = (c: Counted) =>
+        `INSERT INTO site_tallies (site_id, metric, key, n)
+              SELECT i.site_id, '${c.metric}', i.id, ${of(c.amount, 'NEW')} FROM ${c.item} i
+              WHERE i.id = NEW.${c.ref}${counts(c, 'NEW')}
+              ON CONFLICT (site_id, metric, key) DO UPDATE SET n = site_tallies.n + excluded.n;`;
+      const take = (c: Counted) =>
+        `UPDATE site_tallies SET n = n - ${of(c.amount, 'OLD')}
+              WHERE site_id = (SELECT i.site_id FROM ${c.item} i WHERE i.id = OLD.${c.ref})
+              AND metric = '${c.metric}' AND key = OLD.${c.ref}${counts(c, 'OLD')};`;
+      /** The update moved the row: its item or its amount changed (`differs`: the store's null-safe `<>`). */
+      const moved = (c: Counted, differs: string) =>
+        [`OLD.${c.ref} ${differs} NEW.${c.ref}`]
+          .concat(c.amount === '1' ? [] : [`(${of(c.amount, 'OLD')}) ${differs} (${of(c.amount, 'NEW')})`])
+          .join(' OR ');
+      // Per item table, its metrics (dropped with the item, moved with it).
+      const items = (['courses', 'events', 'forms'] as const).map((item) => ({
+        item,
+        metrics: counted
+          .filter((c) => c.item === item)
+          .map((c) => `'${c.metric}'`)
+          .join(', '),
+      }));
+      const body = async (q: Kysely<any>) => {
+        if (postgres) {
+          for (const c of counted) {
+            await sql
+              .raw(
+                `CREATE FUNCTION ${c.table}_tally_item() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF TG_OP IN ('UPDATE', 'DELETE') THEN
+              ${take(c)}
+              END IF;
+              IF TG_OP IN ('INSERT', 'UPDATE') THEN
+              ${add(c)}
+              END IF;
+              RETURN NULL;
+            END $$`,
+              )
+              .execute(q);
+            await sql
+              .raw(
+                `CREATE TRIGGER ${c.table}_tally_item AFTER INSERT OR DELETE ON ${c.table} FOR EACH ROW EXECUTE FUNCTION ${c.table}_tally_item()`,
+              )
+              .execute(q);
+            await sql
+              .raw(
+                `CREATE TRIGGER ${c.table}_tally_item_move AFTER UPDATE OF ${c.places.join(', ')} ON ${c.table}
+            FOR EACH ROW WHEN (${moved(c, 'IS DISTINCT FROM')}) EXECUTE FUNCTION ${c.table}_tally_item()`,
+              )
+              .execute(q);
+          }
+          // The item's metrics are the trigger's arguments (TG_ARGV).
+          await sql`CREATE FUNCTION site_tally_item_drop() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              DELETE FROM site_tallies WHERE site_id = OLD.site_id AND metric = ANY (TG_ARGV) AND key = OLD.id;
+              RETURN NULL;
+            END $$`.execute(q);
+          await sql`CREATE FUNCTION site_tally_item_move() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              INSERT INTO site_tallies (site_id, metric, key, n)
+                SELECT NEW.site_id, t.metric, t.key, t.n FROM site_tallies t
+                WHERE t.site_id = OLD.site_id AND t.metric = ANY (TG_ARGV) AND t.key = OLD.id
+                ON CONFLICT (site_id, metric, key) DO UPDATE SET n = site_tallies.n + excluded.n;
+              DELETE FROM site_tallies WHERE site_id = OLD.site_id AND metric = ANY (TG_ARGV) AND key = OLD.id;
+              RETURN NULL;
+            END $$`.execute(q);
+          for (const { item, metrics } of items) {
+            await sql
+              .raw(
+                `CREATE TRIGGER ${item}_tally_item_drop AFTER DELETE ON ${item} FOR EACH ROW EXECUTE FUNCTION site_tally_item_drop(${metrics})`,
+              )
+              .execute(q);
+            await sql
+              .raw(
+                `CREATE TRIGGER ${item}_tally_item_move AFTER UPDATE OF site_id ON ${item}
+            FOR EACH ROW WHEN (OLD.site_id IS DISTINCT FROM NEW.site_id) EXECUTE FUNCTION site_tally_item_move(${metrics})`,
+              )
+              .execute(q);
+          }
+        } else {
+          for (const c of counted) {
+            await sql
+              .raw(`CREATE TRIGGER ${c.table}_tally_item_insert AFTER INSERT ON ${c.table} BEGIN ${add(c)} END`)
+              .execute(q);
+            await sql
+              .raw(`CREATE TRIGGER ${c.table}_tally_item_delete AFTER DELETE ON ${c.table} BEGIN ${take(c)} END`)
+              .execute(q);
+            await sql
+              .raw(
+                `CREATE TRIGGER ${c.table}_tally_item_move AFTER UPDATE OF ${c.places.join(', ')} ON ${c.table}
+            WHEN ${moved(c, 'IS NOT')} BEGIN
+              ${take(c)}
+              ${add(c)}
+            END`,
+              )
+              .execute(q);
+          }
+          for (const { item, metrics } of items) {
+            await sql
+              .raw(
+                `CREATE TRIGGER ${item}_tally_item_drop AFTER DELETE ON ${item} BEGIN
+              DELETE FROM site_tallies WHERE site_id = OLD.site_id AND metric IN (${metrics}) AND key = OLD.id;
+            END`,
+              )
+              .execute(q);
+            await sql
+              .raw(
+                `CREATE TRIGGER ${item}_tally_item_move AFTER UPDATE OF site_id ON ${item} WHEN OLD.site_id IS NOT NEW.site_id BEGIN
+              INSERT INTO site_tallies (site_id, metric, key, n)
+                SELECT NEW.site_id, t.metric, t.key, t.n FROM site_tallies t
+                WHERE t.site_id = OLD.site_id AND t.metric IN (${metrics}) AND t.key = OLD.id
+                ON CONFLICT (site_id, metric, key) DO UPDATE SET n = site_tallies.n + excluded.n;
+              DELETE FROM site_tallies WHERE site_id = OLD.site_id AND metric IN (${metrics}) AND key = OLD.id;
+            END`,
+              )
+              .execute(q);
+          }
+        }
+        // The counts of the rows already there.
+        for (const c of counted)
+          await sql
+            .raw(
+              `INSERT INTO site_tallies (site_id, metric, key, n)
+              SELECT i.site_id, '${c.metric}', i.id, sum(${c.amount}) FROM ${c.table} R JOIN ${c.item} i ON i.id = R.${c.ref}
+              GROUP BY i.site_id, i.id`,
+            )
+            .execute(q);
+      };
+      if (postgres) await body(db);
+      else await db.transaction().execute(body);
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {
@@ -1082,6 +1302,23 @@ export async function applyMigrations(db: Kysely<any>): Promise<string[]> {
         ? `platform migration ${failed.migrationName} failed: ${String(error)}`
         : `platform migrations could not run: ${String(error)}`,
     );
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies the pending migrations up to and including `last` (in name order), and no further: a
+ * store as an older release left it, which a test fills before applying the rest (issue #29:
+ * `0029_item_tallies` counts the rows already there).
+ * @returns the names of the migrations applied now, in order
+ * @throws the first migration error, with the migration's name; an unknown `last`
+ */
+export async function migratePlatformTo(db: Kysely<any>, last: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(), allowUnorderedMigrations: true });
+  const { error, results } = await migrator.migrateTo(last);
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(failed ? `platform migration ${failed.migrationName} failed: ${String(error)}` : String(error));
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -3,7 +3,7 @@
  * platform tables. Revenue counts `paid` orders only, per currency, in minor units.
  */
 import type { Kysely } from 'kysely';
-import type { OperatorDatabase } from './schema.js';
+import { OVERVIEW_METRICS, type OperatorDatabase } from './schema.js';
 
 export interface SiteAnalytics {
   /** ISO 8601 UTC: when the figures were computed. */
@@ -29,8 +29,10 @@ export class AnalyticsAdmin {
   /**
    * The figures of one site (issue #29: the cost does not grow with the site). Counts are the
    * site's maintained tallies (`site_tallies`, migration 0026: kept by triggers in the same
-   * transaction as the rows they count), one primary-key range read. Two figures depend on `now`
-   * and are read from an index range: enrollments with an expiry after `now` (the active ones that
+   * transaction as the rows they count), one primary-key range per overview metric
+   * ({@link OVERVIEW_METRICS}: not the per-item counts of migration 0029, whose rows grow with the
+   * site's courses, events and forms, nor token usage). Two figures depend on `now` and are read
+   * from an index range: enrollments with an expiry after `now` (the active ones that
    * do not count as open; `enrollments_site_expiring`, only enrollments with an expiry and no
    * lifetime access, so the range is the not-yet-expired ones) and the learners with playback
    * progress recorded in the last 30 days (`learner_activity_site_last`: each learner's last
@@ -44,7 +46,12 @@ export class AnalyticsAdmin {
     const since = new Date(now.getTime() - 30 * 86_400_000).toISOString();
     const n = (v: unknown): number => Number(v ?? 0);
     const [tallies, expiring, learners] = await Promise.all([
-      this.db.selectFrom('site_tallies').select(['metric', 'key', 'n']).where('site_id', '=', siteId).execute(),
+      this.db
+        .selectFrom('site_tallies')
+        .select(['metric', 'key', 'n'])
+        .where('site_id', '=', siteId)
+        .where('metric', 'in', OVERVIEW_METRICS)
+        .execute(),
       this.db
         .selectFrom('enrollments')
         .select((eb) => eb.fn.countAll().as('n'))

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OperatorDatabase } from './schema.js';
+import { ITEM_METRICS, type OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
 import {
   clampPageSize,
@@ -52,7 +52,8 @@ export class CourseAdmin {
    * One page of the site's courses (public or not) by title, then slug, optionally only public
    * (true) or hidden (false) ones, with their lecture and enrollment counts (issue #29: "Keyset
    * pagination in SQL for every list (no in-memory paging, no row cap: every row reachable by
-   * cursor)"; keyset on `courses_site_title` / `courses_site_public_title`, migration 0028).
+   * cursor)"; keyset on `courses_site_title` / `courses_site_public_title`, migration 0028; the
+   * counts are maintained tallies, one primary-key lookup per course, migration 0029).
    * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `isPublic`
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
@@ -70,7 +71,7 @@ export class CourseAdmin {
     return keysetPage(await q.execute(), limit, (r) => [r.title, r.slug], adminCourse);
   }
 
-  /** One course by slug. @throws PlatformError `not_found` */
+  /** One course by slug, with its lecture and enrollment counts (tallies, migration 0029). @throws PlatformError `not_found` */
   async get(siteId: string, slug: string): Promise<AdminCourse> {
     const row = await this.query(siteId).where('courses.slug', '=', slug).executeTakeFirst();
     if (!row) throw notFound('course', slug);
@@ -78,31 +79,32 @@ export class CourseAdmin {
   }
 
   /**
-   * The site's courses with their counts: lectures on `lectures_course`; enrollments on
-   * `enrollments_site_course_email` by the course slug each enrollment carries (migration 0023
-   * copies it on insert; a course's slug never changes), one index range per course.
+   * The site's courses with their counts (issue #29, "cost at volume"): each course's lectures and
+   * enrollments are its maintained tallies (`course_lectures`, `course_enrollments`, migration
+   * 0029: kept by triggers in the same transaction as the rows), one primary-key lookup each, so a
+   * course's count costs the same with one enrollment or a million.
    */
   private query(siteId: string) {
     return this.db
       .selectFrom('courses')
-      .select((eb) => [
-        'courses.slug as slug',
-        'courses.title as title',
-        'courses.description as description',
-        'courses.is_public as is_public',
-        'courses.created_at as created_at',
-        eb
-          .selectFrom('lectures')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('lectures.course_id', '=', 'courses.id')
-          .as('lectures'),
-        eb
-          .selectFrom('enrollments')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('enrollments.site_id', '=', 'courses.site_id')
-          .whereRef('enrollments.course_slug', '=', 'courses.slug')
-          .as('enrollments'),
-      ])
+      .select((eb) => {
+        const tally = (metric: string) =>
+          eb
+            .selectFrom('site_tallies')
+            .select('site_tallies.n')
+            .whereRef('site_tallies.site_id', '=', 'courses.site_id')
+            .where('site_tallies.metric', '=', metric)
+            .whereRef('site_tallies.key', '=', 'courses.id');
+        return [
+          'courses.slug as slug',
+          'courses.title as title',
+          'courses.description as description',
+          'courses.is_public as is_public',
+          'courses.created_at as created_at',
+          tally(ITEM_METRICS.courseLectures).as('lectures'),
+          tally(ITEM_METRICS.courseEnrollments).as('enrollments'),
+        ];
+      })
       .where('courses.site_id', '=', siteId);
   }
 

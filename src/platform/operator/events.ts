@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OperatorDatabase } from './schema.js';
+import { ITEM_METRICS, type OperatorDatabase } from './schema.js';
 import { PlatformError, notFound } from '../errors.js';
 import {
   clampPageSize,
@@ -41,8 +41,8 @@ export class EventAdmin {
    * not cancelled; `upcomingOnly` drops events that ended before `now` (issue #29: "Keyset
    * pagination in SQL for every list (no in-memory paging, no row cap: every row reachable by
    * cursor)"; keyset on `events_site_starts`, migration 0028; an `upcomingOnly` page walks past
-   * the events that ended, in start order, the index holding `ends_at` to test them by; the
-   * registrations counted per event of the page on `event_registrations_event`).
+   * the events that ended, in start order, the index holding `ends_at` to test them by; each
+   * event's registrations are its maintained tally, migration 0029).
    * @param options `limit` 1…MAX_ADMIN_PAGE_SIZE (clamped), `cursor` of an earlier page, `upcomingOnly`
    * @throws PlatformError `invalid` (field `cursor`) for a cursor of another list
    */
@@ -71,7 +71,12 @@ export class EventAdmin {
     return adminEvent(row);
   }
 
-  /** The site's events with their count of registrations that are not cancelled. */
+  /**
+   * The site's events with their count of registrations that are not cancelled (issue #29, "cost
+   * at volume"): the event's maintained tally (`event_registrations`, migration 0029: kept by
+   * triggers in the same transaction as the registrations, a status change included), one
+   * primary-key lookup per event whatever its number of registrations.
+   */
   private query(siteId: string) {
     return this.db
       .selectFrom('events')
@@ -82,10 +87,11 @@ export class EventAdmin {
         'events.ends_at as ends_at',
         'events.location as location',
         eb
-          .selectFrom('event_registrations')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('event_registrations.event_id', '=', 'events.id')
-          .where('event_registrations.status', '!=', 'cancelled')
+          .selectFrom('site_tallies')
+          .select('site_tallies.n')
+          .whereRef('site_tallies.site_id', '=', 'events.site_id')
+          .where('site_tallies.metric', '=', ITEM_METRICS.eventRegistrations)
+          .whereRef('site_tallies.key', '=', 'events.id')
           .as('registrations'),
       ])
       .where('events.site_id', '=', siteId);
