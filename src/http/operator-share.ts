@@ -10,7 +10,7 @@
  *
  * - a bucket of loop time, in ms: it refills at `share` ms per ms of wall time, up to `burstMs`;
  * - each operator request is charged its loop time, ms: from the edge to its admission (the bearer
- *   check), then the process's CPU time (never more than the wall time) from admission to the
+ *   check), then the loop thread's CPU time (never more than the wall time) from admission to the
  *   closed response (handler, JSON, socket write), so waits on I/O (an upload, a slow database)
  *   are not charged;
  * - other traffic is "being served" while another request is in flight or one was answered less
@@ -32,6 +32,19 @@
 
 /** A clock in ms (`performance.now()`). */
 export type Clock = () => number;
+
+type CpuUsage = { user: number; system: number };
+const threadCpuUsage = (process as unknown as { threadCpuUsage?: () => CpuUsage }).threadCpuUsage;
+
+/**
+ * CPU time of the event loop's thread so far, ms: `process.threadCpuUsage()` (Node ≥ 23.9 and
+ * recent 22.x), else the whole process's (`process.cpuUsage()`, which also counts GC and worker
+ * threads: a charge then errs on the high side).
+ */
+export function loopCpuMs(): number {
+  const used = threadCpuUsage ? threadCpuUsage.call(process) : process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
 
 /** Settings of {@link OperatorLoopShare}. */
 export interface OperatorLoopShareOptions {
@@ -128,18 +141,17 @@ export class OperatorLoopShare {
       waited = this.clock() - asked;
       this.onWait?.(waited);
     }
-    // Charged: the work before admission (from the edge: its bearer check) and the process CPU
-    // time from admission to the answer (so an upload or a slow network read, waiting on I/O, is
+    // Charged: the work before admission (from the edge: its bearer check) and the loop thread's
+    // CPU time from admission to the answer (so an upload or a slow network read, waiting on I/O, is
     // not charged as loop time).
     const before = Math.max(0, asked - (options.startedAt ?? asked));
-    const cpuAt = process.cpuUsage();
+    const cpuAt = loopCpuMs();
     const admitted = this.clock();
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const cpu = process.cpuUsage(cpuAt);
-      const spent = Math.min((cpu.user + cpu.system) / 1000, this.clock() - admitted);
+      const spent = Math.min(loopCpuMs() - cpuAt, this.clock() - admitted);
       this.refill();
       this.credit -= before + spent;
       if (this.queue.length > 0) this.schedule();
