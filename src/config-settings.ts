@@ -248,7 +248,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'AUDIT_RETENTION_DAYS', default: '`90`', description: 'days the audit trail keeps its events (1–3650)' },
   {
     env: 'OPERATOR_LOOP_SHARE',
-    default: '`0.15`',
+    default: '`0.1`',
     description:
       'share of the event loop operator requests (`/api/v1`, `/admin`, MCP operator tools) may take while token traffic is being served, 0.01–1; beyond it they wait (never refused, at most 5 s) for their turn. `1` turns this off. See "Operator requests and token traffic"',
   },
@@ -471,7 +471,7 @@ export const ENV_VALUES = {
     const n = Number(raw);
     return /^(0|1)?(\.\d+)?$/.test(raw.trim()) && raw.trim() !== '' && n >= 0.01 && n <= 1
       ? n
-      : refuse(ctx, 'a fraction between 0.01 and 1, e.g. 0.15');
+      : refuse(ctx, 'a fraction between 0.01 and 1, e.g. 0.1');
   }),
   UPLOAD_MAX_BYTES: wholeNumber(
     1024,

@@ -114,7 +114,7 @@ export interface Config {
   auditRetentionDays: number;
   /**
    * Issue #29: fraction of the event loop operator requests may take while other requests are in
-   * flight (`OPERATOR_LOOP_SHARE`, 0.01–1, default 0.15; 1 = unscheduled; src/http/operator-share.ts).
+   * flight (`OPERATOR_LOOP_SHARE`, 0.01–1, default 0.1; 1 = unscheduled; src/http/operator-share.ts).
    */
   operatorLoopShare: number;
   /** Issue #10: largest uploaded file in bytes (`UPLOAD_MAX_BYTES`, default 5 MiB, at most `UPLOAD_CEILING_BYTES`). */
@@ -342,7 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     trustProxy: settings.TRUST_PROXY ?? 0,
     metrics: readMetrics(settings, mode),
     auditRetentionDays: settings.AUDIT_RETENTION_DAYS ?? 90,
-    operatorLoopShare: settings.OPERATOR_LOOP_SHARE ?? 0.15,
+    operatorLoopShare: settings.OPERATOR_LOOP_SHARE ?? 0.1,
     uploadMaxBytes: settings.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024,
     smtpUrl: settings.SMTP_URL,
     smtpFrom: settings.SMTP_FROM,

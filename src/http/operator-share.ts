@@ -9,10 +9,12 @@
  * to a share of the loop while other traffic is being served, and leaves them unhindered otherwise:
  *
  * - a bucket of loop time, in ms: it refills at `share` ms per ms of wall time, up to `burstMs`;
- * - each operator request is charged its loop time, ms: from the edge to its admission (the bearer
- *   check), then the loop thread's CPU time (never more than the wall time) from admission to the
- *   closed response (handler, JSON, socket write), so waits on I/O (an upload, a slow database)
- *   are not charged;
+ * - each operator request is charged, ms: the time from the edge to its admission (the bearer
+ *   check), then the wall time from admission to the closed response (handler, Koa's JSON write,
+ *   and the work interleaved with it under load), but at most its loop thread's CPU time or
+ *   `ioCapMs` (20), whichever is more: an upload or a slow database read waits on I/O without
+ *   holding the loop (charging CPU time alone undercharged: on a core shared with GC and worker
+ *   threads the loop thread's CPU time is well under its wall time);
  * - other traffic is "being served" while another request is in flight or one was answered less
  *   than `quietMs` ago (on the embedded store a UserInfo request starts and ends within one turn
  *   of the loop, so "in flight" alone would rarely see it);
@@ -50,7 +52,7 @@ export function loopCpuMs(): number {
 export interface OperatorLoopShareOptions {
   /**
    * Fraction of wall time operator requests may be in flight while other traffic is served
-   * (0 < share ≤ 1; 1 turns the scheduling off). `OPERATOR_LOOP_SHARE`, default 0.15.
+   * (0 < share ≤ 1; 1 turns the scheduling off). `OPERATOR_LOOP_SHARE`, default 0.1.
    */
   share: number;
   /** Bucket size in ms of loop time: what operators may take at once before the share applies (default 100). */
@@ -59,6 +61,11 @@ export interface OperatorLoopShareOptions {
   quietMs?: number;
   /** Longest wait of one request, ms (default 5,000): after it the request runs whatever the bucket holds. */
   maxWaitMs?: number;
+  /**
+   * Most a request is charged beyond its loop thread's CPU time, ms (default 20): an upload or a
+   * slow database read is in flight long without holding the loop.
+   */
+  ioCapMs?: number;
   clock?: Clock;
   /** Called with the ms a request waited, for those that waited (the metrics' histogram). */
   onWait?: (ms: number) => void;
@@ -75,6 +82,7 @@ export class OperatorLoopShare {
   private readonly burstMs: number;
   private readonly quietMs: number;
   private readonly maxWaitMs: number;
+  private readonly ioCapMs: number;
   private readonly clock: Clock;
   private readonly onWait?: (ms: number) => void;
   /** Loop time operators may still take, ms (may fall below 0: a long request is charged in full). */
@@ -93,6 +101,7 @@ export class OperatorLoopShare {
     this.burstMs = options.burstMs ?? 100;
     this.quietMs = options.quietMs ?? 10;
     this.maxWaitMs = options.maxWaitMs ?? 5_000;
+    this.ioCapMs = options.ioCapMs ?? 20;
     this.clock = options.clock ?? (() => performance.now());
     this.onWait = options.onWait;
     this.credit = this.burstMs;
@@ -141,9 +150,8 @@ export class OperatorLoopShare {
       waited = this.clock() - asked;
       this.onWait?.(waited);
     }
-    // Charged: the work before admission (from the edge: its bearer check) and the loop thread's
-    // CPU time from admission to the answer (so an upload or a slow network read, waiting on I/O, is
-    // not charged as loop time).
+    // Charged: the work before admission (from the edge: its bearer check) and the time from
+    // admission to the answer (see the module comment).
     const before = Math.max(0, asked - (options.startedAt ?? asked));
     const cpuAt = loopCpuMs();
     const admitted = this.clock();
@@ -151,7 +159,10 @@ export class OperatorLoopShare {
     return () => {
       if (released) return;
       released = true;
-      const spent = Math.min(loopCpuMs() - cpuAt, this.clock() - admitted);
+      // Wall time (under load it holds the interleaved work the request caused too), but a
+      // request that mostly waited on I/O is charged its CPU time or `ioCapMs`, whichever is more.
+      const wall = this.clock() - admitted;
+      const spent = Math.min(wall, Math.max(loopCpuMs() - cpuAt, this.ioCapMs));
       this.refill();
       this.credit -= before + spent;
       if (this.queue.length > 0) this.schedule();
