@@ -67,6 +67,23 @@ describe('the scheduler (real timers)', () => {
     share.close();
   });
 
+  test('every request is charged at least minChargeMs: tiny requests cannot slip through in thousands', async () => {
+    const share = new OperatorLoopShare({ share: 0.1, burstMs: 10, minChargeMs: 2, maxWaitMs: 10_000 });
+    share.enter(false); // token traffic in flight throughout
+    const started = performance.now();
+    let calls = 0;
+    while (performance.now() - started < 500) {
+      (await share.admit())(); // a request that does next to nothing
+      calls += 1;
+    }
+    const wall = performance.now() - started;
+    // Charged 2 ms each against 10 ms + 0.1 × wall of allowance (+1 admitted on the last credit).
+    expect(calls).toBeLessThanOrEqual(Math.ceil((10 + 0.1 * wall) / 2) + 2);
+    expect(calls).toBeGreaterThan(5);
+    share.leave(false);
+    share.close();
+  });
+
   test('a waiting request goes once the other traffic is quiet; with nothing else served admission is immediate', async () => {
     const share = new OperatorLoopShare({ share: 0.01, burstMs: 1, quietMs: 10, maxWaitMs: 10_000 });
     share.enter(false); // another request, in flight
