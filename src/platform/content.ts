@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import {
+  afterNewestFirst,
   clampPageSize,
   decodeCursor,
   keysetPage,
@@ -142,13 +143,7 @@ export class SiteContent {
       return keysetPage(await q.execute(), limit, (r) => [r.slug], item);
     }
     q = q.orderBy('created_at', 'desc').orderBy('slug');
-    if (options.cursor !== undefined) {
-      const [createdAt, slug] = decodeCursor(options.cursor, 2) as [string, string];
-      // Newest first, slugs ascending within one time: `created_at <= c` seeks, the rest breaks ties.
-      q = q
-        .where('created_at', '<=', createdAt)
-        .where((eb) => eb.or([eb('created_at', '<', createdAt), eb('slug', '>', slug)]));
-    }
+    if (options.cursor !== undefined) q = q.where(afterNewestFirst('created_at', 'slug', options.cursor));
     return keysetPage(await q.execute(), limit, (r) => [r.created_at, r.slug], item);
   }
 

@@ -8,6 +8,7 @@ import type { PlatformDatabase } from './schema.js';
 import { notFound } from './errors.js';
 import { ITEM_METRICS, type SiteTalliesTable } from './operator/schema.js';
 import {
+  afterNewestFirst,
   clampPageSize,
   decodeCursor,
   keysetPage,
@@ -175,13 +176,7 @@ export class Forms {
       .orderBy('id')
       .limit(limit + 1);
     if (options.since !== undefined) q = q.where('submitted_at', '>=', options.since);
-    if (options.cursor !== undefined) {
-      const [submittedAt, id] = decodeCursor(options.cursor, 2) as [string, string];
-      // Newest first, ids ascending within one time: `submitted_at <= c` seeks, the rest breaks ties.
-      q = q
-        .where('submitted_at', '<=', submittedAt)
-        .where((eb) => eb.or([eb('submitted_at', '<', submittedAt), eb('id', '>', id)]));
-    }
+    if (options.cursor !== undefined) q = q.where(afterNewestFirst('submitted_at', 'id', options.cursor));
     return keysetPage(await q.execute(), limit, (r) => [r.submitted_at, r.id], submission);
   }
 

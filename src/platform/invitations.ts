@@ -15,8 +15,8 @@ import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import { lockSite } from './locks.js';
 import {
+  afterNewestFirst,
   clampPageSize,
-  decodeCursor,
   keysetPage,
   MAX_ADMIN_PAGE_SIZE,
   type KeysetPage,
@@ -204,13 +204,7 @@ export class Invitations {
           .where('expires_at', options.status === 'pending' ? '>' : '<=', now.toISOString());
         break;
     }
-    if (options.cursor !== undefined) {
-      const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
-      // `created_at <= c` seeks the index; the rest of the row-value test only breaks ties.
-      q = q
-        .where('created_at', '<=', createdAt)
-        .where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '>', id)]));
-    }
+    if (options.cursor !== undefined) q = q.where(afterNewestFirst('created_at', 'id', options.cursor));
     return keysetPage(
       await q.execute(),
       limit,

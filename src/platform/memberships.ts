@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformError, notFound } from './errors.js';
 import {
+  afterNewestFirst,
   clampPageSize,
   decodeCursor,
   keysetPage,
@@ -287,13 +288,8 @@ export class Memberships {
       .limit(limit + 1);
     if (options.planId) q = q.where('subscriptions.plan_id', '=', options.planId);
     if (options.status) q = q.where('subscriptions.status', '=', options.status);
-    if (options.cursor !== undefined) {
-      const [createdAt, id] = decodeCursor(options.cursor, 2) as [string, string];
-      // Newest first, ids ascending within one time: `created_at <= c` seeks, the rest breaks ties.
-      q = q
-        .where('subscriptions.created_at', '<=', createdAt)
-        .where((eb) => eb.or([eb('subscriptions.created_at', '<', createdAt), eb('subscriptions.id', '>', id)]));
-    }
+    if (options.cursor !== undefined)
+      q = q.where(afterNewestFirst('subscriptions.created_at', 'subscriptions.id', options.cursor));
     return keysetPage(
       await q.execute(),
       limit,

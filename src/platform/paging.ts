@@ -5,6 +5,7 @@
  * stable across inserts elsewhere in the list, because it names a row, not an offset. The API layer
  * wraps keys into opaque cursors; this module only parses what it produced.
  */
+import type { ExpressionBuilder } from 'kysely';
 import { PlatformError } from './errors.js';
 
 /** Largest page a caller may ask for (`first`). */
@@ -57,6 +58,19 @@ export function decodeCursor(cursor: string, arity: number): string[] {
     // falls through to the error below
   }
   throw new PlatformError('invalid', 'cursor: not a cursor of this list; start again without one', { field: 'cursor' });
+}
+
+/**
+ * The keyset condition "after the cursor's row" of a list ordered newest first by `time`, then by
+ * `key` ascending within one time (a WHERE callback for Kysely): `time <= t` is the index seek, and
+ * `time < t OR key > k` only breaks ties (a row-value comparison cannot express mixed directions).
+ * @param cursor a cursor of this list (two strings: the time, ISO 8601, and the key)
+ * @throws PlatformError `invalid` (field `cursor`) when it is not a cursor of a list of this shape
+ */
+export function afterNewestFirst(time: string, key: string, cursor: string) {
+  const [t, k] = decodeCursor(cursor, 2) as [string, string];
+  // biome-ignore lint/suspicious/noExplicitAny: column names are checked by the caller's list query
+  return (eb: ExpressionBuilder<any, any>) => eb.and([eb(time, '<=', t), eb.or([eb(time, '<', t), eb(key, '>', k)])]);
 }
 
 /**
