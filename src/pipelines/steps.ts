@@ -32,6 +32,7 @@ import { bearer } from '../resource/bearer.js';
 import { answerOutageAs503 } from '../ops/store-outage.js';
 import type { BearerAuthentication, RouteSpec } from '../http/route-table.js';
 import type { Services } from '../compose.js';
+import { SESSION_COOKIE } from '../operator/session.js';
 import type { Step } from './pipeline.js';
 import { tagColumnStep, type ColumnSteps } from './assemble.js';
 
@@ -59,6 +60,11 @@ export function sharedSteps(services: Services): ColumnSteps {
   const handToProvider = mount(provider as unknown as Koa);
   const { loopShare } = services;
   const shareLoop: Step = async function shareLoop(ctx, next) {
+    // `/admin` checks its session inside its router, after this step: a request without a signed
+    // session cookie (on its way to the sign-in page) is neither held nor charged, so anonymous
+    // requests cannot spend the operators' share.
+    if (ctx.state.route?.spec.auth.kind === 'session' && !ctx.cookies.get(SESSION_COOKIE, { signed: true }))
+      return next();
     const release = await loopShare.admit({ startedAt: ctx.state.startedAt });
     // Charged once the response is closed: Koa writes the body (JSON) after every step returned.
     ctx.res.once('close', release);

@@ -200,6 +200,35 @@ describe('over real HTTP', () => {
     expect(await waits()).toBe(before);
   });
 
+  test("anonymous /admin requests (no signed session) are neither held nor charged: they cannot spend the operators' share", async () => {
+    const before = await waits();
+    const until = performance.now() + 1_500;
+    const userinfo = async () => {
+      while (performance.now() < until) {
+        const res = await fetch(`${server.baseUrl}/api/oauth/userinfo`, {
+          headers: { authorization: `Bearer ${member}` },
+        });
+        await res.arrayBuffer();
+      }
+    };
+    let anonymous = 0;
+    const flood = async () => {
+      while (performance.now() < until) {
+        const res = await fetch(`${server.baseUrl}/admin/demo`, { redirect: 'manual' });
+        await res.arrayBuffer();
+        expect(res.status).toBe(302);
+        anonymous += 1;
+      }
+    };
+    await Promise.all([flood(), flood(), ...Array.from({ length: 4 }, userinfo)]);
+    // Charged 2 ms each at a share of 0.01, a hundred of them would have spent the 100 ms burst.
+    expect(anonymous).toBeGreaterThan(100);
+    expect(await waits()).toBe(before);
+    // An operator's page right after is not held by them.
+    expect(await page('/api/v1/members?limit=10')).toBe(200);
+    expect(await waits()).toBe(before);
+  }, 30_000);
+
   test('paging while eight connections call UserInfo: the operator waits its turn, every answer is 200', async () => {
     const before = await waits();
     // Until the operator has spent its burst and waited once (at a share of 0.01: ~100 ms of pages).
