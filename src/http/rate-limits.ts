@@ -22,7 +22,9 @@
  * every point) and given back after the provider answered unless the request authenticated the
  * client with a credential (`client_secret_*`, `private_key_jwt`: anything but `none`, and not
  * answered `invalid_client`) or, at the token endpoint, proved a grant (tokens were issued: a
- * valid code or refresh token). Everything else is bounded by the per-address limit only.
+ * valid code or refresh token). Everything else is bounded by the per-address limit only; a
+ * revocation or introspection request that presents no client credential cannot prove anything,
+ * so no ceiling point is taken for it at all ({@link mayProve}).
  *
  * On Redis the two points of a request (the address's and the client's ceiling) are reserved in
  * **one round trip** (issue #29): {@link redisReservation} runs a small Lua script that does for
@@ -253,6 +255,19 @@ function provedClientOrGrant(ctx: Context, limit: LimitName): boolean {
   );
 }
 
+/**
+ * Whether a request may still prove a client or a grant (see {@link provedClientOrGrant}): at the
+ * token endpoint always (a public client proves a grant with a valid code or refresh token);
+ * elsewhere only when it presents a client credential (HTTP Basic, `client_secret`,
+ * `client_assertion`). A request that cannot would have its ceiling point given back whatever
+ * the provider answers, so none is taken for it.
+ */
+export function mayProve(ctx: Context, limit: LimitName, form: URLSearchParams): boolean {
+  if (limit === 'token') return true;
+  if (ctx.get('authorization').toLowerCase().startsWith('basic ')) return true;
+  return form.has('client_secret') || form.has('client_assertion');
+}
+
 /** Builds the limiters and the middleware of DESIGN D7. */
 export function rateLimiting(deps: RateLimitDeps): RateLimiting {
   const names = Object.keys(deps.limits) as LimitName[];
@@ -307,11 +322,14 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       return next();
     }
     // Both points reserved now, in one round trip on Redis (parallel requests cannot pass either
-    // limit); the ceiling's is kept only for a proven client or grant.
+    // limit); the ceiling's is kept only for a proven client or grant. A request that cannot prove
+    // anything (see `mayProve`) is bounded by the address's limit only: no ceiling point to take
+    // and give back (issue #29: a round trip less per public client's introspection on Redis).
     const ceilingKey = `client:${clientId}`;
+    const ceiling = policy.clientCeiling && mayProve(ctx, name, form);
     const outcome = await reserve(
       { limiter: limiters[name], key: `client:${clientId}|${address}` },
-      policy.clientCeiling ? { limiter: ceilings[name], key: ceilingKey } : undefined,
+      ceiling ? { limiter: ceilings[name], key: ceilingKey } : undefined,
     );
     if (!outcome.ok) {
       const description =
@@ -320,7 +338,7 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
           : `too many ${name} requests for this client; retry later`;
       throw tooMany(name, outcome.res, description);
     }
-    if (!policy.clientCeiling) return next();
+    if (!ceiling) return next();
     let proved = false;
     try {
       await next();

@@ -19,6 +19,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { PlatformDatabase } from '../platform/schema.js';
 import type { RefreshRotation } from '../../adapters/rotation.js';
 import { isStoreOutage } from '../errors/outage.js';
+import { PreparedQuery } from '../platform/prepared.js';
 
 type AdapterClass = new (name: string) => Adapter & RefreshRotation;
 
@@ -32,15 +33,19 @@ export class PlatformClients {
   constructor(private readonly db: Kysely<PlatformDatabase>) {}
 
   /**
+   * One client's row: every token request reads it (issue #29: compiled once; on the embedded
+   * store it runs on a cached statement without Kysely's connection hand-off, src/platform/prepared.ts).
+   */
+  private readonly findClient = new PreparedQuery(1, (clientId: string) =>
+    this.db.selectFrom('oauth_clients').select(['metadata', 'expires_at']).where('client_id', '=', clientId),
+  );
+
+  /**
    * The stored metadata of `clientId`, or undefined when there is none or it expired.
    * @throws the platform store's error (a store outage when it is unreachable)
    */
   async find(clientId: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db
-      .selectFrom('oauth_clients')
-      .select(['metadata', 'expires_at'])
-      .where('client_id', '=', clientId)
-      .executeTakeFirst();
+    const [row] = await this.findClient.rows(this.db, clientId);
     if (!row) return undefined;
     if (row.expires_at !== null && Number(row.expires_at) <= nowSeconds()) return undefined;
     return JSON.parse(row.metadata) as AdapterPayload;

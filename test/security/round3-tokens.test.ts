@@ -105,6 +105,68 @@ describe('issue #25 finding 8: strangers cannot spend a public client’s budget
   });
 });
 
+describe('issue #25 finding 8 at introspection: only a request with a client credential takes a ceiling point', () => {
+  let server: TestServer;
+  // 2 per client and address → a client-wide ceiling of 20 (CLIENT_CEILING_FACTOR 10).
+  beforeAll(async () => {
+    server = await startTestServer({ TRUST_PROXY: '1', RATE_LIMIT_INTROSPECTION: '2/60' });
+  });
+  afterAll(() => server.close());
+
+  const introspect = (form: Record<string, string>, address: string) =>
+    postForm(
+      server.baseUrl,
+      '/api/oauth/introspect',
+      { token: randomString(43), ...form },
+      { 'x-forwarded-for': address },
+    );
+
+  test('authenticated introspections meet the ceiling; a request without a credential is then answered 401, not 429, and stays within its address limit', async () => {
+    const registered = await fetch(`${server.baseUrl}/api/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'ceiling introspector',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'client_secret_post',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const client = (await registered.json()) as { client_id: string; client_secret: string };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      for (let j = 0; j < 2; j++) {
+        const res = await introspect(
+          { client_id: client.client_id, client_secret: client.client_secret },
+          `203.0.113.${i}`,
+        );
+        statuses.push(res.status);
+      }
+    }
+    // Twenty proven requests spend the ceiling; the next four are refused by it.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    const refused = await introspect(
+      { client_id: client.client_id, client_secret: client.client_secret },
+      '203.0.113.99',
+    );
+    expect([refused.status, refused.body.error_description]).toEqual([
+      429,
+      'too many introspection requests for this client; retry later',
+    ]);
+    // Without a credential the request cannot prove the client: no ceiling point is taken for it,
+    // so it reaches client authentication (401) and only its address's own limit applies.
+    const bare = { client_id: client.client_id };
+    const first = await introspect(bare, '198.51.100.7');
+    expect([first.status, first.body.error]).toEqual([401, 'invalid_client']);
+    expect((await introspect(bare, '198.51.100.7')).status).toBe(401);
+    const third = await introspect(bare, '198.51.100.7');
+    expect([third.status, third.body.error_description]).toEqual([
+      429,
+      'too many introspection requests for this client from this address; retry later',
+    ]);
+  }, 60_000);
+});
+
 describe('issue #25 finding 13: with an https BASE_URL every cookie is Secure, also over plain HTTP without TRUST_PROXY', () => {
   const secureEverywhere = (res: Response) => {
     const lines = res.headers.getSetCookie();
