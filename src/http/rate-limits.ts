@@ -221,6 +221,9 @@ export function clientIdOf(authorization: string | undefined, form: URLSearchPar
   return form.get('client_id') ?? undefined;
 }
 
+/** A canonical IPv4 address: four decimal octets 0–255 without leading zeros. */
+const DOTTED_QUAD = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 /**
  * The rate-limit key of a client address: an IPv4 address as it is; an IPv6 address as its /64
  * prefix (`2001:db8:1:2::/64`: a subscriber gets at least a /64 and can pick any address in it);
@@ -229,6 +232,9 @@ export function clientIdOf(authorization: string | undefined, form: URLSearchPar
  * @param ip `ctx.ip`
  */
 export function addressKey(ip: string): string {
+  // The common case, a dotted-quad IPv4 address as the socket reports it, is its own key: no
+  // parse per request (issue #29: ipaddr.js was ~2 % of an introspection's CPU).
+  if (DOTTED_QUAD.test(ip)) return ip;
   if (!ipaddr.isValid(ip)) return ip;
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();
