@@ -90,11 +90,21 @@ const OPERATOR_SCOPE = 'openid students:read orders:read members:read school:rea
 const pad = (i: number) => String(i).padStart(8, '0');
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** Spawns `node <args>` on one CPU (`taskset`, when present). */
+/**
+ * Spawns `node <args>` on one CPU (`taskset`, when present): the server on CPU 0, the operator's
+ * walker on CPU 1 at the lowest priority (`nice 19`), so that it stands for a script on another
+ * machine and does not take CPU time from the load generator (this process, also on CPU 1 in
+ * `main`): on a 2-CPU machine it did, and UserInfo "under paging" then measured the load
+ * generator's shortfall (the server's core was 67 % busy), not the server.
+ */
 function spawnNode(args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe', cpu: number): ChildProcess {
   const stdio: ['ignore', number | 'pipe', 'inherit'] = ['ignore', stdout, 'inherit'];
   return pin
-    ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], { env, stdio, cwd: root })
+    ? spawn('nice', ['-n', cpu === 0 ? '0' : '19', 'taskset', '-c', String(cpu), process.execPath, ...args], {
+        env,
+        stdio,
+        cwd: root,
+      })
     : spawn(process.execPath, args, { env, stdio, cwd: root });
 }
 
@@ -116,6 +126,16 @@ interface Target {
   results: Map<string, number>;
 }
 
+/** `/metrics` is read (operator charge) with this token, in the production start too. */
+const METRICS_TOKEN = randomBytes(16).toString('hex');
+
+/** Seconds of event-loop time charged to operator requests so far (`coursegate_operator_charged_seconds_total`). */
+async function operatorCharged(t: Target): Promise<number> {
+  const res = await fetch(`${t.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const m = /^coursegate_operator_charged_seconds_total (\S+)$/m.exec(await res.text());
+  return m ? Number(m[1]) : Number.NaN;
+}
+
 function coursegateEnv(port: number, dir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const high = '100000000/1';
   const env: NodeJS.ProcessEnv = {
@@ -132,6 +152,7 @@ function coursegateEnv(port: number, dir: string, extra: Record<string, string>)
     RATE_LIMIT_REGISTRATION: high,
     AUDIT_RETENTION_DAYS: String(RETENTION),
     LOG_LEVEL: 'warn',
+    METRICS_TOKEN,
     ...extra,
   };
   return env;
@@ -679,13 +700,24 @@ async function userinfoUnderPaging(t: Target): Promise<void> {
   let alone = 0;
   let together = 0;
   let pages = 0;
+  // The server's CPU use during each kind of turn, in % of its core: a paging turn in which the
+  // server's core is less busy than alone means the load generator, not the server, fell short.
+  let busyAlone = 0;
+  let busyTogether = 0;
+  let charged = 0;
+  const serverBusy = async (run: () => Promise<autocannon.Result>) => {
+    const before = cpuMs(t.child!.pid!);
+    const r = await run();
+    return { r, busy: (100 * (cpuMs(t.child!.pid!) - before)) / (r.duration * 1000) };
+  };
   const turn = Math.max(3, DURATION / TURNS);
   for (let k = 0; k < TURNS; k++) {
     const aloneFirst = k % 2 === 0;
     for (const withWalker of aloneFirst ? [false, true] : [true, false]) {
       if (!withWalker) {
-        const r = await userinfo(turn);
+        const { r, busy } = await serverBusy(() => userinfo(turn));
         alone += r.requests.total / r.duration;
+        busyAlone += busy;
         continue;
       }
       const walker = spawnNode(
@@ -698,8 +730,11 @@ async function userinfoUnderPaging(t: Target): Promise<void> {
       walker.stdout!.on('data', (c: Buffer) => (out += c.toString()));
       const done = new Promise((r) => walker.once('exit', r));
       await new Promise((r) => setTimeout(r, 1500)); // the walker's start (tsx) is not part of the turn
-      const r = await userinfo(turn);
+      const chargedBefore = await operatorCharged(t);
+      const { r, busy } = await serverBusy(() => userinfo(turn));
+      charged += (100 * (await operatorCharged(t)) - 100 * chargedBefore) / r.duration;
       together += r.requests.total / r.duration;
+      busyTogether += busy;
       await done;
       pages += Number(/"pages":(\d+)/.exec(out)?.[1] ?? 0);
     }
@@ -708,6 +743,9 @@ async function userinfoUnderPaging(t: Target): Promise<void> {
   t.results.set('UserInfo, operator paging (req/s)', Math.round(together / TURNS));
   t.results.set('  ratio paging ÷ alone', Math.round((together / alone) * 100) / 100);
   t.results.set('  operator pages read meanwhile', pages);
+  t.results.set('  server core busy alone (%)', Math.round(busyAlone / TURNS));
+  t.results.set('  server core busy, operator paging (%)', Math.round(busyTogether / TURNS));
+  t.results.set('  loop time charged to the operator (%)', Math.round(charged / TURNS));
 }
 
 /** `--walk <origin> <token> <seconds>`: pages every operator list, one request at a time, until time is up. */
@@ -872,6 +910,8 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<string> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--walk') return walk(process.argv[3]!, process.argv[4]!, Number(process.argv[5]));
+  // The load generator (autocannon, in this process) stays off the server's CPU 0 (see spawnNode).
+  if (pin) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   const parts: string[] = [];
   const header = `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), shared machine: indicative; servers pinned to CPU 0, the operator's walker to CPU 1; ${PROD ? 'production' : 'development'} start; ${CONNECTIONS} connections, ${DURATION} s per size and scenario in ${TURNS} alternating turns.`;
   console.log(header);

@@ -119,7 +119,11 @@ export interface Services {
  */
 export async function composeServices(config: Config, logger: Logger): Promise<Services> {
   const metrics = createMetrics();
-  const loopShare = new OperatorLoopShare({ share: config.operatorLoopShare, onWait: metrics.observeOperatorWait });
+  const loopShare = new OperatorLoopShare({
+    share: config.operatorLoopShare,
+    onWait: metrics.observeOperatorWait,
+    onCharge: metrics.countOperatorCharge,
+  });
   const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
   const { db } = store;
   // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.

@@ -76,6 +76,8 @@ export interface OperatorLoopShareOptions {
   clock?: Clock;
   /** Called with the ms a request waited, for those that waited (the metrics' histogram). */
   onWait?: (ms: number) => void;
+  /** Called with the ms of loop time each operator request was charged (the metrics' counter). */
+  onCharge?: (ms: number) => void;
 }
 
 /** What {@link OperatorLoopShare.admit} answers: call it once the request is answered (charges the bucket). */
@@ -93,6 +95,7 @@ export class OperatorLoopShare {
   private readonly minChargeMs: number;
   private readonly clock: Clock;
   private readonly onWait?: (ms: number) => void;
+  private readonly onCharge?: (ms: number) => void;
   /** Loop time operators may still take, ms (may fall below 0: a long request is charged in full). */
   private credit: number;
   private stamp: number;
@@ -113,6 +116,7 @@ export class OperatorLoopShare {
     this.minChargeMs = options.minChargeMs ?? 2;
     this.clock = options.clock ?? (() => performance.now());
     this.onWait = options.onWait;
+    this.onCharge = options.onCharge;
     this.credit = this.burstMs;
     this.stamp = this.clock();
   }
@@ -173,7 +177,9 @@ export class OperatorLoopShare {
       const wall = this.clock() - admitted;
       const spent = Math.min(wall, Math.max(loopCpuMs() - cpuAt, this.ioCapMs));
       this.refill();
-      this.credit -= Math.max(this.minChargeMs, before + spent);
+      const charge = Math.max(this.minChargeMs, before + spent);
+      this.credit -= charge;
+      this.onCharge?.(charge);
       if (this.queue.length > 0) this.schedule();
     };
   }

@@ -33,6 +33,8 @@ export interface Metrics {
   rateLimited: Counter<'limit'>;
   /** Records the wait of one operator request for its share of the loop (src/http/operator-share.ts), in ms. */
   observeOperatorWait(ms: number): void;
+  /** Adds the loop time (ms) charged to one operator request (`coursegate_operator_charged_seconds_total`). */
+  countOperatorCharge(ms: number): void;
   /**
    * Counts and times one answered request (called once per request by the edge, src/app.ts).
    * @param ctx the request (method, `ctx.oidc.route`, path for the `route` label)
@@ -110,6 +112,11 @@ export function createMetrics(): Metrics {
     name: 'coursegate_operator_wait_seconds',
     help: 'Time operator requests waited for their share of the event loop (OPERATOR_LOOP_SHARE)',
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
+  const operatorCharged = new Counter({
+    name: 'coursegate_operator_charged_seconds_total',
+    help: 'Event-loop time charged to operator requests (OPERATOR_LOOP_SHARE): its rate is the share they took',
     registers: [registry],
   });
   const storeLatency = new Histogram({
@@ -245,11 +252,13 @@ export function createMetrics(): Metrics {
   }
 
   const observeOperatorWait = (ms: number) => operatorWait.observe(ms / 1000);
+  const countOperatorCharge = (ms: number) => operatorCharged.inc(ms / 1000);
   return {
     registry,
     rateLimited,
     observeRequest,
     observeOperatorWait,
+    countOperatorCharge,
     instrumentAdapter,
     observeQuery,
     observeProvider,

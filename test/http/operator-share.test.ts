@@ -221,6 +221,7 @@ describe('over real HTTP', () => {
     // Charged 2 ms each at a share of 0.01, a hundred of them would have spent the 100 ms burst.
     expect(anonymous).toBeGreaterThan(100);
     expect(await waits()).toBe(before);
+    expect(await charged()).toBe(0);
     // An operator's page while the token traffic still runs (so a spent bucket would hold it): not held.
     expect(await page('/api/v1/members?limit=10')).toBe(200);
     userinfoRunning = false;
@@ -228,11 +229,23 @@ describe('over real HTTP', () => {
     expect(await waits()).toBe(before);
   }, 30_000);
 
-  test('an operator paging alone never waits', async () => {
+  const charged = async () => {
+    const metric = (await server.metrics.registry
+      .getSingleMetric('coursegate_operator_charged_seconds_total')!
+      .get()) as {
+      values: Array<{ value: number }>;
+    };
+    return metric.values[0]?.value ?? 0;
+  };
+
+  test('an operator paging alone never waits; each page is charged at least minChargeMs (the charged-time counter)', async () => {
     const before = await waits();
+    const chargedBefore = await charged();
     for (let i = 0; i < 40; i++)
       expect(await page(i % 2 ? '/api/v1/members?limit=100' : '/api/v1/orders?limit=100')).toBe(200);
     expect(await waits()).toBe(before);
+    // 40 pages × at least 2 ms; an anonymous request is charged nothing (the test above).
+    expect((await charged()) - chargedBefore).toBeGreaterThanOrEqual(0.08);
   });
 
   test('paging while eight connections call UserInfo: the operator waits its turn, every answer is 200', async () => {
