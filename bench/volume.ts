@@ -90,21 +90,11 @@ const OPERATOR_SCOPE = 'openid students:read orders:read members:read school:rea
 const pad = (i: number) => String(i).padStart(8, '0');
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/**
- * Spawns `node <args>` on one CPU (`taskset`, when present): the server on CPU 0, the operator's
- * walker on CPU 1 at the lowest priority (`nice 19`), so that it stands for a script on another
- * machine and does not take CPU time from the load generator (this process, also on CPU 1 in
- * `main`): on a 2-CPU machine it did, and UserInfo "under paging" then measured the load
- * generator's shortfall (the server's core was 67 % busy), not the server.
- */
+/** Spawns `node <args>` on one CPU (`taskset`, when present). */
 function spawnNode(args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe', cpu: number): ChildProcess {
   const stdio: ['ignore', number | 'pipe', 'inherit'] = ['ignore', stdout, 'inherit'];
   return pin
-    ? spawn('nice', ['-n', cpu === 0 ? '0' : '19', 'taskset', '-c', String(cpu), process.execPath, ...args], {
-        env,
-        stdio,
-        cwd: root,
-      })
+    ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], { env, stdio, cwd: root })
     : spawn(process.execPath, args, { env, stdio, cwd: root });
 }
 
@@ -701,7 +691,9 @@ async function userinfoUnderPaging(t: Target): Promise<void> {
   let together = 0;
   let pages = 0;
   // The server's CPU use during each kind of turn, in % of its core: a paging turn in which the
-  // server's core is less busy than alone means the load generator, not the server, fell short.
+  // server's core is less busy than alone means the load generator, not the server, fell short
+  // (on a 2-CPU machine it shares CPU 1 with the walker; pinning the walker below it at nice 19
+  // was tried: then the walker hardly ran during the turns).
   let busyAlone = 0;
   let busyTogether = 0;
   let charged = 0;
@@ -910,8 +902,6 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<string> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--walk') return walk(process.argv[3]!, process.argv[4]!, Number(process.argv[5]));
-  // The load generator (autocannon, in this process) stays off the server's CPU 0 (see spawnNode).
-  if (pin) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   const parts: string[] = [];
   const header = `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), shared machine: indicative; servers pinned to CPU 0, the operator's walker to CPU 1; ${PROD ? 'production' : 'development'} start; ${CONNECTIONS} connections, ${DURATION} s per size and scenario in ${TURNS} alternating turns.`;
   console.log(header);
