@@ -224,6 +224,9 @@ export function clientIdOf(authorization: string | undefined, form: URLSearchPar
 /** A canonical IPv4 address: four decimal octets 0–255 without leading zeros. */
 const DOTTED_QUAD = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
+/** How Node reports an IPv4 peer of a dual-stack (`::`) listener. */
+const MAPPED_PREFIX = '::ffff:';
+
 /**
  * The rate-limit key of a client address: an IPv4 address as it is; an IPv6 address as its /64
  * prefix (`2001:db8:1:2::/64`: a subscriber gets at least a /64 and can pick any address in it);
@@ -235,6 +238,13 @@ export function addressKey(ip: string): string {
   // The common case, a dotted-quad IPv4 address as the socket reports it, is its own key: no
   // parse per request (issue #29: ipaddr.js was ~2 % of an introspection's CPU).
   if (DOTTED_QUAD.test(ip)) return ip;
+  // A server listening on `::` reports IPv4 peers IPv4-mapped (`::ffff:127.0.0.1`): the same fast
+  // path for the dotted quad after the prefix (issue #29: the bench's clients came this way, and
+  // ipaddr.js was ~4 % of an introspection's CPU).
+  if (ip.startsWith(MAPPED_PREFIX)) {
+    const v4 = ip.slice(MAPPED_PREFIX.length);
+    if (DOTTED_QUAD.test(v4)) return v4;
+  }
   if (!ipaddr.isValid(ip)) return ip;
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();

@@ -13,6 +13,18 @@ test('a canonical IPv4 address is its own key, as ipaddr.js would make it', () =
   }
 });
 
+test('an IPv4-mapped IPv6 address as a dual-stack listener reports it is keyed as its IPv4 address', () => {
+  for (const ip of ['127.0.0.1', '203.0.113.9', '0.0.0.0', '255.255.255.255']) {
+    expect(addressKey(`::ffff:${ip}`)).toBe(ip);
+    expect(ipaddr.process(`::ffff:${ip}`).toString()).toBe(ip);
+  }
+  // Not a dotted quad after the prefix: ipaddr.js decides, as before.
+  expect(addressKey('::ffff:7f00:1')).toBe(ipaddr.process('::ffff:7f00:1').toString());
+  expect(addressKey('::ffff:010.0.0.1')).toBe(
+    ipaddr.isValid('::ffff:010.0.0.1') ? ipaddr.process('::ffff:010.0.0.1').toString() : '::ffff:010.0.0.1',
+  );
+});
+
 test('other spellings are still parsed: IPv4-mapped IPv6, IPv6 /64 prefixes, odd IPv4 forms, junk', () => {
   expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
   expect(addressKey('2001:db8:1:2::7')).toBe('2001:db8:1:2::/64');
