@@ -14,11 +14,14 @@ import type { PlatformDatabase } from '../platform/schema.js';
 import { registerDirectReader, type DirectReader } from '../platform/prepared.js';
 import { migrateOrCheck } from '../platform/migrations.js';
 import { stablePlan } from '../../adapters/sqlite-plans.js';
+import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 
 /** An open embedded store: the raw SQLite handle (adapters) and the typed query layer (platform). */
 export interface EmbeddedStore {
   sqlite: Database.Database;
   db: Kysely<PlatformDatabase>;
+  /** The WAL checkpoint worker, when the store was opened with `backgroundCheckpoints`. */
+  checkpointer?: Checkpointer;
   close(): Promise<void>;
 }
 
@@ -27,6 +30,10 @@ export interface EmbeddedStore {
  * @param log optional Kysely query log hook (metrics: query latency)
  * @param synchronous SQLite `synchronous` pragma (`config.sqliteSynchronous`, env SQLITE_SYNCHRONOUS)
  * @param migrate apply pending migrations (default); false: refuse with SchemaBehindError while any is pending (`MIGRATE_ON_START=false`)
+ * @param backgroundCheckpoints WAL checkpoints from a worker thread (src/store/checkpointer.ts),
+ *   the main connection's automatic ones kept as a backstop, `onError` told of failures: the
+ *   server's setting. Absent: SQLite's automatic checkpoints on the committing connection (the CLI
+ *   and other short-lived users).
  * @throws when the directory cannot be created or the file is not a SQLite database
  */
 export async function openEmbeddedStore(
@@ -35,6 +42,7 @@ export async function openEmbeddedStore(
   warn: (message: string) => void = () => {},
   synchronous: 'FULL' | 'NORMAL' = 'NORMAL',
   migrate = true,
+  backgroundCheckpoints?: { onError: (message: string) => void },
 ): Promise<EmbeddedStore> {
   const file = path.join(dataDir, 'coursegate.db');
   const created = secureDataDir(dataDir, file, warn);
@@ -57,10 +65,17 @@ export async function openEmbeddedStore(
     await db.destroy().catch(() => undefined);
     throw err;
   }
+  let checkpointer: Checkpointer | undefined;
+  if (backgroundCheckpoints) {
+    checkpointer = startCheckpointer(file, synchronous, backgroundCheckpoints.onError);
+    sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  }
   return {
     sqlite,
     db,
+    checkpointer,
     async close() {
+      await checkpointer?.stop();
       await db.destroy(); // closes the shared better-sqlite3 handle too
     },
   };

@@ -90,6 +90,11 @@ export async function openStores(
   let embedded: EmbeddedStore | undefined;
   let longReads: Kysely<PlatformDatabase> | undefined;
   const warnPermissions = (message: string) => logger?.warn({ event: 'data_dir_permissions' }, message);
+  // The embedded store's WAL checkpoints run in a worker thread (src/store/checkpointer.ts).
+  const checkpoints = {
+    onError: (message: string) =>
+      logger?.warn({ event: 'sqlite_checkpoint_failed', err: { message } }, 'WAL checkpoint failed; retrying'),
+  };
   let db: Kysely<PlatformDatabase>;
   if (config.databaseUrl) {
     let pgDown = false;
@@ -120,6 +125,7 @@ export async function openStores(
       warnPermissions,
       config.sqliteSynchronous,
       config.migrateOnStart,
+      checkpoints,
     );
     db = embedded.db;
     const e = embedded;
@@ -188,7 +194,14 @@ export async function openStores(
       client.disconnect();
     });
   } else {
-    embedded ??= await openEmbeddedStore(config.dataDir, undefined, warnPermissions, config.sqliteSynchronous);
+    embedded ??= await openEmbeddedStore(
+      config.dataDir,
+      undefined,
+      warnPermissions,
+      config.sqliteSynchronous,
+      undefined,
+      checkpoints,
+    );
     const e = embedded;
     if (config.databaseUrl) closers.push(() => e.close());
     adapter = sqliteAdapterFactory(e.sqlite);
