@@ -7,10 +7,12 @@
  * load of other processes on a shared machine falls on both alike; the medians are printed.
  * Usage: flock /tmp/bench.lock node scripts/on-lts.mjs node --import tsx bench/token-cost.ts
  * env: BENCH_ONLY=refresh,introspection, BENCH_DURATION (5) s per turn after a 2 s warm-up,
- * BENCH_REPEAT (1) turns per scenario, BENCH_CONNECTIONS (16), BENCH_CPU_PROF=<dir>.
+ * BENCH_REPEAT (1) turns per scenario, BENCH_CONNECTIONS (16), BENCH_CPU_PROF=<dir>,
+ * BENCH_NODE_FLAGS="--trace-gc …" (more flags for the servers' node), BENCH_KEEP_LOG=<dir> (copies
+ * each server's stdout there before its data directory is removed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -59,6 +61,7 @@ async function start(root: string, name: string): Promise<Target> {
   };
   delete env.LOG_LEVEL;
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  prof.push(...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean));
   const log = openSync(path.join(dir, 'coursegate.log'), 'a');
   const child = spawn('taskset', ['-c', '0', process.execPath, ...prof, '--import', 'tsx', 'src/main.ts'], {
     env,
@@ -134,6 +137,11 @@ try {
 } finally {
   for (const t of targets) {
     await stop(t.child);
+    if (process.env.BENCH_KEEP_LOG)
+      copyFileSync(
+        path.join(t.dir, 'coursegate.log'),
+        path.join(process.env.BENCH_KEEP_LOG, `${path.basename(t.dir)}.log`),
+      );
     rmSync(t.dir, { recursive: true, force: true });
     if (REDIS) await deleteRedisPrefix(REDIS, t.prefix);
   }
