@@ -15,7 +15,7 @@
  * there), and lives as long as the token plus `keepSeconds` (bounded in time, like the tombstones
  * of rotated refresh tokens: `ttl.refresh_tombstone`).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
 type AdapterClass = new (name: string) => Adapter;
@@ -35,7 +35,8 @@ export interface TokenTombstones {
   clientOfGoneToken(token: string): Promise<string | undefined>;
 }
 
-const tombstoneId = (token: string): string => createHash('sha256').update(token).digest('base64url');
+// One-shot `hash` (no Hash object per call): on every refresh and every access token issued.
+const tombstoneId = (token: string): string => hash('sha256', token, 'base64url');
 
 /**
  * Wraps an adapter class so that every saved access token leaves a tombstone (see the module

@@ -13,7 +13,7 @@
  * Forms carry a CSRF token that is an HMAC of the session id (the interaction pages' CsrfTokens),
  * checked in constant time.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Adapter } from 'oidc-provider';
 import type { CsrfTokens } from '../http/csrf.js';
@@ -44,7 +44,7 @@ interface Stored {
 }
 
 const SID = /^[A-Za-z0-9_-]{43}$/;
-const keyOf = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
+const keyOf = (sid: string): string => hash('sha256', sid, 'base64url');
 
 /** Reads, starts and ends sessions; issues and checks their CSRF tokens. */
 export class WebSessions {

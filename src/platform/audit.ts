@@ -14,7 +14,7 @@
  * secret or password. `record` enforces it by refusing details that look like credentials.
  * Knows nothing of HTTP or OAuth.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { PostgresAdapter, sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
@@ -125,7 +125,7 @@ const HOUR_MS = 3_600_000;
  */
 export function refreshCounterId(grantId: string, at: Date): string {
   const hour = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
-  const random = new Uint8Array(createHash('sha256').update(grantId).digest().subarray(0, 16));
+  const random = new Uint8Array(hash('sha256', grantId, 'buffer').subarray(0, 16));
   return uuidv7({ msecs: hour, random });
 }
 
