@@ -33,13 +33,14 @@
  */
 import { Cluster, Redis } from 'ioredis';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type {
-  RefreshRotation,
-  RotatedSuccessor,
-  RotationOutcome,
-  RotationPolicy,
-  RotationResult,
-  SavedAlong,
+import {
+  savedAlong,
+  type RefreshRotation,
+  type RotatedSuccessor,
+  type RotationOutcome,
+  type RotationPolicy,
+  type RotationResult,
+  type SavedAlong,
 } from './rotation.js';
 
 /** Models whose instances can be consumed (used once). */
@@ -420,6 +421,9 @@ export function redisAdapterFactory(
       if (result === 'rotated' && along && !folded)
         await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
       const outcome: RotationOutcome = successor ? { result, successor } : { result };
+      const also = along?.also;
+      if (also && savedAlong(outcome, along))
+        await new RedisAdapter(also.model).upsert(also.id, also.payload, also.expiresIn);
       if (!cluster) return outcome;
       // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.
       const evicted = result === 'rotated' ? rest : [];

@@ -75,6 +75,23 @@ export interface SavedAlong {
   payload: AdapterPayload;
   /** Seconds. */
   expiresIn: number;
+  /**
+   * One more instance written whenever this one is, and never otherwise (the access token's
+   * tombstone, src/oauth/token-tombstones.ts): on SQLite in the same transaction, on Redis right
+   * after the rotation's script.
+   */
+  also?: SavedAlong;
+}
+
+/**
+ * Whether a rotation saved its `along` instance: always when it rotated; within the grace window
+ * only when that instance became the recorded successor's access token (the one recorded before
+ * was gone).
+ */
+export function savedAlong(outcome: RotationOutcome, along: SavedAlong | undefined): boolean {
+  if (!along) return false;
+  if (outcome.result === 'rotated') return true;
+  return outcome.result === 'grace' && outcome.successor?.accessToken?.id === along.id;
 }
 
 /** An oidc-provider adapter that can rotate refresh tokens atomically. */

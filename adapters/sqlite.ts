@@ -280,6 +280,7 @@ function rotationStatement(
     if (access && successor.a) answer.accessToken = { id: successor.a, payload: access };
     else if (along) {
       save(along.model, along.id, along.payload, along.expiresIn, t);
+      if (along.also) save(along.also.model, along.also.id, along.also.payload, along.also.expiresIn, t);
       record.run(JSON.stringify({ r: successor.r, a: along.id } satisfies SuccessorRecord), oldId);
       answer.accessToken = { id: along.id, payload: along.payload };
     }
@@ -306,6 +307,7 @@ function rotationStatement(
       }
       save('RefreshToken', newId, payload, expiresIn, t);
       if (along) save(along.model, along.id, along.payload, along.expiresIn, t);
+      if (along?.also) save(along.also.model, along.also.id, along.also.payload, along.also.expiresIn, t);
       if (payload.grantId) {
         const beyond = trimCutoff.get({ grant: payload.grantId, keep: policy.keepTombstones });
         if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });

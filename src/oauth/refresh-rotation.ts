@@ -52,6 +52,23 @@ interface WaitingRotation {
 }
 const waiting = new WeakMap<object, WaitingRotation>();
 
+/** What is saved with the carrier of a waiting rotation (see {@link joinWaitingRotation}), per request context. */
+const joined = new WeakMap<object, { carrierId: string; also: SavedAlong }>();
+
+/**
+ * Has `also` written in the same atomic step as the access token `carrierId`, when that token's
+ * save carries the current request's waiting refresh rotation (a refresh grant): then `also` is
+ * written exactly when the access token is (SQLite: same transaction). Call it just before that
+ * access token's `upsert`. Used by the access-token tombstones (src/oauth/token-tombstones.ts).
+ * @returns false when no rotation waits (the caller saves `also` itself)
+ */
+export function joinWaitingRotation(carrierId: string, also: SavedAlong): boolean {
+  const request = currentRequest();
+  if (!request || !waiting.has(request)) return false;
+  joined.set(request, { carrierId, also });
+  return true;
+}
+
 /** The successor a grace-window replay answers again, per request context (see {@link settleRefreshRotation}). */
 const replayed = new WeakMap<object, RotatedSuccessor>();
 
@@ -108,8 +125,12 @@ export function withRefreshRotation(Base: RotatingClass, policy: RotationPolicy)
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const request = currentRequest();
-      if (request && this.name === CARRIER && waiting.has(request))
-        return runWaiting(request, { model: CARRIER, id, payload, expiresIn });
+      if (request && this.name === CARRIER && waiting.has(request)) {
+        const join = joined.get(request);
+        joined.delete(request);
+        const also = join?.carrierId === id ? join.also : undefined;
+        return runWaiting(request, { model: CARRIER, id, payload, expiresIn, ...(also ? { also } : {}) });
+      }
       const before = runWaiting(request);
       if (before) await before;
       const oldId = request && this.rotating ? pending.get(request) : undefined;

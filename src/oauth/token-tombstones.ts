@@ -17,6 +17,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { joinWaitingRotation } from './refresh-rotation.js';
 
 type AdapterClass = new (name: string) => Adapter;
 
@@ -52,15 +53,19 @@ export function withTokenTombstones(Base: AdapterClass, keepSeconds: number): Ad
       this.tombstones = name === 'AccessToken' ? new Base(TOMBSTONE_MODEL) : undefined;
     }
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      // The token first: a refresh's rotation is saved together with it (refresh-rotation.ts).
+      if (!this.tombstones || typeof payload.clientId !== 'string') return this.inner.upsert(id, payload, expiresIn);
+      const tombstone = {
+        model: TOMBSTONE_MODEL,
+        id: tombstoneId(id),
+        payload: { clientId: payload.clientId } as AdapterPayload,
+        expiresIn: Math.max(1, expiresIn) + keepSeconds,
+      };
+      // In a refresh grant the access token carries the rotation (refresh-rotation.ts): the
+      // tombstone joins that atomic step (one SQLite commit), written only if the token is.
+      if (joinWaitingRotation(id, tombstone)) return this.inner.upsert(id, payload, expiresIn);
+      // Otherwise the token first, then its tombstone.
       await this.inner.upsert(id, payload, expiresIn);
-      if (this.tombstones && typeof payload.clientId === 'string') {
-        await this.tombstones.upsert(
-          tombstoneId(id),
-          { clientId: payload.clientId } as AdapterPayload,
-          Math.max(1, expiresIn) + keepSeconds,
-        );
-      }
+      await this.tombstones.upsert(tombstone.id, tombstone.payload, tombstone.expiresIn);
     }
     find(id: string) {
       return this.inner.find(id);

@@ -348,6 +348,46 @@ for (const [name, open] of Object.entries(subjects)) {
         expect(await at.find(a5)).toMatchObject({ jti: a5, grantId: other });
       });
 
+      test("the instance saved `also` (the access token's tombstone) is written exactly when the access token is", async () => {
+        const grantId = uniq('g');
+        const old = await live(grantId);
+        const tomb = new s.other('AccessTokenTombstone');
+        const at = new s.other('AccessToken');
+        const along = (id: string) => ({
+          model: 'AccessToken',
+          id,
+          payload: { jti: id, grantId, accountId: 'u1', clientId: 'c1' },
+          expiresIn: 600,
+          also: { model: 'AccessTokenTombstone', id: `t-${id}`, payload: { clientId: 'c1' }, expiresIn: 900 },
+        });
+        const rt = new s.adapter('RefreshToken');
+        const [a1, a2, a3, a4] = [uniq('at'), uniq('at'), uniq('at'), uniq('at')];
+        const n1 = uniq('rt');
+        expect((await rt.rotateRefreshToken(old, n1, { jti: n1, grantId }, 600, policy, along(a1))).result).toBe(
+          'rotated',
+        );
+        expect(await tomb.find(`t-${a1}`)).toMatchObject({ clientId: 'c1' });
+        // A replay while the first access token is stored saves neither.
+        expect(
+          (await rt.rotateRefreshToken(old, uniq('rt'), { jti: 'r', grantId }, 600, policy, along(a2))).result,
+        ).toBe('grace');
+        expect(await at.find(a2)).toBeUndefined();
+        expect(await tomb.find(`t-${a2}`)).toBeUndefined();
+        // Once it is gone, the replay saves the new access token, and its tombstone with it.
+        await at.destroy(a1);
+        expect(
+          (await rt.rotateRefreshToken(old, uniq('rt'), { jti: 'r', grantId }, 600, policy, along(a3))).successor
+            ?.accessToken?.id,
+        ).toBe(a3);
+        expect(await tomb.find(`t-${a3}`)).toMatchObject({ clientId: 'c1' });
+        // A token that is gone: nothing written.
+        expect(
+          (await rt.rotateRefreshToken(uniq('ghost'), uniq('rt'), { jti: 'x', grantId }, 600, policy, along(a4)))
+            .result,
+        ).toBe('gone');
+        expect(await tomb.find(`t-${a4}`)).toBeUndefined();
+      });
+
       test('10 parallel rotations of one token from two connections inside the window all succeed, with one successor', async () => {
         const grantId = uniq('g');
         const old = await live(grantId);
