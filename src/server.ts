@@ -10,6 +10,7 @@ import { createApp, type CoursegateApp } from './app.js';
 import { readSeed, seedDemo } from './platform/seed.js';
 import { seedOperatorDemo } from './platform/operator/demo-seed.js';
 import { metricsServer } from './ops/metrics-access.js';
+import { routeEngineNotices } from './engine/oidc-provider.js';
 
 /** A listening server. */
 export interface RunningServer extends CoursegateApp {
@@ -62,6 +63,7 @@ export function createLogger(config: Config): Logger {
  * @param config validated configuration; `port` 0 picks a free port (then BASE_URL must match it: see tests)
  */
 export async function startServer(config: Config, logger: Logger = createLogger(config)): Promise<RunningServer> {
+  routeEngineNotices(logger);
   const built = await createApp(config, logger);
   let generatedPassword: string | undefined;
   if (config.mode !== 'production') {

@@ -138,3 +138,45 @@ export function canonicalPath(path: string): string {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   return trimmed.toUpperCase();
 }
+
+/** A line oidc-provider writes with `console.warn` / `console.info` (lib/helpers/attention.js), colours optional. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: on a TTY oidc-provider colours its lines with ANSI escapes (ESC)
+const ENGINE_LINE = /^(?:\x1b\[[0-9;]*m)?oidc-provider (WARNING|NOTICE): ([\s\S]*?)(?:\x1b\[0m)?$/;
+
+/**
+ * Engine notices that describe how coursegate is built, not something to act on: logged at
+ * `debug`. The body step of every route (DESIGN D7, src/http/body-limit.ts) reads the body under
+ * the route's limit before the provider, which then warns once per process that it found the
+ * body already read.
+ */
+const EXPECTED_NOTICES = [/^already parsed request body detected/];
+
+let engineLogger:
+  | { warn(o: object, m: string): void; info(o: object, m: string): void; debug(o: object, m: string): void }
+  | undefined;
+
+/**
+ * Sends oidc-provider's own warnings and notices, which it writes to the console as bare text, to
+ * the JSON log instead (`event: "engine_notice"`, level `warn` or `info`; the expected ones of
+ * {@link EXPECTED_NOTICES} at `debug`), so that an operator's log holds one format and the
+ * by-design warning does not read as a misconfiguration. Every other console line passes through
+ * unchanged. Installed once per process; the latest logger given receives the notices.
+ * @param logger the server's pino logger
+ */
+export function routeEngineNotices(logger: NonNullable<typeof engineLogger>): void {
+  const installed = engineLogger !== undefined;
+  engineLogger = logger;
+  if (installed) return;
+  for (const method of ['warn', 'info'] as const) {
+    const original = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      const line = args.length === 1 && typeof args[0] === 'string' ? ENGINE_LINE.exec(args[0]) : null;
+      if (!line || !engineLogger) return original(...args);
+      const text = line[2]!;
+      const fields = { event: 'engine_notice', engine: 'oidc-provider' };
+      if (EXPECTED_NOTICES.some((re) => re.test(text))) engineLogger.debug(fields, text);
+      else if (line[1] === 'WARNING') engineLogger.warn(fields, text);
+      else engineLogger.info(fields, text);
+    };
+  }
+}
