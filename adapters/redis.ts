@@ -99,11 +99,14 @@ if left == 0 then redis.call('DEL', KEYS[1]) end
 return left`;
 
 /**
- * KEYS: old data, new data, index, tombstones[, along data, along index]. ARGV: payload, ttl ms,
- * index score, new id, now ms, grace s, tombstone ms, tombstones kept, old id, now s, data key
- * prefix of the grant's tokens, locator key prefix ('' = none), grant id, along locator key
- * (''), successor record (JSON `{"r": new id, "a": along id}`), data key prefix of the grant's
- * access tokens, [along payload, along ttl ms, along index score, along id].
+ * KEYS: old data, new data, index, tombstones[, along data, along index[, also key]]. ARGV:
+ * payload, ttl ms, index score, new id, now ms, grace s, tombstone ms, tombstones kept, old id,
+ * now s, data key prefix of the grant's tokens, locator key prefix ('' = none), grant id, along
+ * locator key (''), successor record (JSON `{"r": new id, "a": along id}`), data key prefix of
+ * the grant's access tokens, [along payload, along ttl ms, along index score, along id[, also
+ * payload, also ttl ms]]. The `also` instance (the access token's tombstone, an instance of no
+ * grant) is written as UPSERT writes one, whenever the instance saved along is; only on a
+ * standalone Redis (on a Cluster its key is in another slot: the caller writes it after).
  * Returns {'rotated', evicted tombstone ids…}; their data keys and index entries are deleted here.
  * Within the grace window (issue #25 finding 5) nothing new is saved and it returns {'grace',
  * recorded refresh id, access id, access payload}: the successor recorded on the old token (field
@@ -129,6 +132,14 @@ local function save(key, payload, ttl, index, score, id)
   redis.call('ZADD', index, score, id)
   redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. ARGV[5])
 end
+-- The instance saved with the one saved along, as UPSERT writes an instance of no grant.
+local function also()
+  if not KEYS[7] then return end
+  redis.call('DEL', KEYS[7])
+  redis.call('HSET', KEYS[7], 'p', ARGV[21])
+  local ms = tonumber(ARGV[22])
+  if ms > 0 then redis.call('PEXPIRE', KEYS[7], ms) end
+end
 local loc = ARGV[12]
 local function locate(key, ttl)
   redis.call('DEL', key)
@@ -153,6 +164,7 @@ if c then
   end
   if not KEYS[5] then return {'grace', succ.r} end
   save(KEYS[5], ARGV[17], ARGV[18], KEYS[6], ARGV[19], ARGV[20])
+  also()
   if loc ~= '' and ARGV[14] ~= '' then locate(ARGV[14], ARGV[18]) end
   local gtop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
   if gtop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], gtop) end
@@ -207,6 +219,7 @@ else
 end
 if KEYS[5] then
   save(KEYS[5], ARGV[17], ARGV[18], KEYS[6], ARGV[19], ARGV[20])
+  also()
   if loc ~= '' and ARGV[14] ~= '' then locate(ARGV[14], ARGV[18]) end
   local atop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
   if atop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], atop) end
@@ -379,6 +392,16 @@ export function redisAdapterFactory(
       const alongArgs = folded
         ? [JSON.stringify(folded.payload), alongMs, alongMs ? String(nowMs + alongMs) : '+inf', folded.id]
         : [];
+      // The instance saved `also` (no grant: its key is in its own slot) joins the script on a
+      // standalone Redis only.
+      const alsoFolded = folded?.also && !cluster && !folded.also.payload.grantId ? folded.also : undefined;
+      if (alsoFolded) {
+        alongKeys.push(new RedisAdapter(alsoFolded.model).locatorKey(alsoFolded.id));
+        alongArgs.push(
+          JSON.stringify(alsoFolded.payload),
+          alsoFolded.expiresIn > 0 ? Math.ceil(alsoFolded.expiresIn * 1000) : 0,
+        );
+      }
       const record = JSON.stringify({ r: newId, ...(along ? { a: along.id } : {}) });
       const accessPrefix = `${prefix}:{g:${grantId}}:AccessToken:`;
       const [answer, ...rest] = await redis.cgRotate(
@@ -422,7 +445,7 @@ export function redisAdapterFactory(
         await new RedisAdapter(along.model).upsert(along.id, along.payload, along.expiresIn);
       const outcome: RotationOutcome = successor ? { result, successor } : { result };
       const also = along?.also;
-      if (also && savedAlong(outcome, along))
+      if (also && !alsoFolded && savedAlong(outcome, along))
         await new RedisAdapter(also.model).upsert(also.id, also.payload, also.expiresIn);
       if (!cluster) return outcome;
       // Housekeeping outside the atomic step (other slots); a failure leaves only garbage that expires.

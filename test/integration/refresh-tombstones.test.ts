@@ -7,14 +7,19 @@
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizeMember, MEMBER_CLIENT, postForm, redeemCode, refresh } from '../helpers/flows.js';
+import { deleteRedisPrefix, randomPrefix, TEST_REDIS_URL } from '../helpers/services.js';
+
+/** The OIDC store of each run: the embedded SQLite file, and Redis when one is available. */
+const stores: Array<{ store: 'sqlite' | 'redis'; env: () => Record<string, string> }> = [
+  { store: 'sqlite', env: () => ({}) },
+  ...(TEST_REDIS_URL
+    ? [{ store: 'redis' as const, env: () => ({ REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix() }) }]
+    : []),
+];
+if (!TEST_REDIS_URL)
+  process.stderr.write('\n*** SKIPPED the Redis run of refresh-tombstones: Redis not available ***\n');
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 /** The `scope` of the 401 that `/mcp` answers a `tools/list` with `token`. */
 async function challengeScope(token: string): Promise<string | undefined> {
@@ -53,11 +58,24 @@ async function revokedAccessToken(refreshes: number): Promise<string> {
   return String(tokens.access_token);
 }
 
-test('a refreshed access token of a revoked grant is answered with its client scope, like one from the code exchange', async () => {
-  const unknown = await challengeScope('never-issued-token-value-0123456789');
-  const fromCode = await challengeScope(await revokedAccessToken(0));
-  const fromRefresh = await challengeScope(await revokedAccessToken(2));
-  expect(fromCode).toBeDefined();
-  expect(fromCode).not.toBe(unknown);
-  expect(fromRefresh).toBe(fromCode);
+describe.each(stores)('access-token tombstones of refresh grants (OIDC state on $store)', ({ env }) => {
+  let prefix: string | undefined;
+  beforeAll(async () => {
+    const settings = env();
+    prefix = settings.REDIS_KEY_PREFIX;
+    server = await startTestServer(settings);
+  });
+  afterAll(async () => {
+    await server.close();
+    if (prefix) await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
+  });
+
+  test('a refreshed access token of a revoked grant is answered with its client scope, like one from the code exchange', async () => {
+    const unknown = await challengeScope('never-issued-token-value-0123456789');
+    const fromCode = await challengeScope(await revokedAccessToken(0));
+    const fromRefresh = await challengeScope(await revokedAccessToken(2));
+    expect(fromCode).toBeDefined();
+    expect(fromCode).not.toBe(unknown);
+    expect(fromRefresh).toBe(fromCode);
+  });
 });
