@@ -77,8 +77,8 @@ export interface SavedAlong {
   expiresIn: number;
   /**
    * One more instance written whenever this one is, and never otherwise (the access token's
-   * tombstone, src/oauth/token-tombstones.ts): on SQLite in the same transaction, on Redis right
-   * after the rotation's script.
+   * tombstone, src/oauth/token-tombstones.ts): on SQLite in the same transaction, on a standalone
+   * Redis in the rotation's script; on a Redis Cluster (its key is in another slot) right after it.
    */
   also?: SavedAlong;
 }
