@@ -89,7 +89,8 @@ export interface Checkpointer {
  * Starts checkpointing `file` from a worker thread (see the module comment).
  * @param file the embedded store's SQLite file (`<DATA_DIR>/coursegate.db`), already in WAL mode
  * @param synchronous the main connection's `synchronous` pragma, which the checkpoint's syncs follow
- * @param onError called once per run of failures with SQLite's message (the worker goes on trying)
+ * @param onError called once per run of failures with SQLite's message (the worker goes on trying),
+ *   and once if the worker ends without {@link Checkpointer.stop} (then only the backstop checkpoints)
  * @param intervalMs time between checkpoints, in milliseconds
  */
 export function startCheckpointer(
@@ -109,7 +110,9 @@ export function startCheckpointer(
   worker.on('error', (err) => onError(err.message));
   let stopped = false;
   const exited = new Promise<void>((resolve) =>
-    worker.once('exit', () => {
+    worker.once('exit', (code) => {
+      // Gone without `stop`: the main connection's backstop checkpoints go on alone.
+      if (!stopped) onError(`the checkpoint worker exited (code ${code}); the backstop checkpoints go on`);
       stopped = true;
       for (const done of waiting.splice(0)) done();
       resolve();

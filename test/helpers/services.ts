@@ -22,6 +22,28 @@ export function describeWith(...services: Array<'redis' | 'postgres'>): jest.Des
   return describe.skip;
 }
 
+/** One run of a suite per OIDC store: its name and the environment a test server needs for it. */
+export interface OidcStoreRun {
+  store: 'sqlite' | 'redis';
+  /** Settings for `startTestServer` (a fresh key prefix on Redis, under REDIS_KEY_PREFIX). */
+  env: () => Record<string, string>;
+}
+
+/**
+ * The OIDC stores a suite runs on, for `describe.each`: the embedded SQLite file, and Redis when
+ * one is available (otherwise a loud line on stderr names the skipped run).
+ * @param suite the suite's name, for that line
+ */
+export function oidcStoreRuns(suite: string): OidcStoreRun[] {
+  if (!TEST_REDIS_URL) process.stderr.write(`\n*** SKIPPED the Redis run of ${suite}: Redis not available ***\n`);
+  return [
+    { store: 'sqlite', env: () => ({}) },
+    ...(TEST_REDIS_URL
+      ? [{ store: 'redis' as const, env: () => ({ REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix() }) }]
+      : []),
+  ];
+}
+
 /** A random key prefix such as `cgtest-3f9a0c1b` (no braces). */
 export function randomPrefix(): string {
   return `cgtest-${randomBytes(4).toString('hex')}`;

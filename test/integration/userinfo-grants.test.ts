@@ -9,16 +9,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizeMember, MEMBER_CLIENT, postForm, redeemCode } from '../helpers/flows.js';
 import { Connections } from '../../src/oauth/connections.js';
 import { ConnectedGrants } from '../../src/platform/connected-grants.js';
-import { deleteRedisPrefix, randomPrefix, TEST_REDIS_URL } from '../helpers/services.js';
+import { deleteRedisPrefix, oidcStoreRuns, TEST_REDIS_URL } from '../helpers/services.js';
 
-/** The OIDC store of each run: the embedded SQLite file, and Redis when one is available. */
-const stores: Array<{ store: 'sqlite' | 'redis'; env: () => Record<string, string> }> = [
-  { store: 'sqlite', env: () => ({}) },
-  ...(TEST_REDIS_URL
-    ? [{ store: 'redis' as const, env: () => ({ REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix() }) }]
-    : []),
-];
-if (!TEST_REDIS_URL) process.stderr.write('\n*** SKIPPED the Redis run of userinfo-grants: Redis not available ***\n');
+const stores = oidcStoreRuns('userinfo-grants');
 
 describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state on $store)', ({ store, env }) => {
   let server: TestServer;
