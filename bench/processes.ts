@@ -4,12 +4,31 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 /** Ticks per second of /proc/<pid>/stat's CPU fields (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
+
+/**
+ * Keeps the load generator (this process, every thread it has now and the ones it starts later)
+ * off CPU 0, where the benches pin the servers they measure (`taskset -c 0`). Unpinned, Linux
+ * sometimes ran autocannon on CPU 0 next to the server for a whole turn: the same code then read up
+ * to twice the CPU per request (bare oidc-provider's introspection 184 to 370 µs in consecutive
+ * runs on a 2-CPU machine), since every request then cost two context switches and the two
+ * processes evicted each other's caches.
+ * @returns the CPU list the load generator now runs on (e.g. `"1"` or `"1-3"`), or `undefined`
+ *   when `taskset` is missing or the machine has one CPU (then nothing is changed)
+ */
+export function pinLoadGeneratorOffCpu0(): string | undefined {
+  const cpus = os.availableParallelism();
+  if (cpus < 2) return undefined;
+  const list = cpus === 2 ? '1' : `1-${cpus - 1}`;
+  const done = spawnSync('taskset', ['-a', '-p', '-c', list, String(process.pid)], { stdio: 'ignore' });
+  return done.status === 0 ? list : undefined;
+}
 
 /** user + system CPU time a process has used so far, in milliseconds (/proc/<pid>/stat). */
 export function cpuMs(pid: number): number {

@@ -13,7 +13,7 @@
  * start.
  *
  * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load generator
- * (autocannon, closed loop, keep-alive) runs here. Both servers run for the whole bench, and each
+ * (autocannon, closed loop, keep-alive) runs here, pinned to the other CPUs (`pinLoadGeneratorOffCpu0`). Both servers run for the whole bench, and each
  * scenario loads them in alternating turns (one at a time; `measureInTurns`), so that a change in
  * the machine's load falls on both rows of a ratio alike. Besides req/s, each row shows the
  * server's CPU time per answered request (/proc/<pid>/stat over its measured turns), whose ratio
@@ -40,7 +40,15 @@ import { deleteRedisPrefix } from '../test/helpers/services.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
 import { generateSigningKey } from '../src/oauth/keys.js';
-import { cpuMs, productionCommand, productionEnv, rssMb, stop, waitReady } from './processes.js';
+import {
+  cpuMs,
+  pinLoadGeneratorOffCpu0,
+  productionCommand,
+  productionEnv,
+  rssMb,
+  stop,
+  waitReady,
+} from './processes.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -57,6 +65,8 @@ const REDIS = process.env.BENCH_REDIS_URL;
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'refresh,introspection,userinfo,viewer,mcp').split(','));
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pin = spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).status === 0;
+/** The CPUs autocannon runs on, away from the servers' CPU 0 (undefined: not pinned). */
+const loadCpus = pin ? pinLoadGeneratorOffCpu0() : undefined;
 
 interface Proc {
   origin: string;
@@ -432,7 +442,7 @@ async function main(): Promise<void> {
             .map(([k, v]) => `${k}=${v} `)
             .join('')}node ${productionCommand().join(' ')}`
         : 'npm start: tsx src/main.ts, development mode'
-    }): ${CONNECTIONS} connections, ${DURATION} s measured per server (${TURNS} alternating turns) after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
+    }): ${CONNECTIONS} connections, ${DURATION} s measured per server (${TURNS} alternating turns) after ${WARMUP} s warm-up, OIDC state on ${store}, servers ${pin ? 'pinned to CPU 0' : 'not pinned'}, load generator ${loadCpus ? `on CPU ${loadCpus}` : 'not pinned'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`,
     '',
     '| scenario | coursegate req/s | p50 / p99 ms | CPU µs/req | bare oidc-provider scenario | bare req/s | p50 / p99 ms | CPU µs/req | ratio | CPU ratio | goal (req/s ratio) |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',

@@ -1,12 +1,12 @@
 /**
  * CPU time per request of coursegate's token-path scenarios of issue #15 alone (no bare run):
- * the refresh_token grant (rotating chains) and introspection, as `npm run bench` drives them, on
+ * the refresh_token grant (rotating chains), introspection and UserInfo, as `npm run bench` drives them, on
  * SQLite or (BENCH_REDIS_URL) Redis for the OIDC state. For quick A/B while changing the token path:
  * BENCH_AB=<another checkout of coursegate, e.g. `git archive <commit> | tar -x -C dir` with
- * node_modules linked> starts that one too and measures the two in turns (A B A B …), so that the
+ * node_modules linked; several, comma-separated) starts those too and measures all in turns (A B A B …), so that the
  * load of other processes on a shared machine falls on both alike; the medians are printed.
  * Usage: flock /tmp/bench.lock node scripts/on-lts.mjs node --import tsx bench/token-cost.ts
- * env: BENCH_ONLY=refresh,introspection, BENCH_DURATION (5) s per turn after a 2 s warm-up,
+ * env: BENCH_ONLY=refresh,introspection,userinfo (default: the first two), BENCH_DURATION (5) s per turn after a 2 s warm-up,
  * BENCH_REPEAT (1) turns per scenario, BENCH_CONNECTIONS (16), BENCH_CPU_PROF=<dir>,
  * BENCH_NODE_FLAGS="--trace-gc …" (more flags for the servers' node), BENCH_KEEP_LOG=<dir> (copies
  * each server's stdout there before its data directory is removed).
@@ -21,7 +21,9 @@ import { freePort } from '../test/helpers/ports.js';
 import { deleteRedisPrefix } from '../test/helpers/services.js';
 import { authorizeMember, redeemCode, MEMBER_CLIENT } from '../test/helpers/flows.js';
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
-import { cpuMs, stop, waitReady } from './processes.js';
+import { cpuMs, pinLoadGeneratorOffCpu0, stop, waitReady } from './processes.js';
+
+pinLoadGeneratorOffCpu0(); // the servers are pinned to CPU 0
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -29,7 +31,13 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 1);
 const REDIS = process.env.BENCH_REDIS_URL;
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'refresh,introspection').split(','));
 const here = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const roots = [here, ...(process.env.BENCH_AB ? [path.resolve(process.env.BENCH_AB)] : [])];
+const roots = [
+  here,
+  ...(process.env.BENCH_AB ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((p) => path.resolve(p)),
+];
 
 interface Target {
   name: string;
@@ -104,6 +112,11 @@ const scenarios: Record<string, (t: Target) => Req> = {
     path: '/api/oauth/introspect',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token: t.access, client_id: MEMBER_CLIENT }).toString(),
+  }),
+  userinfo: (t) => ({
+    method: 'GET',
+    path: '/api/oauth/userinfo',
+    headers: { authorization: `Bearer ${t.access}` },
   }),
 };
 
