@@ -14,11 +14,11 @@ const TICKS_PER_SECOND = 100;
 
 /**
  * Keeps the load generator (this process, every thread it has now and the ones it starts later)
- * off CPU 0, where the benches pin the servers they measure (`taskset -c 0`). Unpinned, Linux
- * sometimes ran autocannon on CPU 0 next to the server for a whole turn: the same code then read up
- * to twice the CPU per request (bare oidc-provider's introspection 184 to 370 µs in consecutive
- * runs on a 2-CPU machine), since every request then cost two context switches and the two
- * processes evicted each other's caches.
+ * off CPU 0, where the benches pin the servers they measure (`taskset -c 0`). Unpinned, Linux is
+ * free to run autocannon on the measured server's core, and then a request's CPU time includes
+ * the context switches and cache misses of sharing it. This does not remove the run-to-run drift of
+ * the figures on a shared 2-CPU machine: pinned, bare oidc-provider's introspection still read 197
+ * to 416 µs per request in runs of the same code (docs/performance-log.md, "Seventh pass").
  * @returns the CPU list the load generator now runs on (e.g. `"1"` or `"1-3"`), or `undefined`
  *   when `taskset` is missing or the machine has one CPU (then nothing is changed)
  */
