@@ -76,7 +76,10 @@ export function statusOfThrown(ctx: Koa.Context, err: unknown): number {
 /** Creates the registry and the metrics listed above. */
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // The event-loop delay gauges (`nodejs_eventloop_lag_*`) sample with a timer every 100 ms, not
+  // prom-client's default 10 ms, which woke an idle process ~100 times a second
+  // (test/ops/idle-wakeups.test.ts). A stall still shows: the next sample is late by its length.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   const requests = new Counter({
     name: 'coursegate_http_requests_total',
     help: 'HTTP requests',
