@@ -1,13 +1,14 @@
 /**
  * CPU time per request of coursegate's token-path scenarios of issue #15 alone (no bare run):
- * the refresh_token grant (rotating chains), introspection and UserInfo, as `npm run bench` drives them, on
- * SQLite or (BENCH_REDIS_URL) Redis for the OIDC state. For quick A/B while changing the token path:
- * BENCH_AB=<another checkout of coursegate, e.g. `git archive <commit> | tar -x -C dir` with
- * node_modules linked; several, comma-separated) starts those too and measures all in turns (A B A B …), so that the
- * load of other processes on a shared machine falls on both alike; the medians are printed.
+ * the refresh_token grant (rotating chains), introspection and UserInfo, as `npm run bench` drives
+ * them, on SQLite or (BENCH_REDIS_URL) Redis for the OIDC state. For quick A/B while changing the
+ * token path: BENCH_AB=<another checkout of coursegate, e.g. `git archive <commit> | tar -x -C dir`
+ * with node_modules linked; several, comma-separated> starts those too and measures all in turns
+ * (A B A B …), so that the load of other processes on a shared machine falls on all alike; the
+ * medians are printed. The load generator runs off CPU 0 (`pinLoadGeneratorOffCpu0`).
  * Usage: flock /tmp/bench.lock node scripts/on-lts.mjs node --import tsx bench/token-cost.ts
- * env: BENCH_ONLY=refresh,introspection,userinfo (default: the first two), BENCH_DURATION (5) s per turn after a 2 s warm-up,
- * BENCH_REPEAT (1) turns per scenario, BENCH_CONNECTIONS (16), BENCH_CPU_PROF=<dir>,
+ * env: BENCH_ONLY=refresh,introspection,userinfo (default: the first two), BENCH_DURATION (5) s per
+ * turn after a 2 s warm-up, BENCH_REPEAT (1) turns per scenario, BENCH_CONNECTIONS (16), BENCH_CPU_PROF=<dir>,
  * BENCH_NODE_FLAGS="--trace-gc …" (more flags for the servers' node), BENCH_KEEP_LOG=<dir> (copies
  * each server's stdout there before its data directory is removed).
  */
