@@ -14,8 +14,9 @@
  *
  * Each server runs in its own process pinned to CPU 0 (`taskset`, when present); the load generator
  * (autocannon, closed loop, keep-alive) runs here, pinned to the other CPUs
- * (`pinLoadGeneratorOffCpu0`). Both servers run for the whole bench, and each scenario loads them in alternating turns (one at a time; `measureInTurns`), so that a change in
- * the machine's load falls on both rows of a ratio alike. Besides req/s, each row shows the
+ * (`pinLoadGeneratorOffCpu0`). Both servers run for the whole bench, and each scenario loads them
+ * in alternating turns (one at a time; `measureInTurns`), so that a change in the machine's load
+ * falls on both rows of a ratio alike. Besides req/s, each row shows the
  * server's CPU time per answered request (/proc/<pid>/stat over its measured turns), whose ratio
  * holds on a shared machine where req/s ratios swing with other processes' load.
  * BENCH_CONNECTIONS (16) connections, 3 s warm-up per server and scenario, BENCH_DURATION (10) s
