@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { startTestServer, type TestServer } from './server.js';
 
 /** The Redis URL the tests use, or undefined when none is available (tests skip). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
@@ -42,6 +43,24 @@ export function oidcStoreRuns(suite: string): OidcStoreRun[] {
       ? [{ store: 'redis' as const, env: () => ({ REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: randomPrefix() }) }]
       : []),
   ];
+}
+
+/**
+ * Starts a test server on `run`'s OIDC store. Its `close()` also deletes the run's Redis keys
+ * (`deleteRedisPrefix`), so a per-store suite needs only `beforeAll(start)` and `afterAll(close)`.
+ * @param run one entry of {@link oidcStoreRuns}
+ * @param env more settings for `startTestServer`
+ */
+export async function startOnStore(run: OidcStoreRun, env: Record<string, string> = {}): Promise<TestServer> {
+  const settings = { ...run.env(), ...env };
+  const server = await startTestServer(settings);
+  const prefix = settings.REDIS_KEY_PREFIX;
+  const close = server.close.bind(server);
+  server.close = async (options) => {
+    await close(options);
+    if (prefix) await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
+  };
+  return server;
 }
 
 /** A random key prefix such as `cgtest-3f9a0c1b` (no braces). */

@@ -5,9 +5,9 @@
  * naming its client's scope (read from the tombstone), as for a token from the code exchange, not
  * the `openid` of a token nobody knows.
  */
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { authorizeMember, MEMBER_CLIENT, postForm, redeemCode, refresh } from '../helpers/flows.js';
-import { deleteRedisPrefix, oidcStoreRuns, TEST_REDIS_URL } from '../helpers/services.js';
+import { oidcStoreRuns, startOnStore } from '../helpers/services.js';
 
 const stores = oidcStoreRuns('refresh-tombstones');
 
@@ -50,17 +50,11 @@ async function revokedAccessToken(refreshes: number): Promise<string> {
   return String(tokens.access_token);
 }
 
-describe.each(stores)('access-token tombstones of refresh grants (OIDC state on $store)', ({ env }) => {
-  let prefix: string | undefined;
+describe.each(stores)('access-token tombstones of refresh grants (OIDC state on $store)', (run) => {
   beforeAll(async () => {
-    const settings = env();
-    prefix = settings.REDIS_KEY_PREFIX;
-    server = await startTestServer(settings);
+    server = await startOnStore(run);
   });
-  afterAll(async () => {
-    await server.close();
-    if (prefix) await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
-  });
+  afterAll(() => server.close());
 
   test('a refreshed access token of a revoked grant is answered with its client scope, like one from the code exchange', async () => {
     const unknown = await challengeScope('never-issued-token-value-0123456789');

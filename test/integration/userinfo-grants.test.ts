@@ -5,26 +5,21 @@
  * every call, a revoked grant's token refused at once by every revocation path, and a token that
  * outlives its grant refused once the grant has expired.
  */
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { authorizeMember, MEMBER_CLIENT, postForm, redeemCode } from '../helpers/flows.js';
 import { Connections } from '../../src/oauth/connections.js';
 import { ConnectedGrants } from '../../src/platform/connected-grants.js';
-import { deleteRedisPrefix, oidcStoreRuns, TEST_REDIS_URL } from '../helpers/services.js';
+import { oidcStoreRuns, startOnStore } from '../helpers/services.js';
 
 const stores = oidcStoreRuns('userinfo-grants');
 
-describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state on $store)', ({ store, env }) => {
+describe.each(stores)('SPEC 2.3 UserInfo and the grant of the token (OIDC state on $store)', (run) => {
+  const { store } = run;
   let server: TestServer;
-  let prefix: string | undefined;
   beforeAll(async () => {
-    const settings = env();
-    prefix = settings.REDIS_KEY_PREFIX;
-    server = await startTestServer(settings);
+    server = await startOnStore(run);
   });
-  afterAll(async () => {
-    await server.close();
-    if (prefix) await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
-  });
+  afterAll(() => server.close());
 
   const userinfo = (token: string) =>
     fetch(`${server.baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } });

@@ -6,46 +6,14 @@
  * `debug`: an operator's stderr no longer shows a warning that reads as a misconfiguration.
  * Run as operators run it: the server in its own process, stdout and stderr read apart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '../helpers/ports.js';
+import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
 
-let child: ChildProcess | undefined;
-let dir: string;
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+let server: SpawnedServer | undefined;
+afterAll(() => server?.stop());
 
 test('the provider\'s "already parsed request body" warning goes to the JSON log at debug, not to stderr', async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'cg-engine-notices-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'debug',
-      BASE_URL: base,
-      PORT: String(port),
-      DATA_DIR: dir,
-      DEMO_PASSWORD: 'engine-notices-password',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  for (let i = 0; i < 600 && !out.includes('listening on port'); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(out).toContain('listening on port');
+  server = await spawnServer({ LOG_LEVEL: 'debug' });
+  const base = server.baseUrl;
 
   // Two form posts to the provider: the first makes it warn (once per process).
   for (let i = 0; i < 2; i++) {
@@ -58,7 +26,8 @@ test('the provider\'s "already parsed request body" warning goes to the JSON log
     expect(await res.json()).toEqual({ active: false });
   }
   const lines = () =>
-    out
+    server!
+      .stdout()
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { level: number; event?: string; engine?: string; msg?: string });
@@ -72,6 +41,6 @@ test('the provider\'s "already parsed request body" warning goes to the JSON log
       msg: expect.stringMatching(/^already parsed request body detected/),
     }),
   ]);
-  expect(err).not.toContain('oidc-provider WARNING');
-  expect(err).not.toContain('already parsed request body');
+  expect(server.stderr()).not.toContain('oidc-provider WARNING');
+  expect(server.stderr()).not.toContain('already parsed request body');
 });

@@ -7,22 +7,11 @@
  * switches (each one a sleep in the event loop's poll, i.e. one wake-up) read from Linux's
  * /proc/<pid>/task/<pid>/status over 3 s of no traffic.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '../helpers/ports.js';
+import { readFileSync } from 'node:fs';
+import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
 
-let child: ChildProcess | undefined;
-let dir: string;
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+let server: SpawnedServer | undefined;
+afterAll(() => server?.stop());
 
 /** The main thread's voluntary context switches so far (Linux /proc). */
 function mainThreadWakeups(pid: number): number {
@@ -33,32 +22,16 @@ function mainThreadWakeups(pid: number): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('an idle server wakes its main thread fewer than 50 times a second', async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'cg-idle-'));
-  const port = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'development',
-      BASE_URL: `http://127.0.0.1:${port}`,
-      PORT: String(port),
-      DATA_DIR: dir,
-      DEMO_PASSWORD: 'idle-wakeups-password',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  for (let i = 0; i < 600 && !out.includes('listening on port'); i++) await sleep(100);
-  expect(out).toContain('listening on port');
+  server = await spawnServer();
+  const pid = server.child.pid!;
   // Past the start's last steps. The first retention purge (5 s after start, one statement on an
   // empty trail) may fall in the window: a few wake-ups of the 150 allowed.
   await sleep(1_000);
 
-  const before = mainThreadWakeups(child.pid!);
+  const before = mainThreadWakeups(pid);
   const started = performance.now();
   await sleep(3_000);
-  const perSecond = (mainThreadWakeups(child.pid!) - before) / ((performance.now() - started) / 1000);
+  const perSecond = (mainThreadWakeups(pid) - before) / ((performance.now() - started) / 1000);
   // ~15-20 here; ~100 with prom-client's default 10 ms event-loop sampling.
   expect(perSecond).toBeLessThan(50);
 }, 60_000);
