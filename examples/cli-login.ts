@@ -6,6 +6,7 @@
  *   npx tsx examples/cli-login.ts                                  # member client demo-member-cli
  *   npx tsx examples/cli-login.ts --register --scope "openid school:read"   # a registered operator CLI
  *   npx tsx examples/cli-login.ts --refresh                        # force a refresh
+ *   npx tsx examples/cli-login.ts --port 8765                      # a fixed loopback port
  *
  * Prints the access token on stdout (`ACCESS_TOKEN=$(npx tsx examples/cli-login.ts)`), progress
  * on stderr. Settings: COURSEGATE_URL (http://localhost:3000), COURSEGATE_TOKEN_CACHE (a JSON file;
@@ -24,6 +25,10 @@ const option = (name: string) => (args.includes(`--${name}`) ? args[args.indexOf
 const issuer = new URL(process.env.COURSEGATE_URL ?? 'http://localhost:3000');
 const register = flag('register');
 const scope = option('scope') ?? 'openid profile email account:read';
+// The loopback port of the redirect URI: a free one by default (any port matches a loopback
+// redirect URI, RFC 8252 §7.3); a fixed one for a firewall rule or a port forwarded into a container.
+const port = Number(option('port') ?? 0);
+if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port takes a TCP port (0-65535)');
 const cacheFile =
   process.env.COURSEGATE_TOKEN_CACHE ??
   path.join(os.homedir(), '.cache', 'coursegate-examples', `${register ? 'registered' : 'demo-member-cli'}.json`);
@@ -46,11 +51,14 @@ const save = (c: Cache) => {
 };
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Runs a loopback server on a free port; resolves with the URL of the first request to /callback. */
-async function loopback(): Promise<{ redirectUri: string; callback: Promise<URL> }> {
+/**
+ * Runs a loopback server on `wanted` (0 = a free port); resolves with the URL of the first request
+ * to /callback.
+ */
+async function loopback(wanted: number): Promise<{ redirectUri: string; callback: Promise<URL> }> {
   let resolve!: (u: URL) => void;
   const callback = new Promise<URL>((r) => (resolve = r));
-  let port = 0;
+  let port = wanted;
   let answered = false;
   // A browser sends more than the redirect (`/favicon.ico`, a second tab, a reload), also after the
   // server was closed: the handler never asks the closed server for its address again.
@@ -63,7 +71,7 @@ async function loopback(): Promise<{ redirectUri: string; callback: Promise<URL>
     server.close();
     resolve(url);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r, reject) => server.once('error', reject).listen(wanted, '127.0.0.1', r));
   port = (server.address() as { port: number }).port;
   return { redirectUri: `http://127.0.0.1:${port}/callback`, callback };
 }
@@ -103,7 +111,7 @@ if (cache?.access_token && cache.expires_at && cache.expires_at > Date.now() / 1
 } else {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
-  const { redirectUri, callback } = await loopback();
+  const { redirectUri, callback } = await loopback(port);
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope,

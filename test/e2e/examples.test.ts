@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { completeAuthorization } from '../helpers/user-agent.js';
+import { freePort } from '../helpers/ports.js';
 
 let server: TestServer;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-examples-'));
@@ -95,6 +96,24 @@ describe('examples/ against a running server', () => {
     expect(refreshed.stdout.trim()).not.toBe(token);
     token = refreshed.stdout.trim();
     expect(JSON.parse(readFileSync(cache, 'utf8')).access_token).toBe(token);
+  }, 60_000);
+
+  test('cli-login.ts --port: the redirect URI uses the chosen loopback port; a bad port is refused', async () => {
+    const wanted = await freePort();
+    const run = await example(
+      'cli-login.ts',
+      ['--port', String(wanted)],
+      { COURSEGATE_TOKEN_CACHE: path.join(dir, 'fixed-port.json') },
+      { email: 'student@demo.test' },
+    );
+    expect(run.status).toBe(0);
+    const url = new URL(/^(http\S+\/oauth\/authorize\?\S+)$/m.exec(run.stderr)?.[1] ?? 'http://x/');
+    expect(url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${wanted}/callback`);
+    expect(run.stdout.trim().length).toBeGreaterThan(20);
+
+    const bad = await example('cli-login.ts', ['--port', 'eighty'], { COURSEGATE_TOKEN_CACHE: path.join(dir, 'bad.json') });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--port takes a TCP port');
   }, 60_000);
 
   test('member-graphql.ts: the viewer and their enrolled courses', async () => {
