@@ -111,7 +111,9 @@ describe('examples/ against a running server', () => {
     expect(url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${wanted}/callback`);
     expect(run.stdout.trim().length).toBeGreaterThan(20);
 
-    const bad = await example('cli-login.ts', ['--port', 'eighty'], { COURSEGATE_TOKEN_CACHE: path.join(dir, 'bad.json') });
+    const bad = await example('cli-login.ts', ['--port', 'eighty'], {
+      COURSEGATE_TOKEN_CACHE: path.join(dir, 'bad.json'),
+    });
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('--port takes a TCP port');
   }, 60_000);
