@@ -44,6 +44,7 @@ export const listOrders = defineOperation({
   query: { ...pageQuery, status: z.enum(['pending', 'paid', 'refunded', 'cancelled']).optional() },
   response: z.object({ orders: z.array(order), nextCursor }),
   mcp: { name: 'list_orders', title: 'List orders', annotations: READ },
+  csv: { rows: 'orders' },
   async run({ query }, ctx) {
     const { items, nextCursor: next } = await ctx.services.operator.commerce.ordersPage(ctx.siteId, query);
     return { orders: items, nextCursor: next };

@@ -181,6 +181,7 @@ export const listAuditEvents = defineOperation({
     to: isoTime.optional(),
   },
   response: z.object({ events: z.array(auditEvent), nextCursor }),
+  csv: { rows: 'events' },
   async run({ query }, ctx) {
     const rows = await ctx.services.audit.list(ctx.siteId, {
       clientId: query.clientId,

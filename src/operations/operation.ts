@@ -151,6 +151,12 @@ export interface OperationDefinition<P extends Shape, Q extends Shape, B extends
   ifMatch?: string;
   mcp?: McpView<R>;
   /**
+   * A list that can also be exported as CSV (`Accept: text/csv`, src/resource/admin-api/csv-export.ts):
+   * `rows` names the response field holding the page's items (an array of objects whose keys are
+   * the columns). The export walks every page; the query needs a bounded `limit` and `cursor`.
+   */
+  csv?: { rows: string };
+  /**
    * An upload: the body is multipart/form-data with one file part named `field` (instead of
    * `body`), read under `UPLOAD_MAX_BYTES` and handed to `run` as `input.file`.
    */
@@ -190,6 +196,7 @@ export interface Operation {
   location?: (result: unknown) => string;
   ifMatch?: string;
   mcp?: McpView<unknown>;
+  csv?: { rows: string };
   upload?: { field: string; description: string };
   target?: (input: OperationValues, result: unknown) => string;
   run(

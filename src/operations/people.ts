@@ -101,6 +101,7 @@ export const listMembers = defineOperation({
   query: { ...pageQuery, role: z.enum(ROLES).optional() },
   response: z.object({ members: z.array(member), nextCursor }),
   mcp: { name: 'list_members', title: 'List members', annotations: READ },
+  csv: { rows: 'members' },
   async run({ query }, ctx) {
     const { items, nextCursor: next } = await ctx.services.operator.people.membersPage(ctx.siteId, query);
     return { members: items, nextCursor: next };

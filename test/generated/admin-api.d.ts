@@ -3134,6 +3134,7 @@ export interface operations {
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
@@ -4421,6 +4422,7 @@ export interface operations {
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */
@@ -4996,6 +4998,7 @@ export interface operations {
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description invalid_request: a field failed validation or breaks a rule (`errors[].pointer` names it) */

@@ -73,7 +73,20 @@ function responses(op: Operation): Json {
             ? { headers: { Location: { schema: { type: 'string' }, description: 'URL path of the created resource' } } }
             : {}),
           ...(op.method === 'get' || op.ifMatch ? { headers: { ETag: { schema: { type: 'string' } } } } : {}),
-          content: { 'application/json': { schema: op.response ? jsonSchema(op.response, 'output') : {} } },
+          content: {
+            'application/json': { schema: op.response ? jsonSchema(op.response, 'output') : {} },
+            ...(op.csv
+              ? {
+                  'text/csv': {
+                    schema: {
+                      type: 'string',
+                      description:
+                        'With `Accept: text/csv`: the whole filtered list (every page; `limit` and `cursor` ignored) as RFC 4180 CSV with a header row of the item fields; cells that start with `=`, `+`, `-`, `@` are prefixed with an apostrophe.',
+                    },
+                  },
+                }
+              : {}),
+          },
         };
   const out: Json = {
     [status]: success,

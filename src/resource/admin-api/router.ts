@@ -33,6 +33,7 @@ import { InputError, MethodNotAllowed, NotFound } from '../../errors/catalogue.j
 import { OPERATIONS } from '../../operations/index.js';
 import type { AuditTrail } from '../../platform/audit.js';
 import { readUpload, type UploadedPart } from './upload.js';
+import { CSV_MEDIA_TYPE, csvColumns, csvExport, wantsCsv } from './csv-export.js';
 
 export interface AdminRouterDeps {
   provider: Provider;
@@ -163,7 +164,20 @@ export function adminApiRouter(deps: AdminRouterDeps): Router {
         location: ctx.response.get('Location') || null,
       });
     };
+    const columns = op.csv ? csvColumns(op) : undefined;
     const runThroughOperations: Middleware = async (ctx) => {
+      if (columns) {
+        // The JSON page or the whole list as CSV, chosen by Accept (RFC 9110 §12.5.1).
+        ctx.vary('Accept');
+        if (wantsCsv(ctx)) {
+          const day = new Date().toISOString().slice(0, 10);
+          ctx.set('Cache-Control', 'no-store');
+          ctx.set('Content-Disposition', `attachment; filename="${op.tag}-${actorOf(ctx).siteId}-${day}.csv"`);
+          ctx.type = CSV_MEDIA_TYPE;
+          ctx.body = csvExport(op, columns, state(ctx).input, actorOf(ctx), deps.services);
+          return;
+        }
+      }
       const wanted = op.ifMatch ? ctx.get('if-match') : '';
       const ifMatch = wanted
         ? wanted
