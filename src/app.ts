@@ -47,6 +47,7 @@ import { interactionPipelines } from './pipelines/interaction.js';
 import { peoplePipelines } from './pipelines/people.js';
 import { opsPipelines } from './pipelines/ops.js';
 import type { OperatorLoopShare } from './http/operator-share.js';
+import { purgeDeadLetters } from './ops/audit-webhook.js';
 
 /** A built application and the handles the composition root needs. */
 export interface CoursegateApp {
@@ -174,7 +175,7 @@ export function buildPipelines(services: Services): Pipelines {
  */
 export async function createApp(config: Config, logger: Logger): Promise<CoursegateApp> {
   const services = await composeServices(config, logger);
-  const { store, metrics, audit, signing, mailer } = services;
+  const { store, metrics, audit, auditWebhook, signing, mailer } = services;
   const pipelines = buildPipelines(services);
 
   // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
@@ -217,6 +218,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   const purgeAudit = () =>
     audit
       .purge()
+      .then(() => (auditWebhook ? purgeDeadLetters(store.db, config.auditRetentionDays) : 0))
       .catch((err: unknown) =>
         logger.warn({ event: 'audit_purge_failed', err: { message: (err as Error)?.message } }, 'audit purge failed'),
       );
@@ -232,6 +234,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     10 * 60 * 1000,
   );
   purgeTimer.unref();
+  auditWebhook?.start();
 
   return {
     app,
@@ -251,6 +254,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
       mailer?.close();
       signing.ring?.stop();
       await audit.flush();
+      await auditWebhook?.stop();
       await store.close();
     },
   };

@@ -54,6 +54,7 @@ import { ConnectedGrants } from './platform/connected-grants.js';
 import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
 import { CsrfTokens } from './http/csrf.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
+import { AuditWebhook } from './ops/audit-webhook.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
@@ -94,6 +95,8 @@ export interface Services {
   enrollments: Enrollments;
   memberClients: MemberClients;
   audit: AuditTrail;
+  /** Delivers the audit trail to `AUDIT_WEBHOOK_URL`; undefined when unset. */
+  auditWebhook: AuditWebhook | undefined;
   grants: ConnectedGrants;
   connections: Connections;
   invitations: Invitations;
@@ -166,6 +169,11 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     ...registration.providerDeps,
   });
   const audit = new AuditTrail(db, config.auditRetentionDays);
+  // The audit webhook: its queue is written with the events; deliveries start with the app.
+  const auditWebhook = config.auditWebhook
+    ? new AuditWebhook(db, config.auditWebhook, logger, (outcome) => metrics.auditWebhookTries.inc({ outcome }))
+    : undefined;
+  if (auditWebhook) audit.queueDeliveries(() => auditWebhook.wake());
   const grants = new ConnectedGrants(db, store.longReads);
   declareProviderHooks(provider, { logger, metrics, suspensions, audit, siteChoices, grants, registration, adapter });
   const connections = new Connections(provider, grants, audit);
@@ -262,6 +270,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     enrollments,
     memberClients,
     audit,
+    auditWebhook,
     grants,
     connections,
     invitations,

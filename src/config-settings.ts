@@ -248,6 +248,23 @@ export const SETTINGS: readonly Setting[] = [
   },
   { env: 'AUDIT_RETENTION_DAYS', default: '`90`', description: 'days the audit trail keeps its events (1–3650)' },
   {
+    env: 'AUDIT_WEBHOOK_URL',
+    default: 'unset (off)',
+    description:
+      'every audit event is also POSTed here as JSON, signed (`Coursegate-Signature`), retried with backoff, at least once; https in production (plain http only to a loopback address). See "Audit webhook"',
+  },
+  {
+    env: 'AUDIT_WEBHOOK_SECRET',
+    default: 'unset',
+    description: 'HMAC-SHA256 key of the webhook signature, ≥ 32 characters; required with `AUDIT_WEBHOOK_URL`',
+  },
+  {
+    env: 'AUDIT_WEBHOOK_MAX_ATTEMPTS',
+    default: '`16` (about 2.5 hours of retries)',
+    description:
+      'tries of one delivery before it is kept as a dead letter (1–100); the delay doubles from 1 s up to 15 minutes',
+  },
+  {
     env: 'OPERATOR_LOOP_SHARE',
     default: '`0.1`',
     description:
@@ -468,6 +485,11 @@ export const ENV_VALUES = {
   CIMD_OPEN: flag(true),
   CIMD_NEGATIVE_CACHE_SECONDS: digits(0, 3600, 'whole seconds, 0–3600'),
   AUDIT_RETENTION_DAYS: wholeNumber(1, 3650, () => 'whole days between 1 and 3650'),
+  AUDIT_WEBHOOK_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/, 'an http(s) URL, e.g. https://siem.example.com/hooks/coursegate'),
+  AUDIT_WEBHOOK_SECRET: z.string().min(32, 'at least 32 characters'),
+  AUDIT_WEBHOOK_MAX_ATTEMPTS: wholeNumber(1, 100, () => 'whole number of tries from 1 to 100'),
   OPERATOR_LOOP_SHARE: z.string().transform((raw, ctx) => {
     const n = Number(raw);
     return /^(0|1)?(\.\d+)?$/.test(raw.trim()) && raw.trim() !== '' && n >= 0.01 && n <= 1

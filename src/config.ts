@@ -113,6 +113,11 @@ export interface Config {
   /** DESIGN D10: days the audit trail keeps its events (`AUDIT_RETENTION_DAYS`, default 90). */
   auditRetentionDays: number;
   /**
+   * The audit webhook (`AUDIT_WEBHOOK_URL`, `AUDIT_WEBHOOK_SECRET`, `AUDIT_WEBHOOK_MAX_ATTEMPTS`;
+   * src/ops/audit-webhook.ts): every audit event POSTed, signed, at least once; undefined = off.
+   */
+  auditWebhook?: { url: string; secret: string; maxAttempts: number };
+  /**
    * Issue #29: fraction of the event loop operator requests may take while other requests are in
    * flight (`OPERATOR_LOOP_SHARE`, 0.01–1, default 0.1; 1 = unscheduled; src/http/operator-share.ts).
    */
@@ -224,6 +229,29 @@ function readSigningKeys(settings: EnvValues): Array<Record<string, unknown>> | 
       throw new ConfigError(`${source}: key ${i}: expected a private EC P-256 JWK with kty, crv, x, y and d`);
     return result.data;
   });
+}
+
+/**
+ * `AUDIT_WEBHOOK_*` (see `Config.auditWebhook`): the URL needs the secret; production needs https
+ * (a plain-http receiver on a loopback address aside: a local log shipper).
+ * @throws ConfigError when the secret is missing or the URL's scheme is refused
+ */
+function readAuditWebhook(settings: EnvValues, mode: Config['mode']): Config['auditWebhook'] {
+  const url = settings.AUDIT_WEBHOOK_URL;
+  if (url === undefined) {
+    if (settings.AUDIT_WEBHOOK_SECRET !== undefined)
+      throw new ConfigError('AUDIT_WEBHOOK_SECRET: set without AUDIT_WEBHOOK_URL (where should events go?)');
+    return undefined;
+  }
+  if (settings.AUDIT_WEBHOOK_SECRET === undefined)
+    throw new ConfigError(
+      "AUDIT_WEBHOOK_SECRET: required with AUDIT_WEBHOOK_URL (≥ 32 characters; `openssl rand -hex 32` makes one): the receiver checks each event's signature with it",
+    );
+  const { protocol, hostname } = new URL(url);
+  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  if (mode === 'production' && protocol !== 'https:' && !loopback)
+    throw new ConfigError('AUDIT_WEBHOOK_URL: https required in production (plain http only to a loopback address)');
+  return { url, secret: settings.AUDIT_WEBHOOK_SECRET, maxAttempts: settings.AUDIT_WEBHOOK_MAX_ATTEMPTS ?? 16 };
 }
 
 /** `METRICS_PORT` / `METRICS_TOKEN`: where `/metrics` is served (see `Config.metrics`). */
@@ -342,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     trustProxy: settings.TRUST_PROXY ?? 0,
     metrics: readMetrics(settings, mode),
     auditRetentionDays: settings.AUDIT_RETENTION_DAYS ?? 90,
+    auditWebhook: readAuditWebhook(settings, mode),
     operatorLoopShare: settings.OPERATOR_LOOP_SHARE ?? 0.1,
     uploadMaxBytes: settings.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024,
     smtpUrl: settings.SMTP_URL,

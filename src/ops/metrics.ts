@@ -31,6 +31,8 @@ type AdapterClass = new (name: string) => Adapter;
 export interface Metrics {
   registry: Registry;
   rateLimited: Counter<'limit'>;
+  /** Tries of the audit webhook by outcome (`delivered`, `retry`, `dead`; src/ops/audit-webhook.ts). */
+  auditWebhookTries: Counter<'outcome'>;
   /** Records the wait of one operator request for its share of the loop (src/http/operator-share.ts), in ms. */
   observeOperatorWait(ms: number): void;
   /** Adds the loop time (ms) charged to one operator request (`coursegate_operator_charged_seconds_total`). */
@@ -109,6 +111,12 @@ export function createMetrics(): Metrics {
     name: 'coursegate_rate_limited_total',
     help: '429 answers by limit',
     labelNames: ['limit'],
+    registers: [registry],
+  });
+  const auditWebhookTries = new Counter({
+    name: 'coursegate_audit_webhook_tries_total',
+    help: 'Audit webhook delivery tries by outcome (delivered, retry, dead = kept as a dead letter)',
+    labelNames: ['outcome'],
     registers: [registry],
   });
   const operatorWait = new Histogram({
@@ -259,6 +267,7 @@ export function createMetrics(): Metrics {
   return {
     registry,
     rateLimited,
+    auditWebhookTries,
     observeRequest,
     observeOperatorWait,
     countOperatorCharge,

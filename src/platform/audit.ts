@@ -16,7 +16,15 @@
  */
 import { hash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { PostgresAdapter, sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type Kysely,
+  type Selectable,
+} from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { clampPageSize, MAX_PAGE_SIZE } from './paging.js';
 import { PreparedQuery } from './prepared.js';
@@ -165,6 +173,24 @@ export const AUDIT_COLUMNS = [
   'grant_id',
 ] as const;
 
+/** A stored row as an {@link AuditEvent} (the list's items, the webhook's body). */
+export function eventOf(r: Selectable<PlatformDatabase['audit_events']>): AuditEvent {
+  return {
+    id: r.id,
+    at: r.at,
+    kind: r.kind as AuditKind,
+    siteId: r.site_id,
+    clientId: r.client_id,
+    userId: r.user_id,
+    detail: r.detail,
+    target: r.target ?? null,
+    surface: (r.surface ?? null) as AuditSurface | null,
+    count: Number(r.count ?? 1),
+    lastAt: r.last_at ?? r.at,
+    grantId: r.grant_id ?? null,
+  };
+}
+
 /** Records and reads audit events; purges those older than the retention. */
 export class AuditTrail {
   /**
@@ -174,6 +200,23 @@ export class AuditTrail {
     private readonly db: Kysely<PlatformDatabase>,
     readonly retentionDays: number,
   ) {}
+
+  /**
+   * Set by {@link queueDeliveries}: every write of events also queues their webhook deliveries, in
+   * the same transaction, then calls this (the deliverer's wake-up).
+   */
+  private delivered: (() => void) | undefined;
+
+  /**
+   * Turns on the audit webhook's queue (src/ops/audit-webhook.ts): from now on every batch of
+   * events is written in one transaction with one `audit_deliveries` row per stored event (its
+   * state after the write: a refresh counter's row carries its new `count`), so an event is never
+   * stored without its delivery, nor queued without being stored (at-least-once delivery).
+   * @param wake called after each committed batch
+   */
+  queueDeliveries(wake: () => void): void {
+    this.delivered = wake;
+  }
 
   /** Events waiting for the next write (see `record`). */
   private pending: Array<{ row: AuditRow; resolve: () => void; reject: (err: unknown) => void }> = [];
@@ -251,6 +294,7 @@ export class AuditTrail {
       else merged.set(row.id, row);
     }
     const rows = [...merged.values()];
+    if (this.delivered) return this.insertQueued(rows, this.delivered);
     const n = rows.length;
     if (n > PREPARED_BATCH_ROWS) {
       await this.upsert(this.db.insertInto('audit_events').values(rows)).execute();
@@ -275,6 +319,36 @@ export class AuditTrail {
     const values: unknown[] = [];
     for (const row of rows) for (const c of AUDIT_COLUMNS) values.push(row[c] ?? null);
     await this.db.executeQuery(prepared.bind(...values));
+  }
+
+  /**
+   * The write of {@link insert} when the webhook is on: the events and their deliveries in one
+   * transaction. `RETURNING` gives each row as stored (a refresh counter after its update), which
+   * is what the receiver gets.
+   */
+  private async insertQueued(rows: AuditRow[], wake: () => void): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const stored = await this.upsert(trx.insertInto('audit_events').values(rows)).returningAll().execute();
+      if (stored.length === 0) return;
+      await trx
+        .insertInto('audit_deliveries')
+        .values(
+          stored.map((row) => ({
+            id: newEventId(),
+            event_id: row.id,
+            body: JSON.stringify(eventOf(row)),
+            attempts: 0,
+            next_attempt_at: now,
+            claimed_until: null,
+            dead_at: null,
+            last_error: null,
+            created_at: now,
+          })),
+        )
+        .execute();
+    });
+    wake();
   }
 
   /** Every column of a site's events (the start of each `list` read). */
@@ -349,20 +423,7 @@ export class AuditTrail {
           .limit(limit)
           .execute()
       : await narrow(this.siteEvents(siteId)).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((r) => ({
-      id: r.id,
-      at: r.at,
-      kind: r.kind as AuditKind,
-      siteId: r.site_id,
-      clientId: r.client_id,
-      userId: r.user_id,
-      detail: r.detail,
-      target: r.target ?? null,
-      surface: (r.surface ?? null) as AuditSurface | null,
-      count: Number(r.count ?? 1),
-      lastAt: r.last_at ?? r.at,
-      grantId: r.grant_id ?? null,
-    }));
+    return rows.map(eventOf);
   }
 
   /**

@@ -1264,6 +1264,32 @@ const migrations: Record<string, Migration> = {
       else await db.transaction().execute(body);
     },
   },
+  // The audit webhook's durable queue (AUDIT_WEBHOOK_URL): one row per write of an audit event
+  // waiting for delivery, or kept as a dead letter after the last try. A new table only: a
+  // previous release runs on the migrated schema and never reads it.
+  '0030_audit_deliveries': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('audit_deliveries')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('claimed_until', 'text')
+        .addColumn('dead_at', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('audit_deliveries_due')
+        .ifNotExists()
+        .on('audit_deliveries')
+        .columns(['dead_at', 'next_attempt_at'])
+        .execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

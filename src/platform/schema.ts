@@ -179,6 +179,31 @@ export interface OneTimeLinksTable {
 }
 
 /** DESIGN D10: one audit trail row. `detail` is plain text for people, never a token, code or password. */
+/**
+ * The audit webhook's queue (src/ops/audit-webhook.ts): one row per write of an audit event to
+ * deliver to `AUDIT_WEBHOOK_URL`; deleted once delivered, kept with `dead_at` after the last try.
+ */
+export interface AuditDeliveriesTable {
+  /** The delivery's id (RFC 9562 v7 UUID), sent as `Coursegate-Delivery`. */
+  id: string;
+  /** The audit event's id (`audit_events.id`), the receiver's de-duplication key. */
+  event_id: string;
+  /** The JSON body to POST, signed as it is stored. */
+  body: string;
+  /** Tries made so far. */
+  attempts: number;
+  /** ISO 8601 UTC: not tried before this time. */
+  next_attempt_at: string;
+  /** ISO 8601 UTC: a process is delivering it until then (a crashed process's claim lapses). */
+  claimed_until: string | null;
+  /** ISO 8601 UTC of the last try when the delivery gave up (a dead letter); null while pending. */
+  dead_at: string | null;
+  /** The last try's failure (status or network error), never the body. */
+  last_error: string | null;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
 export interface AuditEventsTable {
   id: string;
   /** Null for events that belong to no site (e.g. a registration of a loopback client). */
@@ -256,6 +281,7 @@ export interface PlatformDatabase {
   oauth_clients: OauthClientsTable;
   one_time_links: OneTimeLinksTable;
   audit_events: AuditEventsTable;
+  audit_deliveries: AuditDeliveriesTable;
   connected_grants: ConnectedGrantsTable;
   resource_versions: ResourceVersionsTable;
 }
