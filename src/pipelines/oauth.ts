@@ -3,8 +3,9 @@
  * token, revocation, introspection, registration, end_session. Each ends in `handToProvider`; the
  * steps before it are ours (limits, D1 decision, suspension, default scope), the steps wrapping it
  * post-process the provider's answer (src/oauth/provider-hooks.ts). The provider's own router
- * answers methods it does not serve (404) and its CORS preflights, so these pipelines take every
- * method (`answersEveryMethod`).
+ * answers its CORS preflights, so these pipelines take OPTIONS (`answersEveryMethod`); any other
+ * method their row does not list is answered 405 + `Allow` by the dispatcher before the provider
+ * runs (src/pipelines/pipeline.ts).
  *
  * Inside the provider, on every endpoint: the hooks of `declareProviderHooks` (audit trail,
  * suspended tokens hidden, connected-app use, metrics) and SPEC §2.2's id_token rule

@@ -65,7 +65,13 @@ const noop = () => Promise.resolve();
 
 interface Compiled {
   run: (ctx: Koa.Context, next: () => Promise<void>) => Promise<unknown>;
+  /** Whether the row's `methods` are checked before the steps run (OPTIONS: see `preflightToSteps`). */
   check: boolean;
+  /**
+   * OPTIONS goes to the steps instead of the generic 204: oidc-provider's rows, whose router
+   * answers CORS preflights (RFC 9110 §9.3.7 and the Fetch standard) with its own headers.
+   */
+  preflightToSteps: boolean;
   methods: ReadonlySet<string>;
   allowed: readonly string[];
   allow: string;
@@ -84,7 +90,10 @@ export function dispatch(pipelines: Pipelines, table: readonly RouteSpec[] = ROU
     if (compiled.has(spec.name)) continue;
     compiled.set(spec.name, {
       run: compose(declared.steps as Koa.Middleware[]) as Compiled['run'],
-      check: declared.methods === 'row',
+      // oidc-provider's rows are checked too (their router would answer an unlisted method 404):
+      // every row's `methods` column gives 405 + Allow, whoever owns the row.
+      check: declared.methods === 'row' || spec.owner === 'provider',
+      preflightToSteps: declared.methods === 'steps' && spec.owner === 'provider',
       methods: new Set(spec.methods),
       allowed: spec.methods,
       allow: spec.methods.join(', '),
@@ -97,7 +106,7 @@ export function dispatch(pipelines: Pipelines, table: readonly RouteSpec[] = ROU
     const route = ctx.state.route;
     const target = route && compiled.get(route.spec.name);
     if (!target) return answerNotFound(ctx);
-    if (target.check && !target.methods.has(ctx.method)) {
+    if (target.check && !target.methods.has(ctx.method) && !(ctx.method === 'OPTIONS' && target.preflightToSteps)) {
       ctx.set('Allow', target.allow);
       if (ctx.method === 'OPTIONS') {
         ctx.status = 204;

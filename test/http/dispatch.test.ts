@@ -2,10 +2,11 @@
  * Issue #9: every route-table row runs its own declared pipeline (src/pipelines/*). The dispatcher
  * answers what no pipeline should: no row → 404 `not_found`; a method the row does not list → 405
  * `method_not_allowed` with the row's `Allow`, rendered by the row's surface (OPTIONS → 204 + Allow);
- * the provider's rows keep oidc-provider's own answers (CORS preflight, 404 for other methods).
+ * the provider's rows keep oidc-provider's CORS preflight, and every other unlisted method of every
+ * row, the provider's included, is 405 with the row's `Allow` (a test walks every row).
  */
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import type { RouteSpec } from '../../src/http/route-table.js';
+import { ROUTE_TABLE, type RouteSpec } from '../../src/http/route-table.js';
 import { dispatch, pipeline } from '../../src/pipelines/pipeline.js';
 
 let server: TestServer;
@@ -74,7 +75,7 @@ describe('dispatch: one pipeline per route-table row', () => {
     expect(await res.text()).toBe('');
   });
 
-  test("provider rows keep oidc-provider's answers: CORS preflight at the token endpoint, 404 for GET", async () => {
+  test("provider rows keep oidc-provider's CORS preflight; an unlisted method is 405 with the row's Allow", async () => {
     const preflight = await send('/api/oauth/token', {
       method: 'OPTIONS',
       headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
@@ -82,21 +83,23 @@ describe('dispatch: one pipeline per route-table row', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
     const get = await send('/api/oauth/token');
-    expect(get.status).toBe(404);
-    expect(((await get.json()) as { error: string }).error).toBe('not_found');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(((await get.json()) as { error: string }).error).toBe('method_not_allowed');
   });
 
   test.each(['/oauth/authorize', '/api/oauth/logout'])(
-    "POST %s: not served (GET only: SPEC §4.2; POST needs SameSite=None cookies), the provider's 404, never a page or a redirect",
+    'POST %s: not served (GET only: SPEC §4.2; POST needs SameSite=None cookies), 405 with Allow, never a page or a redirect',
     async (path) => {
       const res = await send(path, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'client_id=demo-member-cli&response_type=code',
       });
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, HEAD');
       expect(res.headers.get('location')).toBeNull();
-      expect(((await res.json()) as { error: string }).error).toBe('not_found');
+      expect(((await res.json()) as { error: string }).error).toBe('method_not_allowed');
     },
   );
 
@@ -111,5 +114,26 @@ describe('dispatch: one pipeline per route-table row', () => {
     const res = await send('/no/such/route');
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     expect(res.headers.get('x-request-id')).toMatch(/^[\w.-]+$/);
+  });
+});
+
+describe('every row of the route table: a method it does not list is 405 with its Allow', () => {
+  /** A concrete path of the row (parameters and family tails filled in). */
+  const concrete = (path: string) =>
+    path
+      .replace(/:\w+/g, 'x')
+      .replace(/\/\*$/, '/x')
+      .replace(/\{[^}]+\}/g, 'x');
+  const rows = ROUTE_TABLE.filter((row) =>
+    ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].some((m) => !row.methods.includes(m)),
+  )
+    // `/mcp` answers every method itself, as JSON-RPC (its own test above).
+    .filter((row) => row.name !== 'mcp')
+    .map((row) => [row.name, concrete(row.path), row] as const);
+  test.each(rows)('%s (%s)', async (_name, path, row) => {
+    const method = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((m) => !row.methods.includes(m))!;
+    const res = await send(path, { method });
+    expect([res.status, res.headers.get('allow')]).toEqual([405, row.methods.join(', ')]);
+    expect(res.headers.get('location')).toBeNull();
   });
 });
