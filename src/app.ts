@@ -138,7 +138,7 @@ function edge(steps: EdgeSteps): Koa.Middleware {
       // `trace_id`: the W3C Trace Context trace of an incoming `traceparent` (src/http/trace-context.ts).
       {
         req_id: id,
-        trace_id: traceIdOf(ctx.req.headers.traceparent),
+        trace_id: (ctx.state.traceId as string | undefined) ?? traceIdOf(ctx.req.headers.traceparent),
         method: ctx.method,
         path: loggedPath(ctx.path, ctx.state.route),
         route: ctx.state.route?.spec.name,
@@ -200,6 +200,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     strictTransportSecurity: config.baseUrl.startsWith('https:'),
   });
+  if (services.tracing) app.use(services.tracing.serverSpans);
   app.use(
     edge({
       pinOrigin: fixedOrigin(app, config.baseUrl),
@@ -256,6 +257,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
       await audit.flush();
       await auditWebhook?.stop();
       await store.close();
+      await services.tracing?.shutdown();
     },
   };
 }

@@ -55,6 +55,9 @@ import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
 import { CsrfTokens } from './http/csrf.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { AuditWebhook } from './ops/audit-webhook.js';
+import { startTracing, type Tracing } from './ops/tracing.js';
+import { traceOperationsWith } from './operations/runner.js';
+import { SERVER_INFO } from './resource/mcp/server.js';
 import { createReadiness, type Readiness } from './ops/health.js';
 import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
@@ -95,6 +98,8 @@ export interface Services {
   enrollments: Enrollments;
   memberClients: MemberClients;
   audit: AuditTrail;
+  /** Exports traces over OTLP (`OTEL_EXPORTER_OTLP_ENDPOINT`); undefined when unset. */
+  tracing: Tracing | undefined;
   /** Delivers the audit trail to `AUDIT_WEBHOOK_URL`; undefined when unset. */
   auditWebhook: AuditWebhook | undefined;
   grants: ConnectedGrants;
@@ -127,7 +132,16 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     onWait: metrics.observeOperatorWait,
     onCharge: metrics.countOperatorCharge,
   });
-  const store = await openStores(config, logger, (kind, ms, ok) => metrics.observeQuery(kind, ms, ok));
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT): off, nothing of the SDK is loaded and `tracing` is undefined.
+  const tracing = await startTracing(
+    config.tracing && { ...config.tracing, serviceVersion: SERVER_INFO.version },
+    logger,
+  );
+  traceOperationsWith(tracing?.span);
+  const store = await openStores(config, logger, (kind, ms, ok) => {
+    metrics.observeQuery(kind, ms, ok);
+    tracing?.query(kind, ms, ok);
+  });
   const { db } = store;
   // DESIGN D3: atomic refresh rotation + grace window, inside the metrics wrapper.
   const rotation = {
@@ -138,7 +152,10 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   // Issue #26: each access token leaves a tombstone naming its client, so a 401 for a revoked or
   // purged token names that client's default scope (src/oauth/token-tombstones.ts).
   const adapter = withTokenTombstones(
-    metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind),
+    metrics.instrumentAdapter(
+      withRefreshRotation(tracing ? tracing.traceAdapter(store.adapter, store.oidcKind) : store.adapter, rotation),
+      store.oidcKind,
+    ),
     config.ttl.refreshTombstone,
   );
   const readiness = createReadiness(store.probes, store.localFaults);
@@ -271,6 +288,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     memberClients,
     audit,
     auditWebhook,
+    tracing,
     grants,
     connections,
     invitations,

@@ -259,6 +259,13 @@ export const SETTINGS: readonly Setting[] = [
     description: 'HMAC-SHA256 key of the webhook signature, ≥ 32 characters; required with `AUDIT_WEBHOOK_URL`',
   },
   {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    default: 'unset (no traces)',
+    description:
+      'OTLP/HTTP base URL of a collector, e.g. `http://otel-collector:4318`: traces of every request (its store calls and operations) are exported to `<endpoint>/v1/traces`. See docs/deployment.md "Traces"',
+  },
+  { env: 'OTEL_SERVICE_NAME', default: '`coursegate`', description: '`service.name` of the exported traces' },
+  {
     env: 'AUDIT_WEBHOOK_MAX_ATTEMPTS',
     default: '`16` (about 2.5 hours of retries)',
     description:
@@ -489,6 +496,10 @@ export const ENV_VALUES = {
     .string()
     .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/, 'an http(s) URL, e.g. https://siem.example.com/hooks/coursegate'),
   AUDIT_WEBHOOK_SECRET: z.string().min(32, 'at least 32 characters'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+[^\s?#]*$/, 'an http(s) URL, e.g. http://otel-collector:4318'),
+  OTEL_SERVICE_NAME: z.string().regex(/^[\w.-]{1,100}$/, 'letters, digits, `.`, `_` and `-`, at most 100'),
   AUDIT_WEBHOOK_MAX_ATTEMPTS: wholeNumber(1, 100, () => 'whole number of tries from 1 to 100'),
   OPERATOR_LOOP_SHARE: z.string().transform((raw, ctx) => {
     const n = Number(raw);

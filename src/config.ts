@@ -118,6 +118,11 @@ export interface Config {
    */
   auditWebhook?: { url: string; secret: string; maxAttempts: number };
   /**
+   * Traces over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`; src/ops/tracing.ts);
+   * undefined = off (nothing of the SDK loaded).
+   */
+  tracing?: { endpoint: string; serviceName: string };
+  /**
    * Issue #29: fraction of the event loop operator requests may take while other requests are in
    * flight (`OPERATOR_LOOP_SHARE`, 0.01–1, default 0.1; 1 = unscheduled; src/http/operator-share.ts).
    */
@@ -371,6 +376,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     metrics: readMetrics(settings, mode),
     auditRetentionDays: settings.AUDIT_RETENTION_DAYS ?? 90,
     auditWebhook: readAuditWebhook(settings, mode),
+    tracing: settings.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: settings.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: settings.OTEL_SERVICE_NAME ?? 'coursegate' }
+      : undefined,
     operatorLoopShare: settings.OPERATOR_LOOP_SHARE ?? 0.1,
     uploadMaxBytes: settings.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024,
     smtpUrl: settings.SMTP_URL,

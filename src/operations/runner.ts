@@ -110,12 +110,38 @@ export const targetOf = (op: Operation, input: OperationValues, result: unknown)
  * @param input validated input (`validateInput`, or the surface's own parser)
  * @throws PlatformError the operation's refusals; `conflict`/`precondition_failed` for a stale tag
  */
-export async function runOperation(
+export function runOperation(
   op: Operation,
   input: OperationValues,
   actor: Actor,
   services: AdminServices,
   options: { ifMatch?: readonly string[] } = {},
+): Promise<unknown> {
+  const run = () => runTraced(op, input, actor, services, options);
+  return operationSpan
+    ? operationSpan(`operation ${op.id}`, { 'coursegate.operation': op.id, 'coursegate.surface': actor.surface }, run)
+    : run();
+}
+
+/**
+ * Set by the tracer when traces are exported (src/ops/tracing.ts): runs an operation inside a span
+ * of its own. Undefined when tracing is off (the call then costs one check).
+ */
+let operationSpan:
+  | (<T>(name: string, attributes: Record<string, string>, work: () => Promise<T>) => Promise<T>)
+  | undefined;
+
+/** Makes every {@link runOperation} a span of `span` (tracing on), or of nothing (`undefined`). */
+export function traceOperationsWith(span: typeof operationSpan): void {
+  operationSpan = span;
+}
+
+async function runTraced(
+  op: Operation,
+  input: OperationValues,
+  actor: Actor,
+  services: AdminServices,
+  options: { ifMatch?: readonly string[] },
 ): Promise<unknown> {
   if (op.ifMatch) {
     const resource = resourceKey(op.ifMatch, input.params);
