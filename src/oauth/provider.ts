@@ -275,9 +275,22 @@ export function createProvider(deps: ProviderDeps): Provider {
       // Replaced by our own handler that accepts resource-bound tokens (src/resource/userinfo.ts).
       userinfo: { enabled: false },
       // RFC 7662 / RFC 7009: a client may introspect and revoke only the tokens issued to it.
+      // RFC 7662 §2.2: a token the resources would refuse is `active: false`; a user's token
+      // counts only while the user still has a role at the token's site (DESIGN D2, the live
+      // rule of src/resource/bearer.ts), and a refresh token only if it began after the user's
+      // last password set or reset (DESIGN D5, as at the token endpoint).
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+        allowedPolicy: async (ctx, client, token) => {
+          if (token.clientId !== client.clientId) return false;
+          if (token.kind === 'ClientCredentials' || !token.accountId) return true;
+          const extra = token.kind === 'AccessToken' ? (token.extra as { org_id?: unknown } | undefined) : undefined;
+          const siteId =
+            typeof extra?.org_id === 'string' ? extra.org_id : await siteOfGrant(ctx, token.grantId);
+          const member = siteId ? await accounts.liveMemberAt(token.accountId, siteId) : undefined;
+          if (!member) return false;
+          return !(token.kind === 'RefreshToken' && begunBeforeCutoff(token.iat, member.sessionsValidAfter));
+        },
       },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       registration: {

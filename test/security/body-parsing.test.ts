@@ -89,7 +89,7 @@ describe('a body of one field name repeated answers within 100 ms, /healthz mean
     '/api/oauth/logout/confirm',
   ])('%s', async (path) => {
     const body = 'a&'.repeat(limitOf(path) / 2 - 1);
-    for (const headers of [{}, { cookie }]) {
+    for (const headers of [{}, { cookie }] as Array<Record<string, string>>) {
       // On a loaded machine one try can be slow for the scheduler's reasons: up to three tries, the
       // fastest kept. A parser that costs the time itself is slow every time.
       let best = await withHealthCheck(path, 'application/x-www-form-urlencoded', body, headers);
