@@ -7,7 +7,7 @@
  */
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import type { Surface } from '../http/route-table.js';
+import { ROUTE_TABLE, type Surface } from '../http/route-table.js';
 import { classify, ServerError, type HttpError } from './catalogue.js';
 import { renderOAuth } from './surfaces/oauth.js';
 import { renderHtml } from './surfaces/html.js';
@@ -34,12 +34,29 @@ export const SURFACES: Record<Surface, (ctx: Context, err: HttpError, env: Rende
   html: (ctx, err) => renderHtml(ctx, err),
 };
 
+/**
+ * First path segments (upper case) under which every row of the route table is an HTML page
+ * (`/docs`, `/interaction`, `/admin`, …): a path there that no row serves is a mistyped page
+ * address (`/docs//mcp.md`), answered with the HTML 404 page like its neighbours.
+ */
+const HTML_PREFIXES: ReadonlySet<string> = (() => {
+  const surfaces = new Map<string, Set<Surface>>();
+  for (const row of ROUTE_TABLE) {
+    const first = row.path.split('/')[1]?.toUpperCase() ?? '';
+    if (!surfaces.has(first)) surfaces.set(first, new Set());
+    surfaces.get(first)!.add(row.surface);
+  }
+  return new Set([...surfaces].filter(([first, s]) => first !== '' && s.size === 1 && s.has('html')).map(([f]) => f));
+})();
+
 /** The surface whose mapper renders this request's errors. */
 export function surfaceOf(ctx: Context): Surface {
   const spec = ctx.state.route?.spec;
   const browserNavigation = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html';
-  // Issue 30 item 9: an unknown path opened in a browser is an HTML 404 page; API clients keep JSON.
-  if (!spec) return browserNavigation ? 'html' : 'oauth';
+  // Issue 30 item 9: an unknown path opened in a browser is an HTML 404 page; API clients keep
+  // JSON, except under a prefix of HTML pages only (`HTML_PREFIXES`).
+  if (!spec)
+    return browserNavigation || HTML_PREFIXES.has(ctx.path.split('/')[1]?.toUpperCase() ?? '') ? 'html' : 'oauth';
   if (spec.surface === 'oauth' && spec.auth.kind === 'none' && browserNavigation) return 'html';
   return spec.surface;
 }

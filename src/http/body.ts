@@ -72,15 +72,67 @@ export async function readText(ctx: Context): Promise<string> {
   return text;
 }
 
+/** Most fields a form body may carry (`&`-separated pairs, empty ones included). */
+export const MAX_FORM_FIELDS = 512;
+/** Most values one form field name may carry (a list of checkboxes, a list of redirect URIs). */
+export const MAX_FORM_REPEATS = 100;
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 32;
+/** Most object members (`"name": value` pairs, all levels together) a JSON body may have. */
+export const MAX_JSON_MEMBERS = 4096;
+
 /**
- * The body parsed as JSON (RFC 8259), at most the route's limit. Keys that would poison an object's
- * prototype (`__proto__`, `constructor.prototype`) are refused.
+ * How deep a JSON text nests and how many object members it has, in one pass over its characters
+ * (strings skipped, escapes honoured), stopping as soon as a bound is passed. Linear in the text,
+ * so a body is measured before any parser builds anything from it.
+ * @returns undefined when the text is within both bounds, else why not: the top-level member it
+ *   happened in (when there is one) and which bound
+ */
+export function jsonOverBounds(text: string): string | undefined {
+  let depth = 0;
+  let members = 0;
+  /** The name of the top-level member being read (the last string read at depth 1). */
+  let topLevel: string | undefined;
+  let lastString = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      const start = i + 1;
+      for (i = start; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === 0x22) break;
+      }
+      if (depth === 1) lastString = text.slice(start, Math.min(i, start + 64));
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      depth++;
+      if (depth > MAX_JSON_DEPTH) {
+        const where = topLevel === undefined ? 'the body' : `\`${topLevel}\``;
+        return `${where} nests deeper than ${MAX_JSON_DEPTH} levels`;
+      }
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    } else if (c === 0x3a /* : */) {
+      if (depth === 1) topLevel = lastString;
+      if (++members > MAX_JSON_MEMBERS) return `the body has more than ${MAX_JSON_MEMBERS} object members`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The body parsed as JSON (RFC 8259), at most the route's limit, `MAX_JSON_DEPTH` levels deep and
+ * `MAX_JSON_MEMBERS` object members: measured first in one linear pass (`jsonOverBounds`), so no
+ * body costs more than a read of its bytes before it is refused. Keys that would poison an
+ * object's prototype (`__proto__`, `constructor.prototype`) are refused.
  * @param options.empty what an empty body gives (default: undefined)
- * @throws InvalidRequest 413 over the limit, 400 when the text is not JSON
+ * @throws InvalidRequest 413 over the limit, 400 when the text is not JSON or over a bound
  */
 export async function readJson(ctx: Context, options: { empty?: unknown } = {}): Promise<unknown> {
   const text = await readText(ctx);
   if (text.trim() === '') return options.empty;
+  const over = jsonOverBounds(text);
+  if (over) throw malformed(`request body refused: ${over}`);
   try {
     return parseJsonText(text, { protoAction: 'error' }) as unknown;
   } catch {
@@ -89,16 +141,37 @@ export async function readJson(ctx: Context, options: { empty?: unknown } = {}):
 }
 
 /**
- * The body parsed as `application/x-www-form-urlencoded` (WHATWG URL "urlencoded parser"), at most
- * the route's limit.
- * @throws InvalidRequest 413 over the limit, 400 when it cannot be read
+ * The body as `application/x-www-form-urlencoded` pairs (WHATWG URL "urlencoded parser", through
+ * `URLSearchParams`), at most the route's limit and `MAX_FORM_FIELDS` fields: the fields are
+ * counted (one scan for `&`) before the parser runs, so a body of thousands of empty fields costs
+ * a scan, not a parse. For a reader that wants a field or two (the rate-limit key's `client_id`).
+ * @throws InvalidRequest 413 over the limit, 400 when it cannot be read or has too many fields
+ */
+export async function readFormPairs(ctx: Context): Promise<URLSearchParams> {
+  const text = await readText(ctx);
+  let separators = 0;
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
+    if (++separators >= MAX_FORM_FIELDS) throw malformed(`request body refused: more than ${MAX_FORM_FIELDS} fields`);
+  }
+  return new URLSearchParams(text);
+}
+
+/**
+ * The body parsed as `application/x-www-form-urlencoded` (`readFormPairs`), at most
+ * `MAX_FORM_REPEATS` values per name. Linear in the body: a repeated name appends to its list in
+ * place (copying the list at every repeat made a 64 KiB body of `a&a&…` cost seconds of event loop).
+ * @throws InvalidRequest 413 over the limit, 400 when it cannot be read or is over a bound
  */
 export async function readForm(ctx: Context): Promise<FormFields> {
-  const fields: FormFields = Object.create(null) as FormFields;
-  for (const [name, value] of new URLSearchParams(await readText(ctx))) {
-    const seen = fields[name];
-    fields[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  const lists = new Map<string, string[]>();
+  for (const [name, value] of await readFormPairs(ctx)) {
+    const list = lists.get(name);
+    if (!list) lists.set(name, [value]);
+    else if (list.push(value) > MAX_FORM_REPEATS)
+      throw malformed(`request body refused: more than ${MAX_FORM_REPEATS} values for one field`);
   }
+  const fields: FormFields = Object.create(null) as FormFields;
+  for (const [name, list] of lists) fields[name] = list.length === 1 ? list[0]! : list;
   return fields;
 }
 

@@ -54,7 +54,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { RateLimit, RateLimits } from '../config.js';
 import type { RedisClient } from '../../adapters/redis.js';
 import { TooManyRequests, type ErrorCode, type HttpError } from '../errors/catalogue.js';
-import { readText } from './body.js';
+import { readFormPairs } from './body.js';
 import { CLIENT_CEILING_FACTOR } from './route-table.js';
 
 /** The error code of a 429 answer (not an RFC 6749 code: none fits a per-client quota). */
@@ -325,7 +325,7 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       return next();
     }
     const form = ctx.is('application/x-www-form-urlencoded')
-      ? new URLSearchParams(await readText(ctx))
+      ? await readFormPairs(ctx)
       : new URLSearchParams();
     const clientId = clientIdOf(ctx.get('authorization') || undefined, form)?.slice(0, 512);
     if (!clientId) {

@@ -20,6 +20,7 @@ import Provider, {
 import type { Adapter } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Accounts } from '../platform/accounts.js';
+import { begunBeforeCutoff } from '../platform/one-time-links.js';
 import type { SiteChoices } from './account.js';
 import { CLAIMS_BY_SCOPE, loadClaims } from '../domain/claims.js';
 import { ALL_SCOPES, RESOURCE_SCOPES, parseScope } from '../domain/scopes.js';
@@ -107,11 +108,8 @@ async function sessionStillValid(
   accountId: string,
 ): Promise<boolean> {
   const after = await accounts.sessionsValidAfter(accountId);
-  // `loginTs` has one-second resolution: a session begun in the very second of the change stays.
-  if (
-    after === 0 ||
-    (after !== undefined && typeof session.loginTs === 'number' && session.loginTs >= Math.floor(after / 1000))
-  )
+  // `loginTs` has one-second resolution: a session begun in the cut-off's own second is ended too.
+  if (after === 0 || (after !== undefined && typeof session.loginTs === 'number' && !begunBeforeCutoff(session.loginTs, after)))
     return true;
   // The session proxy refuses to set accountId to undefined; deleting reaches the stored object.
   const stored = session as Record<string, unknown>;
@@ -150,12 +148,12 @@ export function createProvider(deps: ProviderDeps): Provider {
       // Codes, refresh and access tokens name their grant; the grant names the chosen site.
       const siteId = await siteOfGrant(ctx, token?.grantId);
       // Grant gone, or the user lost every role at the site: oidc-provider answers invalid_grant.
-      // DESIGN D5 (issue #25 finding 2c): so is a code or token issued before the user's last
-      // password set or reset, to the second (iat's resolution; the grants themselves are revoked
-      // then, with all their tokens, `Connections.revokeAllOf`).
+      // DESIGN D5: so is a code or token issued before the user's last password set or reset, or
+      // in its second (iat's resolution; the grants themselves are revoked then, with all their
+      // tokens, `Connections.revokeAllOf`).
       if (token) {
         const member = siteId ? await accounts.liveMemberAt(accountId, siteId) : undefined;
-        if (!member || (typeof token.iat === 'number' && token.iat < Math.floor(member.sessionsValidAfter / 1000)))
+        if (!member || (typeof token.iat === 'number' && begunBeforeCutoff(token.iat, member.sessionsValidAfter)))
           return undefined;
       } else if (ctx?.oidc?.session && !(await sessionStillValid(ctx.oidc.session, accounts, accountId))) {
         return undefined;
@@ -277,9 +275,22 @@ export function createProvider(deps: ProviderDeps): Provider {
       // Replaced by our own handler that accepts resource-bound tokens (src/resource/userinfo.ts).
       userinfo: { enabled: false },
       // RFC 7662 / RFC 7009: a client may introspect and revoke only the tokens issued to it.
+      // RFC 7662 §2.2: a token the resources would refuse is `active: false`; a user's token
+      // counts only while the user still has a role at the token's site (DESIGN D2, the live
+      // rule of src/resource/bearer.ts), and a refresh token only if it began after the user's
+      // last password set or reset (DESIGN D5, as at the token endpoint).
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+        allowedPolicy: async (ctx, client, token) => {
+          if (token.clientId !== client.clientId) return false;
+          if (token.kind === 'ClientCredentials' || !token.accountId) return true;
+          const extra = token.kind === 'AccessToken' ? (token.extra as { org_id?: unknown } | undefined) : undefined;
+          const siteId =
+            typeof extra?.org_id === 'string' ? extra.org_id : await siteOfGrant(ctx, token.grantId);
+          const member = siteId ? await accounts.liveMemberAt(token.accountId, siteId) : undefined;
+          if (!member) return false;
+          return !(token.kind === 'RefreshToken' && begunBeforeCutoff(token.iat, member.sessionsValidAfter));
+        },
       },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       registration: {

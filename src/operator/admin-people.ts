@@ -161,6 +161,19 @@ ${pager(`/admin/${siteId}/people`, { cursor: cursor ?? '' }, invitationsCursor, 
     const email = str(body.email);
     const role = str(body.role);
     const change = body.change === 'revoke' ? 'revoke' : 'grant';
+    // Removing a role is destructive (the member's tokens at the site stop working at once): the
+    // button leads to a confirmation page, whose form adds `confirm=yes` (CSRF-protected as well).
+    if (change === 'revoke' && body.confirm !== 'yes') {
+      return h.render(
+        ctx,
+        op,
+        'People',
+        `Remove the ${role} role of ${email}?`,
+        `<p class="lead">${e(email)} loses the <strong>${e(role)}</strong> role at ${e(op.site.name)}. With no role left there, their sign-ins to its applications end and their tokens stop working at once.</p>
+${button(`/admin/${op.site.id}/people/roles`, op.csrf, `Remove ${role}`, { email, role, change: 'revoke', confirm: 'yes' })}
+<p><a href="/admin/${e(op.site.id)}/people">Cancel, keep the role</a></p>`,
+      );
+    }
     const done = await act(
       deps.services,
       op,

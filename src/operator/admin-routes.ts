@@ -569,6 +569,19 @@ ${pager(`/admin/${op.site.id}/connections`, {}, cursor, list.nextCursor)}`,
         : typeof body.client_id === 'string' && body.client_id.length <= 200
           ? (await services.connections.countOfClient(op.site.id, body.client_id)).grants
           : 0;
+    // Revoking every grant of an application is destructive (every member must authorize it
+    // again): the button leads to a confirmation page whose form adds `confirm=yes`.
+    if (typeof body.grant_id !== 'string' && typeof body.client_id === 'string' && body.confirm !== 'yes') {
+      return render(
+        ctx,
+        op,
+        'Connected apps',
+        'Revoke this application for every member?',
+        `<p class="lead">${n} grant(s) of <code>${e(body.client_id.slice(0, 200))}</code> at ${e(op.site.name)} end with their tokens; each member must authorize the application again.</p>
+${button(`/admin/${op.site.id}/connections/revoke`, op.csrf, 'Revoke all of this app', { client_id: body.client_id, confirm: 'yes' })}
+<p><a href="/admin/${e(op.site.id)}/connections">Cancel, keep them</a></p>`,
+      );
+    }
     const done =
       typeof body.grant_id === 'string'
         ? await act(services, op, 'revokeConnectedGrant', { params: { grantId: body.grant_id } })

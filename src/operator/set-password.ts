@@ -29,7 +29,7 @@ import type { Logger } from 'pino';
 import type { CsrfTokens } from '../http/csrf.js';
 import { layout } from '../interaction/templates.js';
 import { InvalidRequest } from '../errors/catalogue.js';
-import { MIN_PASSWORD_LENGTH, type OneTimeLinks } from '../platform/one-time-links.js';
+import { MIN_PASSWORD_LENGTH, msUntilCutoffSecondEnds, type OneTimeLinks } from '../platform/one-time-links.js';
 import type { AddressLinks, AddressLinkView } from '../platform/address-links.js';
 import type { Invitations } from '../platform/invitations.js';
 import { PlatformError } from '../platform/errors.js';
@@ -167,6 +167,10 @@ export function setPasswordRouter(deps: SetPasswordDeps): Router {
         if (!(err instanceof PlatformError)) throw err;
       }
     }
+    // oidc-provider times sessions in whole seconds: the cut-off's second counts as before it
+    // (`begunBeforeCutoff`). Answering once that second is over puts the user's own next sign-in
+    // after the cut-off; the wait is asynchronous (at most a second, the event loop is free).
+    await new Promise((resolve) => setTimeout(resolve, msUntilCutoffSecondEnds(Date.now())));
     ctx.type = 'html';
     ctx.body = donePage(done.email, joined);
   });

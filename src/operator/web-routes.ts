@@ -7,8 +7,10 @@
  *                             reset link to the address (issue #30 item 6), the same answer
  *                             whether or not the address has an account (DESIGN D5)
  * GET  /signout               a page with the sign-out button (the "sign out / use another account"
- *                             link of error and consent pages; works without JavaScript)
- * POST /signout               ends it
+ *                             link of error and consent pages; works without JavaScript); without a
+ *                             session, a redirect to /signin
+ * POST /signout               ends it, and the browser's OpenID Provider session (DESIGN D14); without
+ *                             a session, the 401 "Signed out" page
  * GET  /account/connections   the apps the member authorized, one row per app (its grants at every
  *                             site grouped), scopes in plain words, last use
  * GET  /account/connections/revoke?client_id=…  confirmation page (issue 30 item 10)
@@ -242,27 +244,26 @@ export function webRouter(deps: WebDeps): Router {
     ctx.redirect(next);
   });
 
+  // A session route (route table `auth: session`): without a live session there is nothing to
+  // end, and the answer is the one of every session page (`requireSession`): GET goes to sign-in,
+  // POST gets the 401 "Signed out" page.
   router.get('/signout', async (ctx) => {
     const session = await sessions.read(ctx);
     const user = session ? await accounts.findUser(session.userId) : undefined;
-    const body = user
-      ? `<h1>Sign out?</h1>
+    if (!session || !user) return ctx.redirect('/signin');
+    const body = `<h1>Sign out?</h1>
 <p class="lead">You are signed in as <strong>${e(user.email)}</strong>. Sign out to end this session, then sign in with another account if you wish.</p>
-${button('/signout', sessions.csrf(session!.sid), 'Sign out')}
-<p><a href="/">Stay signed in and go to the home page</a></p>`
-      : `<h1>You are not signed in</h1>
-<p class="lead">There is no session to end in this browser.</p>
-<ul class="ways-out"><li><a href="/signin">Sign in</a></li><li><a href="/">Go to the home page</a></li></ul>`;
+${button('/signout', sessions.csrf(session.sid), 'Sign out')}
+<p><a href="/">Stay signed in and go to the home page</a></p>`;
     sendPage(ctx, page({ title: 'Sign out', body }));
   });
 
   router.post('/signout', form, async (ctx) => {
-    const session = await sessions.read(ctx);
-    if (session) {
-      checkCsrf(sessions, session, ctx);
-      await sessions.end(ctx);
-      await deps.endProviderSession?.(ctx);
-    }
+    const session = await requireSession(sessions, ctx);
+    if (!session) return;
+    checkCsrf(sessions, session, ctx);
+    await sessions.end(ctx);
+    await deps.endProviderSession?.(ctx);
     ctx.status = 303;
     ctx.redirect('/');
   });

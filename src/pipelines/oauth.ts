@@ -15,6 +15,7 @@ import { completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.j
 import { defaultScopeMiddleware } from '../oauth/default-scope.js';
 import { authorizationGuard } from '../oauth/suspension.js';
 import { settleRefreshRotation } from '../oauth/refresh-rotation.js';
+import { endWebSessionAtLogout } from '../oauth/one-sign-out.js';
 import type { Services } from '../compose.js';
 import { answersEveryMethod, type Pipelines, type Step } from './pipeline.js';
 import { MethodNotAllowed } from '../errors/catalogue.js';
@@ -42,6 +43,8 @@ export function oauthPipelines(services: Services): Pipelines {
     ring.jwksHandler(ctx);
   };
   const providerAlone = answersEveryMethod();
+  // DESIGN D14: "Yes, sign me out" ends the web session of the browser too.
+  const endWebSessionToo = endWebSessionAtLogout(services.provider, services.sessions);
 
   return {
     discovery: answersEveryMethod(announce),
@@ -62,7 +65,7 @@ export function oauthPipelines(services: Services): Pipelines {
     ),
     client: providerAlone,
     end_session: providerAlone,
-    end_session_confirm: providerAlone,
+    end_session_confirm: answersEveryMethod(endWebSessionToo),
     end_session_success: providerAlone,
   };
 }

@@ -139,6 +139,16 @@ export function refreshCounterId(grantId: string, at: Date): string {
 
 /** Anything that looks like a bearer credential (long base64url run) is cut out of `detail`. */
 const CREDENTIAL_LIKE = /[A-Za-z0-9_-]{32,}/g;
+/**
+ * Identifiers that `CREDENTIAL_LIKE` would cut and that the trail must show: a UUID (RFC 9562
+ * §4, hex in 8-4-4-4-12 groups), alone or after a short type prefix such as the user ids
+ * `usr_<uuid>`. Its fixed shape is not what a random base64url secret looks like.
+ */
+const IDENTIFIER = /^(?:[a-z]{1,8}_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `detail` with every credential-like run cut out, identifiers kept (at most 300 characters). */
+export const redactDetail = (detail: string): string =>
+  detail.replace(CREDENTIAL_LIKE, (run) => (IDENTIFIER.test(run) ? run : '[redacted]')).slice(0, 300);
 
 /**
  * How long a recorded event waits for others to be written with it, in milliseconds (issue #15):
@@ -243,7 +253,7 @@ export class AuditTrail {
       kind: input.kind,
       client_id: input.clientId ?? null,
       user_id: input.userId ?? null,
-      detail: (input.detail ?? '').replace(CREDENTIAL_LIKE, '[redacted]').slice(0, 300),
+      detail: redactDetail(input.detail ?? ''),
       // Ids of the platform (never credentials): kept whole, since filters match them exactly.
       target: input.target ? input.target.slice(0, 300) : null,
       surface: input.surface ?? null,

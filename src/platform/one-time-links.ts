@@ -24,7 +24,8 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
  * Ends every other live link of the user (set-password links) and of the address (address links,
  * src/platform/address-links.ts), and stamps `users.sessions_valid_after` with `now` (epoch
  * milliseconds): every OpenID Provider session, web session, authorization code and refresh token of the
- * user begun before is refused from then on (src/oauth/session-policy.ts). The grants themselves are
+ * user begun before is refused from then on (`begunBeforeCutoff`, applied in src/oauth/provider.ts
+ * and src/operator/session.ts). The grants themselves are
  * revoked by the caller (`Connections.revokeAllOf`), which needs the provider.
  */
 export async function endEarlierSessions(
@@ -51,6 +52,29 @@ export async function endEarlierSessions(
     .where('used_at', 'is', null)
     .execute();
   await t.updateTable('users').set({ sessions_valid_after: now.getTime() }).where('id', '=', userId).execute();
+}
+
+/**
+ * DESIGN D5: did something timed in epoch seconds (an OpenID Provider session's `loginTs`, a code's
+ * or refresh token's `iat`) begin before the cut-off `endEarlierSessions` stamped (epoch ms)?
+ * oidc-provider keeps those times in whole seconds, so within the cut-off's own second "before"
+ * and "after" cannot be told apart: that whole second counts as before (a session begun in it is
+ * ended), and the set-password answer waits for the second to end (`msUntilCutoffSecondEnds`),
+ * so the user's own next sign-in always falls after it.
+ * @param epochSeconds the time to judge
+ * @param cutoffMs the user's `sessions_valid_after` (0: never set, nothing is before it)
+ */
+export function begunBeforeCutoff(epochSeconds: number, cutoffMs: number): boolean {
+  return cutoffMs > 0 && epochSeconds <= Math.floor(cutoffMs / 1000);
+}
+
+/**
+ * Milliseconds from `nowMs` until the second of the cut-off `cutoffMs` is over (0 when it is):
+ * what the set-password answer waits (an async wait, the event loop is not held), so that no
+ * session begun after the user saw it falls in the cut-off's second (`begunBeforeCutoff`).
+ */
+export function msUntilCutoffSecondEnds(cutoffMs: number, nowMs = Date.now()): number {
+  return Math.max(0, (Math.floor(cutoffMs / 1000) + 1) * 1000 - nowMs);
 }
 
 const expired = () =>

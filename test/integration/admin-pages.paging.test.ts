@@ -252,7 +252,7 @@ test(`deleting an application names its ${MEMBERS} members (counted in SQL); rev
     method: 'POST',
     redirect: 'manual',
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, client_id: MEMBER_CLIENT }),
+    body: new URLSearchParams({ csrf, client_id: MEMBER_CLIENT, confirm: 'yes' }),
   });
   expect(res.status).toBe(303);
   expect(res.headers.get('location')).toBe(`/admin/demo/connections?revoked=${grants}`);

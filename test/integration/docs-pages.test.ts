@@ -91,6 +91,17 @@ test('the Markdown source stays available for tools (Accept: text/markdown, ?for
     expect([spelling, (await fetch(`${server.baseUrl}${spelling}`)).status]).toEqual([spelling, 200]);
 });
 
+test('a mistyped docs address is the HTML 404 page, like every docs 404, whatever the Accept header', async () => {
+  for (const path of ['/docs//mcp.md', '/docs/no-such-page.md', '/docs/a/b/c', '/docs/img//x.png']) {
+    for (const accept of ['*/*', 'application/json', 'text/html']) {
+      const res = await fetch(`${server.baseUrl}${path}`, { headers: { accept } });
+      expect([path, accept, res.status]).toEqual([path, accept, 404]);
+      expect([path, accept, res.headers.get('content-type')]).toEqual([path, accept, 'text/html; charset=utf-8']);
+      expect(await res.text()).toContain('<!DOCTYPE html>');
+    }
+  }
+});
+
 /** A citation of a document integrators cannot open (SPEC.md, DESIGN.md). */
 const PRIVATE_CITATION = /\bSPEC\b|SPEC\.md|DESIGN\.md|DESIGN D\d/;
 

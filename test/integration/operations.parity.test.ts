@@ -216,7 +216,8 @@ const CASES: Case[] = [
       api: async (v) =>
         void expect((await api(`/api/v1/connected-grants/by-client/${v.clientId}`, 'DELETE')).status).toBe(204),
       mcp: async (v) => void (await tool('revoke_client_grants', { clientId: v.clientId })),
-      admin: async (v) => void (await form('/admin/demo/connections/revoke', { client_id: v.clientId! })),
+      admin: async (v) =>
+        void (await form('/admin/demo/connections/revoke', { client_id: v.clientId!, confirm: 'yes' })),
     },
     state: grantsState,
     target: (v) => `application:${v.clientId}`,
@@ -256,6 +257,7 @@ const CASES: Case[] = [
           email: 'student2@demo.test',
           role: 'instructor',
           change: 'revoke',
+          confirm: 'yes',
         })),
     },
     state: async () => (await rolesOf('student2@demo.test')).sort(),

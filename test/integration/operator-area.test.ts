@@ -326,6 +326,7 @@ describe('issue 11 operator pages', () => {
           email: 'instructor@demo.test',
           role: 'admin',
           change: 'revoke',
+          confirm: 'yes',
         })
       ).status,
     ).toBe(303);
@@ -334,6 +335,7 @@ describe('issue 11 operator pages', () => {
       email: 'owner@demo.test',
       role: 'owner',
       change: 'revoke',
+      confirm: 'yes',
     });
     expect(lastOwner.status).toBe(409);
     expect(lastOwner.html).toContain('Not done');
