@@ -1264,6 +1264,17 @@ const migrations: Record<string, Migration> = {
       else await db.transaction().execute(body);
     },
   },
+  // DESIGN D10 retention: expired and used links are purged in bounded batches
+  // (src/platform/link-retention.ts); each batch is a range of one of these indexes, so a purge
+  // with nothing due reads one index entry. Indexes only: the previous release runs unchanged.
+  '0030_link_expiry_indexes': {
+    async up(db: Kysely<any>) {
+      for (const table of ['address_links', 'one_time_links']) {
+        await db.schema.createIndex(`${table}_expires`).on(table).column('expires_at').execute();
+        await db.schema.createIndex(`${table}_used`).on(table).column('used_at').execute();
+      }
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {
