@@ -24,6 +24,8 @@ import type { Adapter } from 'oidc-provider';
 import type { Config } from './config.js';
 import type { Stores } from './store/stores.js';
 import { purgeExpired } from '../adapters/sqlite.js';
+import { purgeSpentLinks } from './platform/link-retention.js';
+import { pruneOutbox } from './ops/mail.js';
 import type { Accounts } from './platform/accounts.js';
 import type { Enrollments } from './platform/enrollments.js';
 import type { ErrorRenderer } from './errors/render.js';
@@ -216,21 +218,41 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
 
   const sqlite = store.oidcKind === 'sqlite' ? store.sqlite : undefined;
   if (sqlite) purgeExpired(sqlite);
-  const purgeAudit = () =>
-    audit
+  const runRetention = async () => {
+    await audit
       .purge()
       .then(() => (auditWebhook ? purgeDeadLetters(store.db, config.auditRetentionDays) : 0))
       .catch((err: unknown) =>
         logger.warn({ event: 'audit_purge_failed', err: { message: (err as Error)?.message } }, 'audit purge failed'),
       );
+    await purgeMailTraces();
+  };
+  // DESIGN D10 retention beyond the audit trail: expired and used links, and the outbox's bounds
+  // (counts only reach the log: no address, no link).
+  const purgeMailTraces = async () => {
+    try {
+      const links = await purgeSpentLinks(store.db);
+      const total = links.address_links + links.one_time_links;
+      if (total > 0) logger.info({ event: 'links_purged', ...links }, 'expired and used links purged');
+    } catch (err) {
+      logger.warn({ event: 'link_purge_failed', err: { message: (err as Error)?.message } }, 'link purge failed');
+    }
+    if (mailer?.transport !== 'outbox') return;
+    try {
+      const dropped = await pruneOutbox(mailer.outboxDir, config.outbox);
+      if (dropped > 0) logger.info({ event: 'outbox_pruned', dropped }, 'old outbox messages deleted');
+    } catch (err) {
+      logger.warn({ event: 'outbox_prune_failed', err: { message: (err as Error)?.message } }, 'outbox prune failed');
+    }
+  };
   // Issue #29: the first audit purge runs once the server listens and has served its first
   // requests (a batched, index-bound purge that yields between batches), never during start.
-  const firstAuditPurge = setTimeout(() => void purgeAudit(), FIRST_AUDIT_PURGE_DELAY_MS);
+  const firstAuditPurge = setTimeout(() => void runRetention(), FIRST_AUDIT_PURGE_DELAY_MS);
   firstAuditPurge.unref();
   const purgeTimer = setInterval(
     () => {
       if (sqlite) purgeExpired(sqlite);
-      void purgeAudit();
+      void runRetention();
     },
     10 * 60 * 1000,
   );

@@ -52,6 +52,8 @@ import { AuditTrail } from './platform/audit.js';
 import { ResourceVersions } from './platform/versions.js';
 import { ConnectedGrants } from './platform/connected-grants.js';
 import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
+import { MailBudget, mailRetryText } from './http/mail-budget.js';
+import { PlatformError } from './platform/errors.js';
 import { CsrfTokens } from './http/csrf.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { AuditWebhook } from './ops/audit-webhook.js';
@@ -113,6 +115,8 @@ export interface Services {
   idempotency: IdempotencyKeys;
   /** Issue #11, #25: mails one-time links (SMTP with `SMTP_URL`, else `.eml` files in `DATA_DIR/outbox/`). */
   mailer: LinkMailer;
+  /** DESIGN D7: the budgets every message spends first (per client address, recipient, server). */
+  mailBudget: MailBudget;
   /** What the Account API (`/account/graphql`) reads. */
   account: AccountServices;
   /** What the admin API operations (and the MCP operator tools, their views) run against. */
@@ -206,23 +210,42 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   // alike; issue #25: through SMTP_URL, else into DATA_DIR/outbox/); the answer still shows it. Logs
   // name the domain, never the link.
   const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl, path.join(config.dataDir, 'outbox'));
-  const invitations = new Invitations(db, async (siteId, inv, token) => {
-    const site = await db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
-    try {
-      await mailer.sendInvitationLink(
-        inv.email,
-        site?.name ?? siteId,
-        inv.role,
-        `${config.baseUrl}/invitations/${token}`,
-        inv.expiresAt,
-      );
-    } catch (err) {
-      logger.warn(
-        { domain: inv.email.split('@')[1], err: { message: (err as Error).message } },
-        'invitation e-mail not sent',
-      );
-    }
+  // DESIGN D7: every message the server sends spends the mail budgets (src/http/mail-budget.ts).
+  const mailBudget = new MailBudget({
+    limits: config.mailLimits,
+    redis: store.redis,
+    prefix: config.redisKeyPrefix,
+    onRefused: (budget) => metrics.rateLimited.inc({ limit: `mail_${budget}` }),
   });
+  const invitations = new Invitations(
+    db,
+    async (siteId, inv, token) => {
+      const site = await db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
+      try {
+        await mailer.sendInvitationLink(
+          inv.email,
+          site?.name ?? siteId,
+          inv.role,
+          `${config.baseUrl}/invitations/${token}`,
+          inv.expiresAt,
+        );
+      } catch (err) {
+        logger.warn(
+          { domain: inv.email.split('@')[1], err: { message: (err as Error).message } },
+          'invitation e-mail not sent',
+        );
+      }
+    },
+    async (email) => {
+      // An operator's invitation is counted per recipient and server-wide (no client address here).
+      const spent = await mailBudget.spend(email);
+      if (!spent.ok)
+        throw new PlatformError('conflict', mailRetryText(spent.retryAfterSeconds), {
+          reason: 'too_many_requests',
+          retryAfterSeconds: spent.retryAfterSeconds,
+        });
+    },
+  );
   // Issue #15: a switch of "MCP connections" made here forgets the kept suspension answers.
   const siteSettings = new SiteSettings(db, () => suspensions.forget());
   const admin: AdminServices = {
@@ -299,6 +322,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     sessions: new WebSessions(csrf, adapter, accounts),
     idempotency: new IdempotencyKeys(db as never),
     mailer,
+    mailBudget,
     account,
     admin,
     tools,

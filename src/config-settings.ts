@@ -214,6 +214,23 @@ export const SETTINGS: readonly Setting[] = [
     description: 'dynamic client registrations per address',
   },
   {
+    env: 'RATE_LIMIT_MAIL_ADDRESS',
+    default: '`5/3600`',
+    description:
+      'e-mails per recipient address, `points/seconds`, counted for every message the server sends (password reset, invitation, join link) whether or not the address has an account; past it the request is answered 429 + `Retry-After`. Separate from `RATE_LIMIT_LOGIN_FAILURES`: asking for mail never locks a sign-in',
+  },
+  {
+    env: 'RATE_LIMIT_MAIL_IP',
+    default: '`20/3600`',
+    description:
+      'e-mails caused per client address (IPv6: per /64), `points/seconds`, as `RATE_LIMIT_MAIL_ADDRESS` (operator invitations are counted per recipient and server-wide only)',
+  },
+  {
+    env: 'RATE_LIMIT_MAIL_GLOBAL',
+    default: '`1000/3600`',
+    description: 'e-mails the whole server sends, `points/seconds`, as `RATE_LIMIT_MAIL_ADDRESS`',
+  },
+  {
     env: 'REFRESH_GRACE_SECONDS',
     yaml: 'token_ttl.refresh_grace',
     default: '`30`',
@@ -293,6 +310,18 @@ export const SETTINGS: readonly Setting[] = [
     env: 'SMTP_FROM',
     default: '`coursegate <no-reply@…>` (host of `BASE_URL`)',
     description: 'sender of those e-mails',
+  },
+  {
+    env: 'OUTBOX_MAX_MESSAGES',
+    default: '`10000`',
+    description:
+      'without `SMTP_URL`: most messages kept in `DATA_DIR/outbox/`; the retention job (every 10 minutes) deletes the oldest beyond it and logs how many (`outbox_pruned`, a count only). 100–1000000',
+  },
+  {
+    env: 'OUTBOX_MAX_AGE_HOURS',
+    default: '`168` (7 days)',
+    description:
+      'without `SMTP_URL`: messages older than this are deleted from `DATA_DIR/outbox/` by the same job (their links expired long before). 1–8760',
   },
   {
     env: 'CIMD_ALLOW_LOOPBACK',
@@ -486,6 +515,9 @@ export const ENV_VALUES = {
   RATE_LIMIT_INTROSPECTION: pointsPerSeconds,
   RATE_LIMIT_LOGIN_FAILURES: pointsPerSeconds,
   RATE_LIMIT_REGISTRATION: pointsPerSeconds,
+  RATE_LIMIT_MAIL_ADDRESS: pointsPerSeconds,
+  RATE_LIMIT_MAIL_IP: pointsPerSeconds,
+  RATE_LIMIT_MAIL_GLOBAL: pointsPerSeconds,
   REFRESH_GRACE_SECONDS: wholeNumber(0, 300, () => 'whole seconds from 0 to 300'),
   CIMD_ALLOWED_HOSTS: commaList,
   CIMD_REVIEWED: commaList,
@@ -514,6 +546,8 @@ export const ENV_VALUES = {
   ),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'expected smtp://[user:pass@]host[:port] or smtps://…'),
   SMTP_FROM: z.string(),
+  OUTBOX_MAX_MESSAGES: wholeNumber(100, 1_000_000, () => 'a whole number of messages from 100 to 1000000'),
+  OUTBOX_MAX_AGE_HOURS: wholeNumber(1, 8760, () => 'whole hours from 1 to 8760'),
   CIMD_ALLOW_LOOPBACK: flag(),
   CIMD_TEST_CA_FILE: z.string(),
   METRICS_PORT: port,

@@ -47,6 +47,23 @@ export interface RateLimits {
   registration: RateLimit;
 }
 
+/**
+ * Budgets of the e-mails the server sends (password resets, invitations, join links), each
+ * `points` messages per `duration` seconds: per recipient address, per client address (IPv6 per
+ * /64) and for the whole server (`RATE_LIMIT_MAIL_*`).
+ */
+export interface MailLimits {
+  address: RateLimit;
+  ip: RateLimit;
+  global: RateLimit;
+}
+
+/** How much of the mail outbox (`DATA_DIR/outbox/`, no `SMTP_URL`) is kept: messages and hours. */
+export interface OutboxBounds {
+  maxMessages: number;
+  maxAgeHours: number;
+}
+
 /** The validated configuration the whole process runs with. Durations are in seconds. */
 export interface Config {
   /** `development` seeds demo data and generates missing secrets; `production` requires them. */
@@ -133,6 +150,10 @@ export interface Config {
   smtpUrl?: string;
   /** `SMTP_FROM`: sender of those e-mails. */
   smtpFrom?: string;
+  /** Mail budgets (`RATE_LIMIT_MAIL_ADDRESS`, `RATE_LIMIT_MAIL_IP`, `RATE_LIMIT_MAIL_GLOBAL`). */
+  mailLimits: MailLimits;
+  /** `OUTBOX_MAX_MESSAGES`, `OUTBOX_MAX_AGE_HOURS`: the outbox kept by the retention job. */
+  outbox: OutboxBounds;
   /** `postgres://…` for platform data on PostgreSQL; undefined = the embedded SQLite file. */
   databaseUrl: string | undefined;
   /** Redis Cluster seed nodes (`host:port`); REDIS_URL then only gives credentials/TLS. */
@@ -383,6 +404,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     uploadMaxBytes: settings.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024,
     smtpUrl: settings.SMTP_URL,
     smtpFrom: settings.SMTP_FROM,
+    mailLimits: {
+      address: settings.RATE_LIMIT_MAIL_ADDRESS ?? { points: 5, duration: 3600 },
+      ip: settings.RATE_LIMIT_MAIL_IP ?? { points: 20, duration: 3600 },
+      global: settings.RATE_LIMIT_MAIL_GLOBAL ?? { points: 1000, duration: 3600 },
+    },
+    outbox: {
+      maxMessages: settings.OUTBOX_MAX_MESSAGES ?? 10_000,
+      maxAgeHours: settings.OUTBOX_MAX_AGE_HOURS ?? 168,
+    },
     ...storageSettings(settings, file),
   };
 }

@@ -80,7 +80,11 @@ const DOMAIN_WIRE: Record<PlatformErrorCode, ErrorCode> = {
 };
 
 /** Finer reasons whose status is not their domain code's. */
-const REASON_STATUS: Record<string, number> = { unsupported_media_type: 415, precondition_failed: 412 };
+const REASON_STATUS: Record<string, number> = {
+  unsupported_media_type: 415,
+  precondition_failed: 412,
+  too_many_requests: 429,
+};
 
 /** One failing input field: `pointer` is an RFC 6901 JSON pointer into the request part. */
 export interface FieldIssue {
@@ -243,7 +247,8 @@ export class TemporarilyUnavailable extends HttpError {
 /**
  * The catalogue error of a domain refusal: status from the domain code (`DOMAIN_STATUS`), code
  * from the finer `reason` when there is one, else `invalid_request` / `access_denied` /
- * `not_found` / `conflict`; the field at fault becomes one body issue.
+ * `not_found` / `conflict`; the field at fault becomes one body issue; a refusal that passes with
+ * time (`retryAfterSeconds`, reason `too_many_requests`: 429) carries `Retry-After`.
  */
 export function fromDomain(err: PlatformError): HttpError {
   const finer = err.reason !== err.code;
@@ -251,6 +256,7 @@ export function fromDomain(err: PlatformError): HttpError {
     (finer && REASON_STATUS[err.reason]) || DOMAIN_STATUS[err.code],
     finer ? err.reason : DOMAIN_WIRE[err.code],
     err.message,
+    err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) },
   );
   if (err.field !== undefined) out.issues = [{ in: 'body', pointer: `/${err.field}`, detail: err.message }];
   return out;

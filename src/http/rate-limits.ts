@@ -86,7 +86,16 @@ export interface RateLimiting {
   releaseLogin(ctx: Context, email: string): Promise<void>;
 }
 
-function limiter(name: string, limit: RateLimit, deps: RateLimitDeps): RateLimiterAbstract {
+/**
+ * One counter of `limit.points` per `limit.duration` seconds per key: in Redis under
+ * `<prefix>:rl:<name>` when `deps.redis` is set (with an in-memory insurance limiter while Redis
+ * is not ready), else in process memory.
+ */
+export function limiter(
+  name: string,
+  limit: RateLimit,
+  deps: Pick<RateLimitDeps, 'redis' | 'prefix'>,
+): RateLimiterAbstract {
   const memory = new RateLimiterMemory({ keyPrefix: name, points: limit.points, duration: limit.duration });
   if (!deps.redis) return memory;
   return new RateLimiterRedis({

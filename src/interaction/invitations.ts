@@ -16,13 +16,15 @@
  * No answer tells whether the address has an account (DESIGN D5): a wrong password and "no account
  * yet" are one answer (401, the same page, and a link sent to the address either way), after the
  * same work (one Argon2id verification, against a dummy hash when there is no account, one link
- * stored, one message sent). Wrong passwords and sent links count against the D7 login-failure
- * limit of the address + IP like the sign-in page, which also bounds the mail one can cause. The
- * page collects a password, so it is served under the app's CSP with `frame-ancestors 'none'`.
+ * stored, one message sent). Wrong passwords count against the D7 login-failure limit of the
+ * address + IP like the sign-in page; every link mailed spends the mail budgets (client address,
+ * recipient, server: src/http/mail-budget.ts), past which no link is stored or sent. The page
+ * collects a password, so it is served under the app's CSP with `frame-ancestors 'none'`.
  */
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
 import { failureCountOf } from '../http/failure-count.js';
+import { mailRetryText, type MailBudget } from '../http/mail-budget.js';
 import escapeHtml from 'escape-html';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
@@ -43,6 +45,8 @@ export interface InvitationPageDeps {
   addressLinks: AddressLinks;
   /** Sends them to the invited address (SMTP, or the `DATA_DIR/outbox/` files). */
   mailer: LinkMailer;
+  /** DESIGN D7 mail budgets: each link mailed spends a point of each (src/http/mail-budget.ts). */
+  mailBudget: Pick<MailBudget, 'spend'>;
   /** `BASE_URL`: the mailed link is `BASE_URL/set-password?token=…`. */
   baseUrl: string;
   csrf: CsrfTokens;
@@ -144,18 +148,25 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
     const decision = body.decision === 'link' ? 'link' : 'accept';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     if (decision === 'accept' && !password) return show(400, { error: 'Enter your password.' });
-    try {
-      // Both decisions spend a point: a wrong password is a failed sign-in, and a sent link is
-      // bounded like one (no one floods an address with mail through this page).
-      await failureCountOf(ctx).reserve(inv.email);
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status !== 429) throw err;
-      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-      return show(429, { error: err.description });
+    if (decision === 'accept') {
+      try {
+        // A wrong password is a failed sign-in of the address + IP (DESIGN D7).
+        await failureCountOf(ctx).reserve(inv.email);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 429) throw err;
+        for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+        return show(429, { error: err.description });
+      }
     }
 
-    /** Issues a `join` link for the invited address and mails it; false when the mail could not go. */
-    const sendLink = async (): Promise<boolean> => {
+    /**
+     * Issues a `join` link for the invited address and mails it, once the mail budgets (client
+     * address, recipient, server) allow it: `sent`, `failed` (the mail could not go) or the
+     * refusal of a budget (nothing stored, nothing sent).
+     */
+    const sendLink = async (): Promise<'sent' | 'failed' | { retryAfterSeconds: number }> => {
+      const spent = await deps.mailBudget.spend(inv.email, ctx.ip);
+      if (!spent.ok) return { retryAfterSeconds: spent.retryAfterSeconds };
       const link = await deps.addressLinks.issue(inv.email, 'join', inv.id);
       try {
         await deps.mailer.sendAddressLink(inv.email, {
@@ -165,7 +176,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
           link: setPasswordUrl(deps.baseUrl, link.token),
           expiresAt: link.expiresAt,
         });
-        return true;
+        return 'sent';
       } catch (err) {
         deps.logger.warn(
           {
@@ -176,7 +187,7 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
           },
           'address link e-mail not sent',
         );
-        return false;
+        return 'failed';
       }
     };
     const notSent = 'We could not send the e-mail just now. Try again in a few minutes.';
@@ -186,9 +197,11 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
         { event: 'invitation_link_requested', invitation: inv.id },
         'invitation: address link requested',
       );
-      return (await sendLink())
-        ? show(200, { status: sentTo(inv.email, inv.siteName) })
-        : show(503, { error: notSent });
+      const sent = await sendLink();
+      if (sent === 'sent') return show(200, { status: sentTo(inv.email, inv.siteName) });
+      if (sent === 'failed') return show(503, { error: notSent });
+      ctx.set('Retry-After', String(sent.retryAfterSeconds));
+      return show(429, { error: mailRetryText(sent.retryAfterSeconds) });
     }
     // Constant cost: without an account, the password is checked against a dummy Argon2id hash.
     const user = await deps.accounts.authenticate(inv.email, password);
@@ -196,11 +209,15 @@ export function invitationRouter(deps: InvitationPageDeps): Router {
       // One answer for "wrong password" and "no account yet" (DESIGN D5), with the same work behind
       // it; the reserved point stays spent.
       deps.logger.info({ event: 'invitation_login_failed', invitation: inv.id }, 'invitation sign-in failed');
-      return (await sendLink())
-        ? show(401, {
-            error: `Wrong password, or no account yet for ${inv.email}. ${sentTo(inv.email, inv.siteName)} Or enter your password again.`,
-          })
-        : show(401, { error: `Wrong password, or no account yet for ${inv.email}. ${notSent}` });
+      const sent = await sendLink();
+      const wrong = `Wrong password, or no account yet for ${inv.email}.`;
+      if (sent === 'sent')
+        return show(401, { error: `${wrong} ${sentTo(inv.email, inv.siteName)} Or enter your password again.` });
+      if (sent === 'failed') return show(401, { error: `${wrong} ${notSent}` });
+      // The same words with or without an account: the budget is the address's, not the account's.
+      return show(401, {
+        error: `${wrong} No link was sent: ${mailRetryText(sent.retryAfterSeconds)} Or enter your password again.`,
+      });
     }
     await failureCountOf(ctx).release(inv.email);
     try {

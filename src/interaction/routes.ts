@@ -24,7 +24,7 @@ import { parseForm as form, formBody } from '../http/body.js';
 import { failureCountOf } from '../http/failure-count.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
-import { OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
+import { IDENTITY_SCOPES, OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { HttpError, InvalidRequest } from '../errors/catalogue.js';
 import { consentPage, loginPage, sitePickerPage } from './templates.js';
@@ -143,6 +143,27 @@ export function interactionRouter(deps: InteractionDeps): Router {
   async function earlierScopes(userId: string, clientId: string): Promise<Set<string> | undefined> {
     const rows = (await deps.grants?.ofUser(userId))?.filter((g) => g.clientId === clientId) ?? [];
     return rows.length ? new Set(rows.flatMap((g) => [...parseScope(g.scope)])) : undefined;
+  }
+
+  /**
+   * The live grant this user gave this client at this site with exactly the identity scopes of
+   * `requested`, and its recorded scope; undefined when there is none. Rows whose grant expired or
+   * was revoked elsewhere are forgotten on the way.
+   */
+  async function extendableGrant(accountId: string, clientId: string, siteId: string, requested: string[]) {
+    const identity = (scopes: Iterable<string>) =>
+      [...scopes]
+        .filter((s) => IDENTITY_SCOPES.has(s))
+        .sort()
+        .join(' ');
+    const wanted = identity(requested);
+    for (const row of (await deps.grants?.ofUserAt(accountId, clientId, siteId)) ?? []) {
+      if (identity(parseScope(row.scope)) !== wanted) continue;
+      const grant = await provider.Grant.find(row.grantId);
+      if (grant && grant.accountId === accountId && grant.clientId === clientId) return { grant, scope: row.scope };
+      await deps.grants?.forget([row.grantId]);
+    }
+    return undefined;
   }
 
   const requestedScopes = (d: Details): string[] =>
@@ -268,26 +289,36 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (operatorRoleMissing(d, site))
       return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
 
-    // A new grant per consent: it records one site, and earlier grants keep theirs.
+    // One grant per user, client, site and identity scopes: a consent extends the user's grant to
+    // this client at this site whose identity scopes (`openid profile email`, the claims UserInfo
+    // releases) are the ones asked for now, adding the resource scopes asked for; oidc-provider's
+    // `loadExistingGrant` reads it from the consent result. So `prompt=consent` repeated adds no
+    // grant: a user holds at most one grant per client, site and set of identity scopes (eight at
+    // most), and a grant's claims never change once saved (src/resource/kept-grants.ts).
     const accountId = String(d.session!.accountId);
     const clientId = String(d.params.client_id);
-    const grant = new provider.Grant({ accountId, clientId });
     const requested = requestedScopes(d);
-    grant.addOIDCScope(requested.join(' '));
+    const earlier = await extendableGrant(accountId, clientId, site.site.id, requested);
+    const scopes = earlier ? [...new Set([...parseScope(earlier.scope), ...requested])] : requested;
+    const grant = earlier?.grant ?? new provider.Grant({ accountId, clientId });
+    grant.addOIDCScope(scopes.join(' '));
     const missing = d.prompt.details as { missingOIDCClaims?: string[] };
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
     const resource = typeof d.params.resource === 'string' ? d.params.resource : deps.baseUrl;
-    const resourceScopes = requested.filter((s) => RESOURCE_SCOPES.includes(s));
+    const resourceScopes = scopes.filter((s) => RESOURCE_SCOPES.includes(s));
     if (resourceScopes.length > 0) grant.addResourceScope(resource, resourceScopes.join(' '));
     const grantId = await grant.save();
+    // Recorded again for a grant saved again: the site choice lives as long as the grant it names.
     await deps.siteChoices.record(grantId, site.site.id);
-    await deps.grants?.record({
-      grantId,
-      siteId: site.site.id,
-      clientId,
-      userId: accountId,
-      scope: requested.join(' '),
-    });
+    if (earlier) await deps.grants?.setScope(grantId, scopes.join(' '));
+    else
+      await deps.grants?.record({
+        grantId,
+        siteId: site.site.id,
+        clientId,
+        userId: accountId,
+        scope: scopes.join(' '),
+      });
     logger.info(
       { event: 'consent', uid: d.uid, client_id: clientId, sub: accountId, org_id: site.site.id },
       'consent given',

@@ -15,7 +15,8 @@ const KEPT_SITE_CHOICES = 10_000;
 /**
  * The site chosen for each grant (DESIGN D5), kept for as long as the grant (seconds).
  *
- * A grant's site never changes (every consent makes a new grant, which records its site once), so
+ * A grant's site never changes (a consent extends only the grant of the same user, client and
+ * site; any other makes a new grant, which records its site), so
  * found answers are also kept in process memory (issue #15: the refresh grant read it from the
  * store on every request). An answer outlives its grant only in this memory, and only grants that
  * still exist are asked about: oidc-provider refuses a token whose grant is gone before it asks.

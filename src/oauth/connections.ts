@@ -8,11 +8,11 @@
  */
 import type Provider from 'oidc-provider';
 import type { AuditTrail } from '../platform/audit.js';
-import type { ConnectedGrant, ConnectedGrants } from '../platform/connected-grants.js';
+import type { ConnectedGrant, ConnectedGrants, GrantKey } from '../platform/connected-grants.js';
 import { CLIENT_KINDS, kindOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import type { Connection, ConnectionService } from '../domain/applications.js';
-import { MAX_ADMIN_PAGE_SIZE, type KeysetPage, type KeysetRequest } from '../platform/paging.js';
+import type { KeysetPage, KeysetRequest } from '../platform/paging.js';
 
 type GrantModel = { revokeByGrantId(grantId: string): Promise<void> };
 
@@ -105,19 +105,7 @@ export class Connections implements ConnectionService {
     return this.describe(await this.grants.ofUser(userId));
   }
 
-  /** Every grant at a site (of one client), page by page: revoking a client's grants reaches all of them, not the newest 500. */
-  private async allOfSite(siteId: string, clientId?: string): Promise<ConnectedGrant[]> {
-    const all: ConnectedGrant[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.grants.pageOfSite(siteId, { clientId, limit: MAX_ADMIN_PAGE_SIZE, cursor });
-      all.push(...page.items);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-    return all;
-  }
-
-  /** Destroys a grant and every token and code of it. */
+  /** Destroys a grant and every token and code of it, then forgets it. */
   private async revokeGrant(grantId: string): Promise<void> {
     const p = this.provider as unknown as Record<'AccessToken' | 'RefreshToken' | 'AuthorizationCode', GrantModel>;
     await Promise.all([
@@ -131,28 +119,55 @@ export class Connections implements ConnectionService {
   }
 
   /**
-   * DESIGN D5 (issue #25 finding 2c): revokes every grant of a user, at every site, with every token
-   * and code of each (a password was set or reset). Their access and refresh tokens are refused at
-   * once on every surface; each revocation is one audit row of the grant's site.
+   * Revokes every indexed grant matching `filter`, with no cap on their number: batches of
+   * {@link REVOKE_BATCH} rows read from the index, each batch revoked {@link REVOKE_PARALLEL} grants
+   * at a time (their tokens and codes first, then the grant, then its index row), one audit row per
+   * grant from `detail`. A revoked grant leaves the index, so the next batch is the next grants;
+   * a grant that could not be forgotten ends the loop (never an endless one).
    * @returns how many grants were revoked
+   * @throws what the stores throw (grants revoked by earlier batches stay revoked)
    */
-  async revokeAllOf(userId: string, reason: string): Promise<number> {
-    const rows = await this.grants.allOfUser(userId);
-    for (const g of rows) {
-      await this.revokeGrant(g.grantId);
-      await this.audit?.record({
-        kind: 'revocation',
-        siteId: g.siteId,
-        clientId: g.clientId,
-        userId,
-        detail: `grant revoked: ${reason}`,
-      });
+  private async revokeEvery(
+    filter: { userId?: string; siteId?: string; clientId?: string },
+    detail: (g: GrantKey) => string,
+  ): Promise<number> {
+    const seen = new Set<string>();
+    let revoked = 0;
+    for (;;) {
+      const batch = (await this.grants.batchOf(filter, REVOKE_BATCH)).filter((g) => !seen.has(g.grantId));
+      if (batch.length === 0) return revoked;
+      for (let i = 0; i < batch.length; i += REVOKE_PARALLEL) {
+        await Promise.all(
+          batch.slice(i, i + REVOKE_PARALLEL).map(async (g) => {
+            seen.add(g.grantId);
+            await this.revokeGrant(g.grantId);
+            await this.audit?.record({
+              kind: 'revocation',
+              siteId: g.siteId,
+              clientId: g.clientId,
+              userId: g.userId,
+              detail: detail(g),
+            });
+          }),
+        );
+      }
+      revoked += batch.length;
     }
-    return rows.length;
   }
 
   /**
-   * Revokes grants matching `which` among those of `scope` (a site's, or a user's own).
+   * DESIGN D5 (issue #25 finding 2c): revokes every grant of a user, at every site, with every token
+   * and code of each (a password was set or reset). Their access and refresh tokens are refused at
+   * once on every surface; each revocation is one audit row of the grant's site. No cap on their number.
+   * @returns how many grants were revoked
+   */
+  async revokeAllOf(userId: string, reason: string): Promise<number> {
+    return this.revokeEvery({ userId }, () => `grant revoked: ${reason}`);
+  }
+
+  /**
+   * Revokes grants matching `which` among those of `scope` (a site's, or a user's own): one grant
+   * by id, or every grant of a client, whatever their number (in bounded batches).
    * @returns how many grants were revoked (0 when none matched: the caller answers 404)
    */
   async revoke(
@@ -160,27 +175,33 @@ export class Connections implements ConnectionService {
     which: { grantId?: string; clientId?: string },
     by: { userId: string; siteIdForAudit?: string },
   ): Promise<number> {
-    const rows =
+    const detail =
       'siteId' in scope
-        ? await this.allOfSite(scope.siteId, which.clientId)
-        : (await this.grants.ofUser(scope.userId)).filter((g) => !which.clientId || g.clientId === which.clientId);
-    const targets = which.grantId ? rows.filter((g) => g.grantId === which.grantId) : which.clientId ? rows : [];
-    for (const g of targets) {
+        ? `grant revoked by an operator (${by.userId})`
+        : 'grant revoked by the member (connected apps)';
+    if (which.grantId) {
+      const g = await this.grants.one(which.grantId);
+      const ours = g && ('siteId' in scope ? g.siteId === scope.siteId : g.userId === scope.userId);
+      if (!g || !ours || (which.clientId && g.clientId !== which.clientId)) return 0;
       await this.revokeGrant(g.grantId);
       await this.audit?.record({
         kind: 'revocation',
         siteId: g.siteId,
         clientId: g.clientId,
         userId: g.userId,
-        detail:
-          'siteId' in scope
-            ? `grant revoked by an operator (${by.userId})`
-            : 'grant revoked by the member (connected apps)',
+        detail,
       });
+      return 1;
     }
-    return targets.length;
+    if (!which.clientId) return 0;
+    return this.revokeEvery({ ...scope, clientId: which.clientId }, () => detail);
   }
 }
+
+/** Grants read from the index per batch of a revocation. */
+export const REVOKE_BATCH = 200;
+/** Grants of a batch revoked at once (each is a few store round trips). */
+export const REVOKE_PARALLEL = 8;
 
 /** Keeps the grant index current: last use on each token issuance/refresh, forgotten when oidc-provider revokes a grant. */
 export function trackGrantUse(provider: Provider, grants: ConnectedGrants, onError: (err: unknown) => void): void {

@@ -5,7 +5,8 @@
  * GET  /signin?next=…         sign-in form (`email`, `password`); POST /signin starts the session
  * GET  /signin?forgot=1       "Forgot your password?" (`email`); POST /signin with `forgot=1` mails a
  *                             reset link to the address (issue #30 item 6), the same answer
- *                             whether or not the address has an account (DESIGN D5)
+ *                             whether or not the address has an account (DESIGN D5); bounded by
+ *                             the mail budgets (429 + Retry-After), not by the sign-in limit
  * GET  /signout               a page with the sign-out button (the "sign out / use another account"
  *                             link of error and consent pages; works without JavaScript); without a
  *                             session, a redirect to /signin
@@ -22,6 +23,7 @@
 import Router from '@koa/router';
 import { parseForm as form, formBody } from '../http/body.js';
 import { failureCountOf } from '../http/failure-count.js';
+import { mailRetryText, type MailBudget } from '../http/mail-budget.js';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Accounts } from '../platform/accounts.js';
@@ -40,13 +42,18 @@ export interface WebDeps {
   connections: Connections;
   baseUrl: string;
   docsUrl: string;
-  // DESIGN D7: the failed-login point (sign-in and "forgot your password?") is the `signin` row's
+  // DESIGN D7: the failed-login point (sign-in) is the `signin` row's
   // (route table `rateLimit.on: 'failure'`), taken with `failureCountOf(ctx)` (src/http/failure-count.ts).
   /**
    * "Forgot your password?": mails a reset link to `email` when it has an account, else a notice
    * without a link; the same work either way. Throws when the message could not be sent.
    */
   requestReset?: (email: string) => Promise<void>;
+  /**
+   * DESIGN D7 mail budgets (src/http/mail-budget.ts): each reset request spends a point of the
+   * client address's, the recipient's and the server's budget; past one it is answered 429.
+   */
+  mailBudget: Pick<MailBudget, 'spend'>;
   /**
    * Ends this browser's oidc-provider session too (issue 30: "sign out or use another account"
    * must not leave the authorization pages signed in as the same person). Tokens already issued
@@ -207,13 +214,12 @@ export function webRouter(deps: WebDeps): Router {
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : '';
       if (!/^[^@\s]+@[^@\s]+$/.test(email))
         return forgot(ctx, { email, error: 'Enter the e-mail address of your account.' }, 400);
-      try {
-        // Each request spends a failed-login point of the address + IP: nobody floods an address.
-        await failureCountOf(ctx).reserve(email);
-      } catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 429) throw err;
-        for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-        return forgot(ctx, { email, error: err.description }, 429);
+      // The mail budgets (client address, recipient, server), not the failed sign-in limit: asking
+      // for a reset never locks the member's sign-in, and nobody fires mail at strangers.
+      const spent = await deps.mailBudget.spend(email, ctx.ip);
+      if (!spent.ok) {
+        ctx.set('Retry-After', String(spent.retryAfterSeconds));
+        return forgot(ctx, { email, error: mailRetryText(spent.retryAfterSeconds) }, 429);
       }
       try {
         await deps.requestReset!(email);

@@ -3,8 +3,10 @@
  * they are for. With `SMTP_URL` set, through nodemailer's SMTP transport; without it, every message
  * is written as one RFC 5322 file (`.eml`, CRLF line ends, built by nodemailer's stream transport)
  * under `DATA_DIR/outbox/`, the directory mode 0700 and each file 0600, for the operator to hand
- * over or to feed to a mail system. Nothing is lost and nothing reaches a log: logs name the
- * recipient's domain, never the link.
+ * over or to feed to a mail system. Nothing reaches a log: logs name the recipient's domain, never
+ * the link. The outbox is bounded ({@link pruneOutbox}, run by the retention job): messages older
+ * than `OUTBOX_MAX_AGE_HOURS` and the oldest beyond `OUTBOX_MAX_MESSAGES` are deleted, and only
+ * their count is logged. Every message first spends the mail budgets (src/http/mail-budget.ts).
  *
  * Messages: the set-password link of an account an operator made (first run, reset), an
  * invitation's link, and the address links that prove an address (src/platform/address-links.ts):
@@ -12,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 
@@ -138,4 +140,49 @@ export function createLinkMailer(
       stream?.close();
     },
   };
+}
+
+/** The time an outbox file was written, from its name (`2026-11-29T07-20-02-123Z-<hex>.eml`). */
+const OUTBOX_NAME = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-[0-9a-f]+\.eml$/;
+
+/**
+ * Bounds the outbox (`DATA_DIR/outbox/`, written when no `SMTP_URL` is set): deletes the messages
+ * written more than `maxAgeHours` before `now`, then the oldest ones beyond `maxMessages`. A file
+ * whose name is not one of ours is left alone; a missing directory is an empty outbox.
+ * @param bounds `maxMessages` (≥ 0) and `maxAgeHours` (> 0), `OUTBOX_MAX_MESSAGES` / `OUTBOX_MAX_AGE_HOURS`
+ * @returns how many messages were deleted (the caller logs the count, never a name or a link)
+ * @throws the file system's error other than a file already gone
+ */
+export async function pruneOutbox(
+  dir: string,
+  bounds: { maxMessages: number; maxAgeHours: number },
+  now = new Date(),
+): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  const written = (m: RegExpExecArray): number => Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
+  const oldest = now.getTime() - bounds.maxAgeHours * 3_600_000;
+  const doomed: string[] = [];
+  const kept: string[] = [];
+  for (const name of names.sort()) {
+    const m = OUTBOX_NAME.exec(name);
+    if (m) (written(m) < oldest ? doomed : kept).push(name);
+  }
+  // The names sort by the time written: the oldest beyond the bound go first.
+  doomed.push(...kept.slice(0, Math.max(0, kept.length - bounds.maxMessages)));
+  let dropped = 0;
+  for (const name of doomed) {
+    try {
+      await unlink(path.join(dir, name));
+      dropped += 1;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return dropped;
 }

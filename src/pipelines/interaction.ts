@@ -36,6 +36,7 @@ export function interactionPipelines(services: Services): Pipelines {
       invitations: services.invitations,
       addressLinks: services.addressLinks,
       mailer: services.mailer,
+      mailBudget: services.mailBudget,
       baseUrl: config.baseUrl,
       csrf,
       logger,

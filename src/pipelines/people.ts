@@ -47,6 +47,7 @@ export function peoplePipelines(services: Services): Pipelines {
       baseUrl: config.baseUrl,
       docsUrl: config.docsUrl,
       requestReset,
+      mailBudget: services.mailBudget,
       // Issue 30: signing out here also ends the authorization pages' session (oidc-provider's `_session`).
       endProviderSession: async (ctx) => {
         const session = await services.provider.Session.get(ctx);

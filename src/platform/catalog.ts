@@ -2,7 +2,7 @@
  * The public course catalogue of a site (SPEC §4.3: what `/mcp` serves anonymously). Only courses
  * with `is_public = 1` are visible; nothing about members, orders or progress is reachable here.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { notFound } from './errors.js';
 import { clampPageSize } from './paging.js';
@@ -24,6 +24,25 @@ export interface PublicCourseDetails extends PublicCourse {
 }
 
 export const MAX_CATALOGUE_PAGE = 50;
+
+/** The escape character of {@link containsPattern}'s LIKE patterns. */
+const LIKE_ESCAPE = '\\';
+
+/**
+ * A LIKE pattern matching any text that contains `needle` literally: `%`, `_` and the escape
+ * character itself are escaped with a backslash, so "50% off" matches only texts containing
+ * "50% off". The pattern must be used with a backslash `ESCAPE` clause ({@link likeEscaped}):
+ * SQLite has no default escape character (an escaped `%` stays two characters that match nothing),
+ * and PostgreSQL's default backslash is only a default.
+ */
+export function containsPattern(needle: string): string {
+  return `%${needle.replace(/[\\%_]/g, (c) => `${LIKE_ESCAPE}${c}`)}%`;
+}
+
+/** `value LIKE pattern ESCAPE '\\'` (one backslash), the same SQL on SQLite and PostgreSQL. */
+function likeEscaped(value: Expression<unknown>, pattern: string): Expression<SqlBool> {
+  return sql<SqlBool>`${value} LIKE ${pattern} ESCAPE ${sql.lit(LIKE_ESCAPE)}`;
+}
 
 /** The public course catalogue of a site (anonymous MCP tools); published courses only. */
 export class Catalog {
@@ -53,12 +72,12 @@ export class Catalog {
       .limit(clampPageSize(limit, MAX_CATALOGUE_PAGE));
     const needle = query?.trim().toLowerCase();
     if (needle) {
-      const like = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = containsPattern(needle);
       q = q.where((eb) =>
         eb.or([
-          eb(eb.fn('lower', ['courses.slug']), 'like', like),
-          eb(eb.fn('lower', ['courses.title']), 'like', like),
-          eb(eb.fn('lower', ['courses.description']), 'like', like),
+          likeEscaped(eb.fn('lower', ['courses.slug']), like),
+          likeEscaped(eb.fn('lower', ['courses.title']), like),
+          likeEscaped(eb.fn('lower', ['courses.description']), like),
         ]),
       );
     }

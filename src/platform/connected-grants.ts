@@ -14,6 +14,14 @@ import {
   type KeysetRequest,
 } from './paging.js';
 
+/** What names a grant and whose it is: what a revocation needs of its index row. */
+export interface GrantKey {
+  grantId: string;
+  siteId: string;
+  clientId: string;
+  userId: string;
+}
+
 /** One connected app row. Times are ISO 8601 UTC. */
 export interface ConnectedGrant {
   grantId: string;
@@ -131,15 +139,6 @@ export class ConnectedGrants {
     return q.execute();
   }
 
-  /** Every grant of a user (no limit, unordered): what a password change revokes (DESIGN D5). */
-  async allOfUser(userId: string): Promise<Array<{ grantId: string; siteId: string; clientId: string }>> {
-    return this.db
-      .selectFrom('connected_grants')
-      .select(['grant_id as grantId', 'site_id as siteId', 'client_id as clientId'])
-      .where('user_id', '=', userId)
-      .execute();
-  }
-
   /**
    * One page of a site's grants, newest first (`createdAt` desc, then grant id desc), optionally
    * of one client and/or one user (issue #29: keyset in SQL on `connected_grants_site_created` /
@@ -209,11 +208,69 @@ export class ConnectedGrants {
     return { grants: Number(row.grants ?? 0), members: Number(row.members ?? 0) };
   }
 
+  /**
+   * The grants a user gave a client at a site, newest first, at most `limit` (on
+   * `connected_grants_site_client_user`): the ones a new consent for the same client and site may
+   * extend instead of adding another.
+   */
+  async ofUserAt(
+    userId: string,
+    clientId: string,
+    siteId: string,
+    limit = 16,
+  ): Promise<Array<{ grantId: string; scope: string }>> {
+    return this.db
+      .selectFrom('connected_grants')
+      .select(['grant_id as grantId', 'scope'])
+      .where('site_id', '=', siteId)
+      .where('client_id', '=', clientId)
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('grant_id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Sets the scope recorded for a grant (space-separated; a consent extended it). */
+  async setScope(grantId: string, scope: string): Promise<void> {
+    await this.db.updateTable('connected_grants').set({ scope }).where('grant_id', '=', grantId).execute();
+  }
+
+  /** One grant by id, as a revocation needs it; undefined when it is not indexed. */
+  async one(grantId: string): Promise<GrantKey | undefined> {
+    return this.db
+      .selectFrom('connected_grants')
+      .select(['grant_id as grantId', 'site_id as siteId', 'client_id as clientId', 'user_id as userId'])
+      .where('grant_id', '=', grantId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * At most `limit` grants matching every given filter (a user's, a site's, a client's, or a
+   * combination), in no promised order: the next batch of a revocation, which forgets each grant
+   * it revokes, so asking again yields the next ones until none is left. Each filter set is served
+   * by an index (`connected_grants_user`, `connected_grants_site_client_user`, …).
+   * @param limit rows, 1…{@link MAX_ADMIN_PAGE_SIZE}
+   */
+  async batchOf(filter: { userId?: string; siteId?: string; clientId?: string }, limit: number): Promise<GrantKey[]> {
+    let q = this.db
+      .selectFrom('connected_grants')
+      .select(['grant_id as grantId', 'site_id as siteId', 'client_id as clientId', 'user_id as userId'])
+      .limit(clampPageSize(limit, MAX_ADMIN_PAGE_SIZE));
+    if (filter.siteId !== undefined) q = q.where('site_id', '=', filter.siteId);
+    if (filter.clientId !== undefined) q = q.where('client_id', '=', filter.clientId);
+    if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
+    return q.execute();
+  }
+
   /** A user's grants at every site, newest first (at most {@link LIST_CAP}). */
   async ofUser(userId: string): Promise<ConnectedGrant[]> {
     return this.query().where('connected_grants.user_id', '=', userId).limit(LIST_CAP).execute();
   }
 }
 
-/** Most grants `ofSite` / `ofUser` answer (the operator page and a member's connected apps); the admin API pages with `pageOfSite`. */
+/**
+ * Most grants `ofSite` / `ofUser` answer (the operator page and a member's connected apps); the
+ * admin API pages with `pageOfSite`, and revocations go through every grant with `batchOf`.
+ */
 export const LIST_CAP = 500;

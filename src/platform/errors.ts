@@ -9,7 +9,7 @@
  * |---|---|---|
  * | `invalid` | an input value breaks a documented rule (range, format, length) | `idempotency_key_reused`, `unsupported_media_type`, `weak_password` |
  * | `not_found` | the thing does not exist for this caller at this site (no difference is made with "not yours") | `unknown_or_used` (one-time link) |
- * | `conflict` | the change clashes with the current state | `last_owner`, `precondition_failed` (If-Match, 412 on `/api/v1`), `feature_disabled`, `public_client`, `already_accepted`, `invitation_accepted`, `idempotency_key_in_use` |
+ * | `conflict` | the change clashes with the current state (or cannot happen now: `too_many_requests`, with `retryAfterSeconds`) | `too_many_requests` (a mail budget is spent), `last_owner`, `precondition_failed` (If-Match, 412 on `/api/v1`), `feature_disabled`, `public_client`, `already_accepted`, `invitation_accepted`, `idempotency_key_in_use` |
  * | `forbidden` | the caller may not do this | `access_expired` (a course's `expireDate` passed), `role_hierarchy`, `wrong_account` |
  */
 
@@ -23,14 +23,17 @@ export class PlatformError extends Error {
   readonly reason: string;
   /** The input field at fault, when one is (e.g. `slug`, `code`). */
   readonly field?: string;
+  /** For a refusal that passes with time (reason `too_many_requests`): seconds until a retry may succeed. */
+  readonly retryAfterSeconds?: number;
   constructor(
     readonly code: PlatformErrorCode,
     message: string,
-    details: { reason?: string; field?: string } = {},
+    details: { reason?: string; field?: string; retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.reason = details.reason ?? code;
     if (details.field !== undefined) this.field = details.field;
+    if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
 

@@ -96,12 +96,23 @@ const view = (row: InvitationsTable, now: Date): Invitation => ({
  */
 export type InvitationCreated = (siteId: string, invitation: Invitation, token: string) => Promise<void>;
 
+/**
+ * Called before an invitation is stored, with the invited address (lower case): the mail budget of
+ * the composition root. Throws to refuse the invitation (e.g. PlatformError `conflict`, reason
+ * `too_many_requests`, when no more mail may go to that address now); nothing is stored then.
+ */
+export type InvitationAdmission = (email: string) => Promise<void>;
+
 export class Invitations {
   private readonly db: Kysely<InvitationDatabase>;
-  /** @param onCreated optional hook after each create (see InvitationCreated) */
+  /**
+   * @param onCreated optional hook after each create (see InvitationCreated)
+   * @param admit optional check before each create (see InvitationAdmission)
+   */
   constructor(
     db: Kysely<PlatformDatabase>,
     private readonly onCreated?: InvitationCreated,
+    private readonly admit?: InvitationAdmission,
   ) {
     this.db = db as unknown as Kysely<InvitationDatabase>;
   }
@@ -109,7 +120,8 @@ export class Invitations {
   /**
    * Invites `email` to the site with `role`. Only an owner invites an owner (DESIGN D5).
    * @returns the invitation and its one-time token (shown once: build the link from it)
-   * @throws PlatformError `forbidden` (hierarchy), `invalid` (role)
+   * @throws PlatformError `forbidden` (hierarchy), `invalid` (role), or what the admission hook
+   *   throws (`conflict` reason `too_many_requests` when the mail budget is spent)
    */
   async create(
     siteId: string,
@@ -144,6 +156,8 @@ export class Invitations {
         field: 'email',
       });
     }
+    // Every invitation is mailed: it spends the mail budget before anything is stored.
+    await this.admit?.(input.email.trim().toLowerCase());
     const token = randomBytes(32).toString('base64url');
     const row: InvitationsTable = {
       id: `inv_${randomUUID()}`,

@@ -1264,10 +1264,21 @@ const migrations: Record<string, Migration> = {
       else await db.transaction().execute(body);
     },
   },
+  // DESIGN D10 retention: expired and used links are purged in bounded batches
+  // (src/platform/link-retention.ts); each batch is a range of one of these indexes, so a purge
+  // with nothing due reads one index entry. Indexes only: the previous release runs unchanged.
+  '0030_link_expiry_indexes': {
+    async up(db: Kysely<any>) {
+      for (const table of ['address_links', 'one_time_links']) {
+        await db.schema.createIndex(`${table}_expires`).on(table).column('expires_at').execute();
+        await db.schema.createIndex(`${table}_used`).on(table).column('used_at').execute();
+      }
+    },
+  },
   // The audit webhook's durable queue (AUDIT_WEBHOOK_URL): one row per write of an audit event
   // waiting for delivery, or kept as a dead letter after the last try. A new table only: a
   // previous release runs on the migrated schema and never reads it.
-  '0030_audit_deliveries': {
+  '0031_audit_deliveries': {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('audit_deliveries')

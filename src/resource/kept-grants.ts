@@ -4,9 +4,13 @@
  * round trip) and an oidc-provider model at every UserInfo request.
  *
  * Keeping it changes no answer, because:
- * - a grant never changes once saved: every consent saves a new grant (src/interaction/routes.ts),
- *   and oidc-provider's only other writer of grants, its development interactions, is off
- *   (src/oauth/provider.ts). A grant's client, account, OpenID scope and expiry are fixed.
+ * - a grant's client, account and identity scopes (`openid profile email`: the claims released)
+ *   never change once saved: a consent extends only a grant of the user, client and site with
+ *   exactly the identity scopes asked for, adding resource scopes and a later expiry, and otherwise
+ *   saves a new grant (src/interaction/routes.ts); oidc-provider's only other writer of grants, its
+ *   development interactions, is off (src/oauth/provider.ts). A kept expiry is therefore never later
+ *   than the stored one (see the last point), and a kept scope may lack resource scopes added
+ *   since, which UserInfo does not read.
  * - every way a grant ends before its expiry destroys its access tokens too: oidc-provider's
  *   revocation endpoint (RFC 7009, `revokeGrantPolicy`), refresh token reuse (RFC 9700 §4.14.2)
  *   and logout go through its `revoke` helper (`AccessToken.revokeByGrantId`, then the grant), and
