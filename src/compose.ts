@@ -57,6 +57,7 @@ import { PlatformError } from './platform/errors.js';
 import { CsrfTokens } from './http/csrf.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { AuditWebhook } from './ops/audit-webhook.js';
+import { SignInEvents } from './platform/sign-in-events.js';
 import { startTracing, type Tracing } from './ops/tracing.js';
 import { traceOperationsWith } from './operations/runner.js';
 import { SERVER_INFO } from './resource/mcp/server.js';
@@ -117,6 +118,8 @@ export interface Services {
   mailer: LinkMailer;
   /** DESIGN D7: the budgets every message spends first (per client address, recipient, server). */
   mailBudget: MailBudget;
+  /** DESIGN D14: sign-ins, failed sign-ins and lock-outs in the trails of the person's sites. */
+  signInEvents: SignInEvents;
   /** What the Account API (`/account/graphql`) reads. */
   account: AccountServices;
   /** What the admin API operations (and the MCP operator tools, their views) run against. */
@@ -323,6 +326,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     idempotency: new IdempotencyKeys(db as never),
     mailer,
     mailBudget,
+    signInEvents: new SignInEvents(accounts, audit),
     account,
     admin,
     tools,

@@ -20,6 +20,7 @@ import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Accounts, SiteMembership } from '../platform/accounts.js';
 import { isOperator } from '../platform/accounts.js';
+import { recordSignIn, type SignInAttempt, type SignInEvents, type SignInOutcome } from '../platform/sign-in-events.js';
 import { parseForm as form, formBody } from '../http/body.js';
 import { failureCountOf } from '../http/failure-count.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
@@ -60,6 +61,8 @@ export interface InteractionDeps {
    * to sign in again (issue 30 item 10). The oidc-provider session and this one are separate cookies.
    */
   startWebSession?: (ctx: Context, userId: string) => unknown;
+  /** DESIGN D14: sign-in attempts in the audit trail of the person's sites. */
+  signInEvents?: Pick<SignInEvents, 'record'>;
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -242,17 +245,28 @@ export function interactionRouter(deps: InteractionDeps): Router {
       });
     };
     if (!email || !password) return showLogin('Enter your e-mail and password.', 400);
+    const clientId = String(d.params.client_id);
+    const audited = (outcome: SignInOutcome, attempt: Partial<SignInAttempt> = {}) =>
+      recordSignIn(deps.signInEvents, logger, outcome, {
+        email,
+        clientId,
+        page: 'authorization',
+        address: ctx.ip,
+        ...attempt,
+      });
     try {
       await failureCountOf(ctx).reserve(email);
     } catch (err) {
       // DESIGN D7: a locked-out account + IP sees why on the login page itself.
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+      audited('lockout', { retryAfterSeconds: Number(err.headers['Retry-After'] ?? 60) });
       return showLogin(err.description, 429);
     }
     const user = await accounts.authenticate(email, password);
     if (!user) {
       logger.info({ event: 'login_failed', uid: d.uid }, 'login failed');
+      audited('failure');
       return showLogin('Wrong e-mail or password.', 401);
     }
     await failureCountOf(ctx).release(email);
@@ -264,6 +278,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
       );
     }
     logger.info({ event: 'login', uid: d.uid, sub: user.id }, 'login succeeded');
+    audited('success', { userId: user.id });
     await deps.startWebSession?.(ctx, user.id);
     await finish(ctx, { login: { accountId: user.id, amr: ['pwd'] } });
   });

@@ -33,6 +33,11 @@ import { HttpError, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { Connection } from '../domain/applications.js';
 import { SCOPES, parseScope } from '../domain/scopes.js';
 import { safeNext, type WebSession, type WebSessions } from './session.js';
+import type { Logger } from 'pino';
+import { recordSignIn, type SignInAttempt, type SignInEvents, type SignInOutcome } from '../platform/sign-in-events.js';
+
+/** Where nothing is logged (no logger given). */
+const silent = { warn: () => undefined };
 import { button, e, forgotPasswordPage, header, notice, page, signInPage, table, when } from './views.js';
 
 /** What the member pages need. */
@@ -60,6 +65,10 @@ export interface WebDeps {
    * stay valid; revoking them is /account/connections.
    */
   endProviderSession?: (ctx: Context) => Promise<void>;
+  /** DESIGN D14: sign-in attempts in the audit trail of the person's sites. */
+  signInEvents?: Pick<SignInEvents, 'record'>;
+  /** Where a failure to record a sign-in event is logged. */
+  logger?: Logger;
 }
 
 const SIGNIN_COOKIE = 'cg_signin';
@@ -234,15 +243,27 @@ export function webRouter(deps: WebDeps): Router {
     const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     if (!email || !password) return signIn(ctx, { next, email, error: 'Enter your e-mail and password.' }, 400);
+    const audited = (outcome: SignInOutcome, attempt: Partial<SignInAttempt> = {}) =>
+      recordSignIn(deps.signInEvents, deps.logger ?? silent, outcome, {
+        email,
+        page: 'sign-in page',
+        address: ctx.ip,
+        ...attempt,
+      });
     try {
       await failureCountOf(ctx).reserve(email);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 429) throw err;
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+      audited('lockout', { retryAfterSeconds: Number(err.headers['Retry-After'] ?? 60) });
       return signIn(ctx, { next, email, error: err.description }, 429);
     }
     const user = await accounts.authenticate(email, password);
-    if (!user) return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
+    if (!user) {
+      audited('failure');
+      return signIn(ctx, { next, email, error: 'Wrong e-mail or password.' }, 401);
+    }
+    audited('success', { userId: user.id });
     await failureCountOf(ctx).release(email);
     ctx.cookies.set(SIGNIN_COOKIE, null, { signed: true, path: '/signin' });
     await sessions.start(ctx, user.id);

@@ -28,6 +28,7 @@ export function interactionPipelines(services: Services): Pipelines {
       baseUrl: config.baseUrl,
       // Issue 30 item 10: one password entry signs the person in to the people's pages too.
       startWebSession: (ctx, userId) => services.sessions.start(ctx, userId),
+      signInEvents: services.signInEvents,
     }),
   );
   const invitation = routerStep(

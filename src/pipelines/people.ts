@@ -48,6 +48,8 @@ export function peoplePipelines(services: Services): Pipelines {
       docsUrl: config.docsUrl,
       requestReset,
       mailBudget: services.mailBudget,
+      signInEvents: services.signInEvents,
+      logger,
       // Issue 30: signing out here also ends the authorization pages' session (oidc-provider's `_session`).
       endProviderSession: async (ctx) => {
         const session = await services.provider.Session.get(ctx);

@@ -38,6 +38,9 @@ export const AUDIT_KINDS = {
   revocation: 'Revoked',
   refused: 'Request refused',
   operator_action: 'Operator action',
+  sign_in: 'Signed in',
+  sign_in_failed: 'Sign-in failed',
+  sign_in_locked: 'Sign-in locked',
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;

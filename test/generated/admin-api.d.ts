@@ -3091,7 +3091,7 @@ export interface operations {
                 /** @description Events of one client: those it made and the operator actions on it (target `application:<clientId>`), from every surface. */
                 clientId?: string;
                 userId?: string;
-                kind?: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action";
+                kind?: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action" | "sign_in" | "sign_in_failed" | "sign_in_locked";
                 from?: string;
                 to?: string;
             };
@@ -3114,7 +3114,7 @@ export interface operations {
                             /** @description ISO 8601 UTC. */
                             at: string;
                             /** @enum {string} */
-                            kind: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action";
+                            kind: "registration" | "consent" | "token_issued" | "refresh" | "revocation" | "refused" | "operator_action" | "sign_in" | "sign_in_failed" | "sign_in_locked";
                             /** @description The client that acted (the token's client); null for the operator area. */
                             clientId: string | null;
                             userId: string | null;
