@@ -21,7 +21,8 @@ const transport = new StreamableHTTPClientTransport(new URL('/mcp', base), {
 const mcp = new Client({ name: 'coursegate-example', version: '1.0.0' });
 await mcp.connect(transport);
 const { tools } = await mcp.listTools();
-process.stderr.write(`tools for this token: ${tools.map((t) => t.name).join(', ')}\n`);
+// Every tool is listed to every caller (docs/mcp.md); a call without its scope gets the 403 challenge.
+process.stderr.write(`tools listed: ${tools.map((t) => t.name).join(', ')}\n`);
 const result = await mcp.callTool({ name: tool, arguments: {} });
 for (const part of result.content as Array<{ type: string; text?: string }>)
   if (part.type === 'text') process.stdout.write(`${part.text}\n`);
