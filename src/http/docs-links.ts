@@ -24,6 +24,10 @@ export const DOC_TOPICS = {
   accountApi: 'account-api.md#scopes-and-http-errors',
   /** 401/403 challenges and what to do next. */
   challenges: 'mcp.md#authorization-and-step-up',
+  /** Errors of the token endpoint and the resource servers (UserInfo's challenges among them). */
+  errors: 'client-developer-guide.md#7-errors',
+  /** The admin API's authentication, scopes and 401/403. */
+  adminApi: 'admin-api.md#authentication',
 } as const;
 
 export type DocTopic = keyof typeof DOC_TOPICS;

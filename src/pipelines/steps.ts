@@ -76,8 +76,12 @@ export function sharedSteps(services: Services): ColumnSteps {
     limitByIp: tagColumnStep(limitByIp, { column: 'rateLimit', key: 'ip' }),
     offerFailureCount: tagColumnStep(failures, { column: 'rateLimit', key: 'account+ip' }),
     authenticateBearer(auth: BearerAuthentication, row: RouteSpec): Step {
-      // The Account API's 401s link its docs page (RFC 6750 §3 `error_uri`).
-      const errorUri = row.surface === 'graphql' ? docsLink(config.docsUrl, 'accountApi') : undefined;
+      // Every surface's 401s link its docs page (RFC 6750 §3 `error_uri`): the Account API's, the
+      // admin API's, else the client guide's errors (UserInfo).
+      const errorUri = docsLink(
+        config.docsUrl,
+        row.surface === 'graphql' ? 'accountApi' : row.surface === 'problem' ? 'adminApi' : 'errors',
+      );
       const step = bearer(provider, config.baseUrl, accounts, {
         scopes: auth.scopes,
         challengeScope: auth.challengeScope,
