@@ -44,7 +44,7 @@ import { AccessDenied, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { WebSession, WebSessions } from './session.js';
 import { checkCsrf, requireSession, sendPage } from './web-routes.js';
 import { parseForm as form, formBody } from '../http/body.js';
-import { button, e, header, notice, page, table, when, type NavLink } from './views.js';
+import { button, count, e, header, notice, page, table, when, type NavLink } from './views.js';
 import { barChart, stackedDailyChart } from './charts.js';
 import { mountPeople } from './admin-people.js';
 import { act, fieldList, type Outcome } from './act.js';
@@ -189,7 +189,7 @@ export function adminRouter(deps: AdminDeps): Router {
       op,
       'Overview',
       'Overview',
-      `<p class="lead">Figures as of ${e(when(s.asOf))}: ${s.members.total} members, ${s.courses.total} courses, ${s.activeLearners30d} active learners in the last 30 days.</p>
+      `<p class="lead">Figures as of ${e(when(s.asOf))}: ${count(s.members.total, 'member')}, ${count(s.courses.total, 'course')}, ${count(s.activeLearners30d, 'active learner')} in the last 30 days.</p>
 ${barChart('Enrollments', 'Enrollments by state', enrollments)}
 ${barChart('Members', 'Members by role', members)}
 ${barChart('Revenue', 'Paid revenue by currency (major units)', revenue)}
@@ -320,21 +320,35 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
     );
   };
 
-  /** Developers while the "MCP connections" beta is off: what it is and where to turn it on. */
-  const betaOffPage = (ctx: Context, op: Operator) =>
+  /**
+   * Developers while the "MCP connections" beta is off: what it is, where to turn it on, and the
+   * site's applications, each shown as suspended (they are not gone: they work again once it is on).
+   */
+  const betaOffPage = async (ctx: Context, op: Operator) => {
+    const apps = await services.memberClients.list(op.site.id);
+    const rows = apps.map((a) => [
+      `<strong>${e(a.clientName)}</strong> <span class="badge">suspended</span>`,
+      `<code>${e(a.clientId)}</code>`,
+      a.redirectUris.map((u) => `<code>${e(u)}</code>`).join('<br>'),
+      `<code>${e(a.scope)}</code>`,
+      a.confidential ? 'Confidential' : 'Public',
+      e(when(a.createdAt)),
+    ]);
     render(
       ctx,
       op,
       'Developers',
       'OAuth applications',
       `<p class="lead">Here you create the applications members of this site connect to their account (a study helper, an AI assistant through MCP), each with its own client_id.</p>
-<p class="notice" role="status">This needs the <strong>MCP connections</strong> beta feature, which is off at this site. <a href="/admin/${e(op.site.id)}/settings">Turn it on in Site settings</a>.</p>`,
+<p class="notice" role="status">This needs the <strong>MCP connections</strong> beta feature, which is off at this site. <a href="/admin/${e(op.site.id)}/settings">Turn it on in Site settings</a>.${apps.length > 0 ? ` Until then the ${apps.length === 1 ? 'application below is' : `${count(apps.length, 'application')} below are`} <strong>suspended</strong>: sign-ins refused, tokens refused.` : ''}</p>
+${apps.length > 0 ? table('Applications of this site (suspended)', ['Name', 'client_id', 'Redirect URIs', 'Scopes', 'Type', 'Created'], rows, '') : ''}`,
     );
+  };
 
   router.get('/:site/apps', async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
-    if (!op.site.mcpConnectionsEnabled) return betaOffPage(ctx, op);
+    if (!op.site.mcpConnectionsEnabled) return await betaOffPage(ctx, op);
     await appsPage(
       ctx,
       op,

@@ -93,6 +93,16 @@ export const notice = (text: string, kind: 'status' | 'alert' = 'status'): strin
 export const when = (iso: string | null | undefined): string =>
   iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never';
 
+const ENGLISH_PLURALS = new Intl.PluralRules('en');
+
+/**
+ * `n` with its noun in the form English gives that count (CLDR plural rules through
+ * `Intl.PluralRules`): `count(1, 'member')` → `1 member`, `count(3, 'member')` → `3 members`.
+ * @param plural the plural form when it is not `<one>s` (e.g. `people`)
+ */
+export const count = (n: number, one: string, plural = `${one}s`): string =>
+  `${n.toLocaleString('en')} ${ENGLISH_PLURALS.select(n) === 'one' ? one : plural}`;
+
 /** The sign-in page (inputs `email`, `password` as on the login page, DESIGN §3). */
 export function signInPage(v: { csrf: string; next: string; email?: string; error?: string }): string {
   return page({
