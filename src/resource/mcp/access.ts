@@ -100,7 +100,10 @@ export function listedDescription(tool: AnyTool): string {
   const needs = tool.scopes.length
     ? ` Needs the OAuth scope ${tool.scopes.join(' ')}; calling it without that answers HTTP 401/403 with the scope to ask for.`
     : '';
-  return `${FOR[tool.audience]} ${tool.description}${needs}`;
+  // Operation summaries shared with the OpenAPI document end without a full stop; the listed text
+  // is read as sentences, so it gets one before the scope sentence.
+  const what = tool.description.trim();
+  return `${FOR[tool.audience]} ${/[.!?]$/.test(what) ? what : `${what}.`}${needs}`;
 }
 
 /**
