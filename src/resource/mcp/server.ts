@@ -8,7 +8,7 @@
  * read `content` only.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer, type ProtocolEra } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isStoreOutage } from '../../ops/store-outage.js';
@@ -165,8 +165,12 @@ export function buildMcpServer(
  * no session.
  */
 export class McpServerPool {
-  private readonly idle: McpServer[] = [];
-  private readonly current = new AsyncLocalStorage<CallScope & { taken: McpServer[] }>();
+  /**
+   * Idle servers by protocol era: connecting a server binds it to the era of the request it
+   * serves (a server that answered 2026-07-28 requires the `_meta` envelope from then on).
+   */
+  private readonly idle: Record<ProtocolEra, McpServer[]> = { legacy: [], modern: [] };
+  private readonly current = new AsyncLocalStorage<CallScope & { taken: Array<[ProtocolEra, McpServer]> }>();
 
   /** @param maxIdle most idle servers kept (more are built under load, then dropped) */
   constructor(
@@ -179,15 +183,15 @@ export class McpServerPool {
    * An idle server, or a new one holding every tool (DESIGN D4: all tools are listed to all); it
    * is given back when the request `run` serves is answered.
    */
-  take(): McpServer {
+  take(era: ProtocolEra): McpServer {
     const server =
-      this.idle.pop() ??
+      this.idle[era].pop() ??
       serverWith(TOOLS, this.services, this.logger, () => {
         const scope = this.current.getStore();
         if (!scope) throw new Error('mcp: tool call outside a request');
         return scope;
       });
-    this.current.getStore()?.taken.push(server);
+    this.current.getStore()?.taken.push([era, server]);
     return server;
   }
 
@@ -197,12 +201,12 @@ export class McpServerPool {
    * dropped instead).
    */
   async run<T>(scope: CallScope, serve: () => Promise<T>): Promise<T> {
-    const store = { ...scope, taken: [] as McpServer[] };
+    const store = { ...scope, taken: [] as Array<[ProtocolEra, McpServer]> };
     try {
       return await this.current.run(store, serve);
     } finally {
-      for (const server of store.taken)
-        if (!server.isConnected() && this.idle.length < this.maxIdle) this.idle.push(server);
+      for (const [era, server] of store.taken)
+        if (!server.isConnected() && this.idle[era].length < this.maxIdle) this.idle[era].push(server);
     }
   }
 }

@@ -57,7 +57,7 @@ function webHeaders(ctx: Context): Headers {
  * once answered.
  */
 export function mcpHandler(servers: McpServerPool, logger: Logger): McpHttpHandler {
-  return createMcpHandler(() => servers.take(), {
+  return createMcpHandler(({ era }) => servers.take(era), {
     // 2025-era requests never reach it: `serveWithSdk` routes them to `serveLegacy`.
     legacy: 'reject',
     responseMode: 'json',
@@ -100,7 +100,7 @@ export async function serveWithSdk(
 
 /** Answers a 2025-era request with a pooled server on a stateless JSON-mode transport of its own. */
 async function serveLegacy(servers: McpServerPool, request: Request, parsedBody: unknown): Promise<Response> {
-  const server = servers.take();
+  const server = servers.take('legacy');
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
