@@ -17,8 +17,9 @@
  *   endpoint has been one JSON body, which every 2025 client reads.
  *
  * Both eras are served by the same servers (server.ts), so tools, `_meta`, results and audit lines
- * cannot differ between them. `responseMode: 'json'`: a stateless server sends no message before
- * its result (no progress, no logging), so every answer is one JSON body. The body was read and
+ * cannot differ between them. Every answer is one JSON body: the SDK's `responseMode: 'auto'`
+ * (its default) streams only when a handler sends a message before its result, and these tools
+ * send none (no progress, no logging; `'json'` would say the same and warn at every start). The body was read and
  * parsed by body.ts under the route's limit; the SDK gets the parsed value and reads nothing again.
  */
 import type { Context } from 'koa';
@@ -60,7 +61,7 @@ export function mcpHandler(servers: McpServerPool, logger: Logger): McpHttpHandl
   return createMcpHandler(({ era }) => servers.take(era), {
     // 2025-era requests never reach it: `serveWithSdk` routes them to `serveLegacy`.
     legacy: 'reject',
-    responseMode: 'json',
+    responseMode: 'auto',
     // Requests the SDK refuses are the client's to fix; record them at debug level only.
     onerror: (err) => logger.debug({ err: { type: err.name, message: err.message } }, 'mcp request refused by the SDK'),
   });
