@@ -36,7 +36,7 @@ interface Sent {
 
 /** POSTs one 2026-07-28 request with its standard headers (`Mcp-Method`, `Mcp-Name` for tools/call). */
 async function modern({ method, params = {}, id = 1, headers = {}, version = MODERN }: Sent) {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   const res = await fetch(mcp, {
     method: 'POST',
     headers: {

@@ -16,6 +16,7 @@ import { toolError } from '../../errors/surfaces/jsonrpc.js';
 import { listedDescription, listedMeta } from './access.js';
 import { TOOLS } from './tools/registry.js';
 import type { AnyTool, Caller, ToolServices } from './tools/types.js';
+import { DirectTransport } from './transport.js';
 
 export const SERVER_INFO = { name: 'coursegate', title: 'coursegate course platform', version: '0.2.0' } as const;
 
@@ -170,6 +171,8 @@ export class McpServerPool {
    * serves (a server that answered 2026-07-28 requires the `_meta` envelope from then on).
    */
   private readonly idle: Record<ProtocolEra, McpServer[]> = { legacy: [], modern: [] };
+  /** Idle 2025-era servers that stay connected to their `DirectTransport` (transport.ts). */
+  private readonly idleDirect: Array<{ server: McpServer; transport: DirectTransport }> = [];
   private readonly current = new AsyncLocalStorage<CallScope & { taken: Array<[ProtocolEra, McpServer]> }>();
 
   /** @param maxIdle most idle servers kept (more are built under load, then dropped) */
@@ -179,20 +182,47 @@ export class McpServerPool {
     private readonly maxIdle = 16,
   ) {}
 
+  /** A new server holding every tool, whose tool calls read the request `run` serves. */
+  private build(): McpServer {
+    return serverWith(TOOLS, this.services, this.logger, () => {
+      const scope = this.current.getStore();
+      if (!scope) throw new Error('mcp: tool call outside a request');
+      return scope;
+    });
+  }
+
   /**
    * An idle server, or a new one holding every tool (DESIGN D4: all tools are listed to all); it
    * is given back when the request `run` serves is answered.
    */
   take(era: ProtocolEra): McpServer {
-    const server =
-      this.idle[era].pop() ??
-      serverWith(TOOLS, this.services, this.logger, () => {
-        const scope = this.current.getStore();
-        if (!scope) throw new Error('mcp: tool call outside a request');
-        return scope;
-      });
+    const server = this.idle[era].pop() ?? this.build();
     this.current.getStore()?.taken.push([era, server]);
     return server;
+  }
+
+  /**
+   * Runs `use` with an idle 2025-era server that stays connected to a `DirectTransport` (one
+   * request at a time), or a new one; it is kept for the next request once `use` answered, and
+   * closed when `use` failed half-way (the request may still be running on it).
+   */
+  async direct<T>(use: (transport: DirectTransport) => Promise<T>): Promise<T> {
+    let entry = this.idleDirect.pop();
+    if (!entry) {
+      const server = this.build();
+      const transport = new DirectTransport();
+      await server.connect(transport);
+      entry = { server, transport };
+    }
+    let answered = false;
+    try {
+      const result = await use(entry.transport);
+      answered = true;
+      return result;
+    } finally {
+      if (answered && this.idleDirect.length < this.maxIdle) this.idleDirect.push(entry);
+      else void entry.server.close();
+    }
   }
 
   /**

@@ -16,6 +16,13 @@
  *   one difference: that fallback answers with an SSE stream, and every 2025 answer of this
  *   endpoint has been one JSON body, which every 2025 client reads.
  *
+ * A plain 2025-era request (one JSON-RPC request that is not `initialize`, with the headers the
+ * SDK transport would accept unchanged, see `plainRequest`) skips the per-request transport: it is
+ * handed to a pooled server that stays connected to an in-process `DirectTransport`, one request
+ * at a time. Building a transport, its Fetch `Response` and the connect/close of the server cost
+ * twice the tool call itself; what the request reaches is the same SDK request handling (schema
+ * checks of the call, its arguments and its structured result, errors as JSON-RPC errors).
+ *
  * Both eras are served by the same servers (server.ts), so tools, `_meta`, results and audit lines
  * cannot differ between them. Every answer is one JSON body: the SDK's `responseMode: 'auto'`
  * (its default) streams only when a handler sends a message before its result, and these tools
@@ -25,8 +32,15 @@
 import type { Context } from 'koa';
 import {
   createMcpHandler,
+  isJSONRPCRequest,
   isLegacyRequest,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
   type McpHttpHandler,
+  type MessageExtraInfo,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
@@ -79,6 +93,15 @@ export async function serveWithSdk(
   body: JsonRpcBody,
   baseUrl: string,
 ): Promise<void> {
+  const plain = plainRequest(ctx, body);
+  if (plain) {
+    const response = await servers.run(scope, () => servers.direct((transport) => transport.dispatch(plain)));
+    ctx.status = 200;
+    ctx.set('Content-Type', 'application/json');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = JSON.stringify(response);
+    return;
+  }
   const request = new Request(new URL(ctx.path, baseUrl), {
     method: 'POST',
     headers: webHeaders(ctx),
@@ -112,5 +135,72 @@ async function serveLegacy(servers: McpServerPool, request: Request, parsedBody:
   } finally {
     await transport.close();
     await server.close();
+  }
+}
+
+/** The request `Content-Type` the SDK transport takes as JSON without parsing parameters. */
+const JSON_TYPE = 'application/json';
+
+/**
+ * The JSON-RPC request of a plain 2025-era request, or undefined when the request must go through
+ * the SDK's HTTP handling: one JSON-RPC request (not `initialize`, not a batch, not a
+ * notification) without the 2026-07-28 `_meta` envelope, `Content-Type: application/json`, an
+ * `Accept` naming both `application/json` and `text/event-stream`, and no `Mcp-Protocol-Version`
+ * or a 2025-era one the SDK supports: what the SDK's transport would pass through unchanged.
+ */
+export function plainRequest(ctx: Context, body: JsonRpcBody): JSONRPCRequest | undefined {
+  const parsed = body.parsed;
+  if (!isJSONRPCRequest(parsed) || parsed.method === 'initialize') return undefined;
+  const meta = (parsed.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (meta !== undefined && PROTOCOL_VERSION_META_KEY in meta) return undefined;
+  if (ctx.get('content-type') !== JSON_TYPE) return undefined;
+  const accept = ctx.get('accept');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  const version = ctx.get('mcp-protocol-version');
+  if (version !== '' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  return parsed;
+}
+
+/**
+ * An SDK `Transport` that stays connected to one server and carries one request at a time: the
+ * request goes to the server's `onmessage`, its JSON-RPC response comes back through `send`.
+ * Other messages a server sends while answering (notifications) are dropped, as the SDK
+ * transport's JSON mode drops them.
+ */
+export class DirectTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private waiting?: { id: JSONRPCRequest['id']; resolve: (response: JSONRPCMessage) => void };
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const response = message as { id?: unknown; result?: unknown; error?: unknown };
+    if (
+      !this.waiting ||
+      response.id !== this.waiting.id ||
+      (response.result === undefined && response.error === undefined)
+    )
+      return;
+    const { resolve } = this.waiting;
+    this.waiting = undefined;
+    resolve(message);
+  }
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /**
+   * The server's JSON-RPC response to `request`.
+   * @throws Error when a request is already in flight on this transport
+   */
+  dispatch(request: JSONRPCRequest): Promise<JSONRPCMessage> {
+    if (this.waiting) throw new Error('mcp: one request at a time on a direct transport');
+    return new Promise((resolve) => {
+      this.waiting = { id: request.id, resolve };
+      this.onmessage?.(request, {});
+    });
   }
 }
