@@ -158,12 +158,12 @@ export function buildMcpServer(
 
 /**
  * Built servers, kept and reused (building one registers every tool, and its first `tools/list`
- * converts every schema to JSON Schema: per-request work otherwise). The SDK's HTTP entry
- * (`createMcpHandler`, transport.ts) asks `take()` for a server per request, connects it to that
- * request's transport and closes it once answered; `release()` then keeps it for the next request.
- * Nothing of a request stays on a server: tool calls read the request being served from
- * `CURRENT` (an `AsyncLocalStorage` entered around each request), and a stateless server keeps
- * no session.
+ * converts every schema to JSON Schema: per-request work otherwise). Two kinds: servers the SDK's
+ * HTTP handling connects to a request's own transport and closes once answered (`take()`, kept
+ * again by `run()`), and 2025-era servers that stay connected to a `DirectTransport` (`direct()`).
+ * Each serves one request at a time. Nothing of a request stays on a server: tool calls read the
+ * request being served from an `AsyncLocalStorage` entered by `run()`, and a stateless server
+ * keeps no session.
  */
 export class McpServerPool {
   /**
