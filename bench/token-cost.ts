@@ -7,7 +7,10 @@
  * (A B A B …), so that the load of other processes on a shared machine falls on all alike; the
  * medians are printed. The load generator runs off CPU 0 (`pinLoadGeneratorOffCpu0`).
  * Usage: flock /tmp/bench.lock node scripts/on-lts.mjs node --import tsx bench/token-cost.ts
- * env: BENCH_ONLY=refresh,introspection,userinfo (default: the first two), BENCH_DURATION (5) s per
+ * env: BENCH_ONLY=refresh,introspection,userinfo,mcp,mcp2026 (default: the first two; `mcp` is a
+ * `tools/call my_enrollments` on the MCP 2025-11-25 wire, `mcp2026` the same call on 2026-07-28,
+ * with its `_meta` envelope and `Mcp-Method`/`Mcp-Name` headers; a checkout that does not serve
+ * 2026-07-28 shows it as non-2xx), BENCH_DURATION (5) s per
  * turn after a 2 s warm-up, BENCH_REPEAT (1) turns per scenario, BENCH_CONNECTIONS (16), BENCH_CPU_PROF=<dir>,
  * BENCH_NODE_FLAGS="--trace-gc …" (more flags for the servers' node), BENCH_KEEP_LOG=<dir> (copies
  * each server's stdout there before its data directory is removed).
@@ -119,7 +122,44 @@ const scenarios: Record<string, (t: Target) => Req> = {
     path: '/api/oauth/userinfo',
     headers: { authorization: `Bearer ${t.access}` },
   }),
+  mcp: (t) => mcpCall(t, '2025-11-25'),
+  mcp2026: (t) => mcpCall(t, '2026-07-28'),
 };
+
+/**
+ * A stateless MCP `tools/call` of the member's enrollments on one revision's wire: 2025-11-25 as
+ * SDK 1.32 clients send it, or 2026-07-28 with the per-request envelope and standard headers.
+ */
+function mcpCall(t: Target, revision: '2025-11-25' | '2026-07-28'): Req {
+  const modern = revision === '2026-07-28';
+  const params = { name: 'my_enrollments', arguments: { first: 10 } };
+  return {
+    method: 'POST',
+    path: '/mcp',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${t.access}`,
+      'mcp-protocol-version': revision,
+      ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': params.name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: modern
+        ? {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': revision,
+              'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          }
+        : params,
+    }),
+  };
+}
 
 const targets: Target[] = [];
 try {

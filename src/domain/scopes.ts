@@ -76,6 +76,39 @@ export const RESOURCE_SCOPES: readonly string[] = ALL_SCOPES.filter((s) => !IDEN
 /** True for `…:read` scopes. */
 export const isReadScope = (scope: string): boolean => scope.endsWith(':read');
 
+/**
+ * The scope hierarchy (DESIGN D4; MCP 2026-07-28 authorization, "scope hierarchies"): scope → the
+ * scopes it implies. `X:write` implies `X:read` wherever SPEC §2.5 defines both; nothing else implies
+ * anything (identity scopes stand alone; `storage:write` has no read scope; `account:write` implies
+ * `account:read`).
+ */
+export const IMPLIES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  ALL_SCOPES.map((s) => {
+    const read = s.endsWith(':write') ? `${s.slice(0, -':write'.length)}:read` : undefined;
+    return [s, read && read in SCOPES ? [read] : []];
+  }),
+);
+
+/**
+ * True when a token carrying `granted` may do what needs `needed` (DESIGN D4): it holds `needed`
+ * itself or a scope that implies it (`courses:write` satisfies `courses:read`).
+ */
+export function satisfies(granted: ReadonlySet<string>, needed: string): boolean {
+  if (granted.has(needed)) return true;
+  for (const s of granted) if (IMPLIES[s]?.includes(needed)) return true;
+  return false;
+}
+
+/**
+ * The narrowest scopes that suffice for `scopes` (DESIGN D4: challenges name the narrowest scope):
+ * drops every scope another one of the list implies, keeps the order of the rest and removes
+ * duplicates. `['courses:read', 'courses:write', 'openid']` → `['courses:write', 'openid']`.
+ */
+export function narrowest(scopes: Iterable<string>): string[] {
+  const all = [...new Set(scopes)];
+  return all.filter((s) => !all.some((other) => other !== s && IMPLIES[other]?.includes(s)));
+}
+
 /** Splits a space-delimited scope string (RFC 6749 §3.3) into a set, dropping empty items. */
 export function parseScope(scope: string | undefined | null): Set<string> {
   return new Set((scope ?? '').split(' ').filter(Boolean));

@@ -13,7 +13,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
-import { parseScope } from '../domain/scopes.js';
+import { narrowest, parseScope, satisfies } from '../domain/scopes.js';
 import { defaultScopeOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import { challenge } from '../http/challenge.js';
@@ -220,18 +220,19 @@ export function bearer(
 }
 
 /**
- * Asserts that a principal holds every scope of `needed`.
- * @throws HttpError 403 insufficient_scope naming the needed scopes
+ * Asserts that a principal's scopes satisfy every scope of `needed`, a held `X:write` counting for
+ * `X:read` (DESIGN D4 scope hierarchy, `satisfies`).
+ * @throws HttpError 403 insufficient_scope naming the narrowest needed scopes
  */
 export function requireScopes(baseUrl: string, principal: Principal, needed: readonly string[]): void {
-  const missing = needed.filter((s) => !principal.scopes.has(s));
+  const missing = needed.filter((s) => !satisfies(principal.scopes, s));
   if (missing.length > 0) {
     throw challenge(
       baseUrl,
       403,
       'insufficient_scope',
       `the access token lacks the scope ${missing.join(' ')}`,
-      needed.join(' '),
+      narrowest(needed).join(' '),
     );
   }
 }

@@ -206,7 +206,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
         tags: ['discovery'],
         summary: 'Which scope unlocks which MCP tool, GraphQL field and admin operation (generated from the code)',
         description:
-          'The scope map: for every scope, its audience and the MCP tools, Account API fields and admin operations it unlocks (see the MCP guide).',
+          'The scope map: for every scope, its audience, the scopes it implies (`X:write` implies `X:read`) and the MCP tools, Account API fields and admin operations it unlocks (see the MCP guide).',
         security: [],
         responses: { '200': metadata('scope map') },
       },

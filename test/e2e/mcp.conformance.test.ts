@@ -16,6 +16,12 @@ const BASELINE = path.resolve(
   '../helpers/conformance/expected-failures.yaml',
 );
 
+/** Scenarios of `--requirements 2026-07-28` that do not apply to a tools-only server, with the reason. */
+const BASELINE_2026 = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '../helpers/conformance/expected-failures-2026-07-28.yaml',
+);
+
 let server: TestServer;
 
 beforeAll(async () => {
@@ -60,6 +66,62 @@ describe('the whole active server suite: every failure is a classified fixture o
       expect(failed).toHaveLength(25);
       for (const f of failed)
         expect(f).toMatch(/: Failed: (MCP error -3260[12]: )?(Method not found|Unknown tool: test_\w+)$/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+/** The failed checks of a run saved with `-o`, as `scenario/check: message`. */
+function failedChecks(out: string): string[] {
+  const failed: string[] = [];
+  for (const dir of readdirSync(out)) {
+    const checks = JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Array<{
+      id: string;
+      status: string;
+      errorMessage?: string;
+    }>;
+    for (const c of checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'))
+      failed.push(`${dir}/${c.id} [${c.status}]: ${c.errorMessage ?? ''}`);
+  }
+  return failed;
+}
+
+describe('MCP 2026-07-28: the scenarios the revision requires (--requirements 2026-07-28)', () => {
+  test('exit 0 against the 2026-07-28 baseline: every scenario for the capabilities server/discover declares passes', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'conformance-2026-'));
+    try {
+      const run = await runConformance(
+        [
+          'server',
+          '--url',
+          `${server.baseUrl}/mcp`,
+          '--requirements',
+          '2026-07-28',
+          '--expected-failures',
+          BASELINE_2026,
+          '-o',
+          out,
+        ],
+        { timeoutMs: 240_000 },
+      );
+      const failed = failedChecks(out).filter((f) => f.includes('[FAILURE]'));
+      if (run.exitCode !== 0) console.log(run.output, failed.join('\n'));
+      expect(run.exitCode).toBe(0);
+      // Every failed check is one of the reasons the baseline names: a capability server/discover
+      // does not declare, a fixture tool of the reference server, or a check that needs one.
+      const reasons = [
+        /Method not found/,
+        /Unknown tool: [a-z_0-9]+$/,
+        /Tool 'json_schema_2020_12_tool' not found/,
+        /Not testable: /,
+        /^server-tasks-[^:]+: /,
+        /^server-input-required-result-[^:]+: (Expected InputRequiredResult|Prerequisite failed)/,
+      ];
+      for (const f of failed) expect(reasons.some((r) => r.test(f)) ? 'classified' : f).toBe('classified');
+      // The protocol scenarios of what the endpoint declares ran and passed.
+      for (const scenario of ['tools-list', 'http-header-validation', 'dns-rebinding-protection'])
+        expect(run.output).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -3,8 +3,9 @@
  * `tools/list` and calls nothing else, as Inspector 2.12 and chat hosts do. The host is an MCP
  * TypeScript SDK client (`Client` + `StreamableHTTPClientTransport` with an OAuth provider), run
  * twice: the SDK 1.32 client (`@modelcontextprotocol/sdk`) and the SDK 2 client
- * (`@modelcontextprotocol/client` 2.4, with `versionNegotiation: { mode: 'auto' }`: it probes MCP
- * 2026-07-28 first and falls back to the server's 2025-11-25). The "model" is a script that picks
+ * (`@modelcontextprotocol/client` 2.4) twice: with `versionNegotiation: { mode: 'auto' }` (it probes
+ * with `server/discover` and negotiates MCP 2026-07-28) and modern-only (`{ pin: '2026-07-28' }`:
+ * no `initialize`, no fallback). The "model" is a script that picks
  * a tool by the words of its listed description. It starts anonymous every time and reaches:
  *
  * 1. the member's enrollments tool as student@demo.test, through the member client `demo-member-cli`;
@@ -51,6 +52,8 @@ interface Sdk {
   name: string;
   /** Whether the provider must turn a 403 into a re-authorization (SDK 1.32 refreshes instead). */
   stepUpByReauthorization: boolean;
+  /** The MCP revision the client must end up speaking with this server. */
+  revision: string;
   connect(provider: HeadlessOAuthProvider): Promise<{
     listTools(): Promise<{ tools: Tool[] }>;
     callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<ToolResult>;
@@ -66,6 +69,7 @@ const SDKS: Sdk[] = [
   {
     name: 'MCP SDK 1.32 client',
     stepUpByReauthorization: true,
+    revision: '2025-11-25',
     async connect(provider) {
       const client = new Client1({ name: 'listed-only-host', version: '1.0.0' });
       const transport = new Transport1(mcpUrl, { authProvider: provider, fetch: provider.fetch });
@@ -81,12 +85,35 @@ const SDKS: Sdk[] = [
     isUnauthorized: (err) => err instanceof Unauthorized1,
   },
   {
-    name: 'MCP SDK 2.4 client',
+    name: 'MCP SDK 2.4 client (auto negotiation)',
     stepUpByReauthorization: false,
+    revision: '2026-07-28',
     async connect(provider) {
       const client = new Client2(
         { name: 'listed-only-host', version: '2.0.0' },
         { versionNegotiation: { mode: 'auto' } },
+      );
+      const transport = new Transport2(mcpUrl, { authProvider: provider, fetch: provider.fetch });
+      await client.connect(transport);
+      return {
+        listTools: () => client.listTools(),
+        callTool: (p) => client.callTool(p) as Promise<ToolResult>,
+        // The whole callback: SDK 2 checks RFC 9207 `iss` itself (the server advertises it).
+        finishAuth: (callback) => transport.finishAuth(callback.searchParams),
+        protocolVersion: () => client.getNegotiatedProtocolVersion(),
+        close: () => client.close(),
+      };
+    },
+    isUnauthorized: (err) => err instanceof Unauthorized2,
+  },
+  {
+    name: 'MCP SDK 2.4 client (modern only, pinned to 2026-07-28)',
+    stepUpByReauthorization: false,
+    revision: '2026-07-28',
+    async connect(provider) {
+      const client = new Client2(
+        { name: 'listed-only-host', version: '2.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
       );
       const transport = new Transport2(mcpUrl, { authProvider: provider, fetch: provider.fetch });
       await client.connect(transport);
@@ -167,8 +194,8 @@ describe.each(SDKS)('$name', (sdk) => {
         'members: which courses am I enrolled in, my enrollments and access expiry',
       );
       expect(tool.name).toBe('my_enrollments');
-      // SDK 2 in `auto` mode probed 2026-07-28 and fell back to the newest revision the server speaks.
-      expect(host.protocolVersion).toBe('2025-11-25');
+      // SDK 1.32 speaks 2025-11-25; SDK 2 negotiates 2026-07-28 through `server/discover`.
+      expect(host.protocolVersion).toBe(sdk.revision);
       expect(tool.description).toMatch(/^For members of the site/);
       expect(tool._meta).toMatchObject({ 'coursegate/audience': 'member', 'coursegate/scopes': ['account:read'] });
       // The anonymous listing offered it (and the operator tools, said to be for owners and admins).

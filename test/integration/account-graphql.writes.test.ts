@@ -72,17 +72,18 @@ describe('SPEC §2.5 / §5.7 mutations need account:write', () => {
     },
   );
 
-  test('a token with account:write but without account:read: 403 naming account:read (queries and mutations need it)', async () => {
+  test('a token with account:write but without account:read mutates and reads (write implies read, DESIGN D4)', async () => {
     const writeOnly = await memberToken({
       baseUrl: server.baseUrl,
       email: 'student@demo.test',
       scope: 'openid account:write',
     });
     const res = await graphql(server.baseUrl, writeOnly, RENAME, { name: 'Write Only' });
-    expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toMatch(
-      /^Bearer error="insufficient_scope", .*scope="account:read", resource_metadata="/,
-    );
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    const read = await graphql(server.baseUrl, writeOnly, '{ viewer { name } }');
+    expect(read.status).toBe(200);
+    expect(read.body.data.viewer.name).toBe('Write Only');
   });
 
   test('the same read-only token still answers queries (account:read)', async () => {

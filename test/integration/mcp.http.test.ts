@@ -68,6 +68,14 @@ describe('MCP Streamable HTTP transport, stateless', () => {
     expect(res.json.result.serverInfo.name).toBe('coursegate');
   });
 
+  test('every listed description reads as sentences: what the tool does ends with a full stop', async () => {
+    const res = await post(rpc('tools/list'), { 'mcp-protocol-version': '2025-11-25' });
+    for (const tool of res.json.result.tools as Array<{ name: string; description: string }>) {
+      expect(`${tool.name}: ${tool.description}`).toMatch(/[.!?]$/);
+      expect(`${tool.name}: ${tool.description}`).not.toMatch(/[^.!?] Needs the OAuth scope/);
+    }
+  });
+
   test('any request can be answered without an earlier initialize (no session state)', async () => {
     const res = await post(rpc('tools/list'), { 'mcp-protocol-version': '2025-11-25' });
     expect(res.status).toBe(200);

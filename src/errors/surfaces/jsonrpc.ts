@@ -8,7 +8,7 @@
  * - a tool's domain refusal: a tool result with `isError` (`toolError`), in a 200.
  */
 import type { Context } from 'koa';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { HttpError } from '../catalogue.js';
 import { PlatformError } from '../../platform/errors.js';
 import { shownDescription } from '../shown.js';

@@ -15,6 +15,7 @@ import { KnownDocuments, plainParameters } from './known-documents.js';
 import { resolvers } from './resolvers.js';
 import { limitPlugins } from './limits.js';
 import { writeScopePlugin } from './write-scope.js';
+import { PersistedQueryStore, persistedQueriesPlugin } from './persisted-queries.js';
 import { errorCodesPlugin } from './error-codes.js';
 import { isStoreOutage } from '../../ops/store-outage.js';
 import { readText } from '../../http/body.js';
@@ -92,8 +93,13 @@ const storeOutagePlugin = {
 /**
  * The yoga instance of the Account API; `koa.state.principal` must be set by the bearer middleware.
  * @param known where the documents yoga ran are learnt for the short path (known-documents.ts)
+ * @param persisted the automatic persisted queries of this process (persisted-queries.ts)
  */
-export function createAccountYoga(deps: AccountApiDeps, known?: KnownDocuments) {
+export function createAccountYoga(
+  deps: AccountApiDeps,
+  known?: KnownDocuments,
+  persisted: PersistedQueryStore = new PersistedQueryStore(),
+) {
   return createYoga<KoaServerContext, AccountContext>({
     schema,
     graphqlEndpoint: '/account/graphql',
@@ -105,6 +111,8 @@ export function createAccountYoga(deps: AccountApiDeps, known?: KnownDocuments) 
     // Unexpected errors become "Unexpected error." with code INTERNAL_SERVER_ERROR; never a stack trace.
     maskedErrors: { isDev: false },
     plugins: [
+      // First: a hash-only request becomes its stored query before any other plugin sees it.
+      persistedQueriesPlugin(persisted),
       storeOutagePlugin,
       ...limitPlugins(deps.production),
       writeScopePlugin(deps.baseUrl),

@@ -13,7 +13,8 @@
  *   (yoga's CORS answer), and an `Accept` value yoga has already answered (`acceptedTypes`: the
  *   `Content-Type` yoga chose for it is replayed);
  * - a JSON object body with `query` (a string) and optionally `variables` (object),
- *   `operationName` (string), `extensions` (object), nothing else;
+ *   `operationName` (string), `extensions` (object without `persistedQuery`: yoga's
+ *   persisted-queries plugin checks and remembers the hash), nothing else;
  * - a document yoga has run without error whose operation is a `query` (mutations keep yoga:
  *   the write-scope rule of write-scope.ts runs there) and that names no `__schema` / `__type`;
  * - an execution result without errors (graphql-jit's compiled form of the document, or graphql-js
@@ -58,6 +59,7 @@ export function plainParameters(text: string): KnownRequest | undefined {
   if (variables !== undefined && variables !== null && !isPlainObject(variables)) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
   if (extensions !== undefined && extensions !== null && !isPlainObject(extensions)) return undefined;
+  if (isPlainObject(extensions) && extensions.persistedQuery !== undefined) return undefined;
   return { query, variables: variables ?? undefined, operationName: operationName ?? undefined };
 }
 

@@ -5,7 +5,7 @@
  * every tool is listed to every caller, with whom it is for and what it needs).
  */
 import { isOperator } from '../../platform/accounts.js';
-import { MEMBER_SCOPES } from '../../domain/scopes.js';
+import { MEMBER_SCOPES, narrowest, satisfies } from '../../domain/scopes.js';
 import type { AnyTool, Caller } from './tools/types.js';
 
 /** The outcome for one tool and one caller. `scope` is what the client should ask for next. */
@@ -25,14 +25,15 @@ export type ToolAccess =
  * Decides whether `caller` may call `tool`.
  * - public tools: everyone;
  * - no token: 401 `invalid_token` with the tool's scopes (the client starts OAuth);
- * - token without a needed scope: 403 `insufficient_scope`, `scope` = the token's scopes plus the
- *   missing ones, so that step-up keeps what was granted;
+ * - token without a needed scope (a held `X:write` counts for `X:read`, DESIGN D4): 403
+ *   `insufficient_scope`, `scope` = the token's scopes plus the tool's (narrowest, `narrowest`), so
+ *   that step-up keeps what was granted and the consent page names it all again;
  * - operator tools also need an `owner` or `admin` role at the token's site, read now (a role
  *   taken away after the token was issued ends access at once): 403 otherwise.
  */
 export function decide(tool: AnyTool, caller: Caller): ToolAccess {
   if (tool.audience === 'public') return { allowed: true };
-  const needed = tool.scopes.join(' ');
+  const needed = narrowest(tool.scopes).join(' ');
   const { principal } = caller;
   // Member tools need the site's member client (DESIGN D2): say so to a caller without a member
   // token, since a generic MCP client's step-up to account:* is refused by the authorization server.
@@ -53,13 +54,13 @@ export function decide(tool: AnyTool, caller: Caller): ToolAccess {
       memberData,
     };
   }
-  const missing = tool.scopes.filter((s) => !principal.scopes.has(s));
+  const missing = tool.scopes.filter((s) => !satisfies(principal.scopes, s));
   if (missing.length > 0) {
     // A member token cannot grow into operator scopes (its client may not ask for them): name the tool's own.
     const wanted =
       tool.audience === 'operator' && memberToken
         ? needed
-        : [...new Set([...principal.scopes, ...tool.scopes])].join(' ');
+        : [...new Set([...principal.scopes, ...narrowest(tool.scopes)])].join(' ');
     return {
       allowed: false,
       status: 403,
@@ -99,7 +100,10 @@ export function listedDescription(tool: AnyTool): string {
   const needs = tool.scopes.length
     ? ` Needs the OAuth scope ${tool.scopes.join(' ')}; calling it without that answers HTTP 401/403 with the scope to ask for.`
     : '';
-  return `${FOR[tool.audience]} ${tool.description}${needs}`;
+  // Operation summaries shared with the OpenAPI document end without a full stop; the listed text
+  // is read as sentences, so it gets one before the scope sentence.
+  const what = tool.description.trim();
+  return `${FOR[tool.audience]} ${/[.!?]$/.test(what) ? what : `${what}.`}${needs}`;
 }
 
 /**

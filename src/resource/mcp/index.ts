@@ -23,7 +23,7 @@ import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
 import { calledToolScopes, gateToolCalls } from './gate.js';
 import { originGuard } from './origin-guard.js';
 import { McpServerPool } from './server.js';
-import { plainRequest, serveDirect, serveWithSdk } from './transport.js';
+import { mcpHandler, serveWithSdk } from './transport.js';
 import { scopeMap } from './scope-map.js';
 import type { Caller, ToolServices } from './tools/types.js';
 
@@ -96,6 +96,7 @@ function gate(baseUrl: string, docsUrl: string): Middleware {
 
 function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
   const servers = new McpServerPool(services, deps.logger);
+  const handler = mcpHandler(servers, deps.logger);
   return async (ctx) => {
     let outage: unknown;
     const scope = {
@@ -103,9 +104,7 @@ function serveMcp(deps: McpDeps, services: ToolServices): Middleware {
       requestId: String(ctx.state.requestId ?? ''),
       onOutage: (err: unknown) => (outage ??= err),
     };
-    const plain = plainRequest(ctx, state(ctx).body);
-    if (plain) await servers.serveDirect(scope, (transport) => serveDirect(ctx, transport, plain, deps.baseUrl));
-    else await servers.serve(scope, (server) => serveWithSdk(ctx, server, state(ctx).body, deps.baseUrl));
+    await serveWithSdk(ctx, handler, servers, scope, state(ctx).body, deps.baseUrl);
     if (outage) throw outage;
   };
 }

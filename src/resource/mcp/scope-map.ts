@@ -9,12 +9,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildSchema, isObjectType } from 'graphql';
-import { ALL_SCOPES, IDENTITY_SCOPES, MEMBER_SCOPES, SCOPES } from '../../domain/scopes.js';
+import { ALL_SCOPES, IDENTITY_SCOPES, IMPLIES, MEMBER_SCOPES, SCOPES } from '../../domain/scopes.js';
 import { TOOLS } from './tools/registry.js';
 
 export interface ScopeEntry {
   description: string;
   audience: 'identity' | 'member' | 'operator';
+  /**
+   * The scopes this one satisfies too (DESIGN D4 scope hierarchy): `X:write` → `[X:read]`. A token
+   * with this scope also unlocks what the implied scopes' entries list.
+   */
+  implies: string[];
   mcp_tools: string[];
   graphql_fields: string[];
   admin_operations: string[];
@@ -68,6 +73,7 @@ export function scopeMap(baseUrl: string, openapi: Record<string, unknown>): Sco
     scopes[scope] = {
       description: SCOPES[scope]!,
       audience: IDENTITY_SCOPES.has(scope) ? 'identity' : MEMBER_SCOPES.has(scope) ? 'member' : 'operator',
+      implies: [...(IMPLIES[scope] ?? [])],
       mcp_tools: TOOLS.filter((t) => t.scopes.includes(scope)).map((t) => t.name),
       graphql_fields: scope === 'account:read' ? gql.read : scope === 'account:write' ? gql.write : [],
       admin_operations: admin.get(scope) ?? [],

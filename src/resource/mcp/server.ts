@@ -7,12 +7,11 @@
  * `structuredContent` (checked against the output schema) and a JSON text block for clients that
  * read `content` only.
  */
-import { isStoreOutage } from '../../ops/store-outage.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type CallToolResult, McpServer, type ProtocolEra } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import * as z4mini from 'zod/v4-mini';
+import { z } from 'zod';
+import { isStoreOutage } from '../../ops/store-outage.js';
 import { toolError } from '../../errors/surfaces/jsonrpc.js';
 import { listedDescription, listedMeta } from './access.js';
 import { TOOLS } from './tools/registry.js';
@@ -30,14 +29,6 @@ const INSTRUCTIONS = [
   'Calling a tool you cannot use yet answers HTTP 401 (sign in) or 403 insufficient_scope (step up) with the scope to ask for.',
   'Call how_to_connect to see which scope unlocks which tool.',
 ].join(' ');
-
-/**
- * One JSON Schema validator for every per-request server. The SDK would otherwise build a new Ajv
- * instance (meta-schemas, formats) in each `Server` constructor, ~40 % of a tool call's CPU time;
- * the validator holds no per-request state (it is only used for elicitation answers, which these
- * stateless servers never request).
- */
-const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** Runs a tool and maps its outcome to an MCP result; never lets an internal error text out. */
 async function runTool(
@@ -81,20 +72,23 @@ async function runTool(
 }
 
 /** The zod object schemas of a tool, built once per process (issue #15) and shared by every server. */
-const SCHEMAS = new WeakMap<AnyTool, { input: z4mini.ZodMiniObject; output: z4mini.ZodMiniObject }>();
+const SCHEMAS = new WeakMap<AnyTool, { input: z.ZodObject; output: z.ZodObject }>();
 
-/** A tool's input and output shapes as zod objects, built as the SDK builds them from raw shapes. */
-function schemasOf(tool: AnyTool): { input: z4mini.ZodMiniObject; output: z4mini.ZodMiniObject } {
+/** A tool's input and output shapes as zod objects (Standard Schema with JSON Schema, as SDK v2 takes them). */
+function schemasOf(tool: AnyTool): { input: z.ZodObject; output: z.ZodObject } {
   let schemas = SCHEMAS.get(tool);
   if (!schemas) {
-    schemas = { input: z4mini.object(tool.input), output: z4mini.object(tool.output) };
+    schemas = { input: z.object(tool.input), output: z.object(tool.output) };
     SCHEMAS.set(tool, schemas);
   }
   return schemas;
 }
 
+/** `ttlMs`/`cacheScope` of `tools/list` and `server/discover` (2026-07-28): not reused. */
+const NO_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
+
 /** What a tool call needs to know of the request it serves. */
-interface CallScope {
+export interface CallScope {
   caller: Caller;
   /** The request id, quoted in internal-error results for support. */
   requestId: string;
@@ -115,7 +109,11 @@ function serverWith(
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
-    jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
+    // MCP 2026-07-28 caching: `tools/list` and `server/discover` carry `ttlMs: 0`, `cacheScope:
+    // 'private'` (the SDK's defaults, named here). The list is the same for everyone, but a listing
+    // is also where a host with a revoked or expired token meets the 401 that names the scope to
+    // sign in with again (DESIGN D4): a cached listing would skip it.
+    cacheHints: { 'tools/list': NO_CACHE, 'server/discover': NO_CACHE },
   });
   for (const tool of tools) {
     const { input, output } = schemasOf(tool);
@@ -158,103 +156,87 @@ export function buildMcpServer(
   return serverWith(TOOLS, services, logger, () => scope);
 }
 
-/** A pooled server, the request it serves now (none while idle), and its direct transport if it has one. */
-interface Pooled {
-  server: McpServer;
-  serving?: CallScope;
-  /** Set for a server that stays connected (transport.ts `DirectTransport`). */
-  direct?: DirectTransport;
-}
-
-/** The one tool set of every pooled server. */
-const ALL = { tools: TOOLS, key: 'all' } as const;
-
 /**
- * Built servers, kept by the set of tools they hold (issue #15: building a server and registering
- * every visible tool's schemas was per-request work). The SDK connects a server to one transport
- * at a time, so each serves one request at a time: a request takes an idle server holding its
- * caller's tools, or builds one, and gives it back once answered. Two kinds are kept apart:
- * servers connected to each request's own SDK transport (`serve`, connected and closed per
- * request) and servers that stay connected to a `DirectTransport` (`serveDirect`). Nothing of a
- * request stays on a server: tool calls read the caller from the request being served, and a
- * stateless server keeps no session.
+ * Built servers, kept and reused (building one registers every tool, and its first `tools/list`
+ * converts every schema to JSON Schema: per-request work otherwise). Two kinds: servers the SDK's
+ * HTTP handling connects to a request's own transport and closes once answered (`take()`, kept
+ * again by `run()`), and 2025-era servers that stay connected to a `DirectTransport` (`direct()`).
+ * Each serves one request at a time. Nothing of a request stays on a server: tool calls read the
+ * request being served from an `AsyncLocalStorage` entered by `run()`, and a stateless server
+ * keeps no session.
  */
 export class McpServerPool {
-  private readonly idle = new Map<string, Pooled[]>();
+  /**
+   * Idle servers by protocol era: connecting a server binds it to the era of the request it
+   * serves (a server that answered 2026-07-28 requires the `_meta` envelope from then on).
+   */
+  private readonly idle: Record<ProtocolEra, McpServer[]> = { legacy: [], modern: [] };
+  /** Idle 2025-era servers that stay connected to their `DirectTransport` (transport.ts). */
+  private readonly idleDirect: Array<{ server: McpServer; transport: DirectTransport }> = [];
+  private readonly current = new AsyncLocalStorage<CallScope & { taken: Array<[ProtocolEra, McpServer]> }>();
 
-  /** @param maxIdle most idle servers kept per tool set and kind (more are built under load, then dropped) */
+  /** @param maxIdle most idle servers kept (more are built under load, then dropped) */
   constructor(
     private readonly services: ToolServices,
     private readonly logger: Logger,
     private readonly maxIdle = 16,
   ) {}
 
-  /** Every caller is served by a server holding every tool (DESIGN D4: all tools are listed). */
-  private toolsFor(_caller: Caller): { tools: readonly AnyTool[]; key: string } {
-    return ALL;
-  }
-
-  /** An idle server of `key`, or a new one holding `tools` (connected to a direct transport when `direct`). */
-  private async take(key: string, tools: readonly AnyTool[], direct: boolean): Promise<Pooled> {
-    const entry = this.idle.get(key)?.pop();
-    if (entry) return entry;
-    const built: Pooled = { server: undefined as unknown as McpServer };
-    built.server = serverWith(tools, this.services, this.logger, () => {
-      if (!built.serving) throw new Error('mcp: tool call outside a request');
-      return built.serving;
+  /** A new server holding every tool, whose tool calls read the request `run` serves. */
+  private build(): McpServer {
+    return serverWith(TOOLS, this.services, this.logger, () => {
+      const scope = this.current.getStore();
+      if (!scope) throw new Error('mcp: tool call outside a request');
+      return scope;
     });
-    if (direct) {
-      built.direct = new DirectTransport();
-      await built.server.connect(built.direct);
-    }
-    return built;
-  }
-
-  private giveBack(key: string, entry: Pooled): void {
-    const kept = this.idle.get(key) ?? [];
-    if (kept.length < this.maxIdle) {
-      kept.push(entry);
-      this.idle.set(key, kept);
-    } else if (entry.direct) {
-      void entry.server.close();
-    }
   }
 
   /**
-   * Runs `use` with a pooled server; `use` must connect
-   * it to a transport and close it before it returns (as `serveWithSdk` does).
+   * An idle server, or a new one holding every tool (DESIGN D4: all tools are listed to all); it
+   * is given back when the request `run` serves is answered.
    */
-  async serve(scope: CallScope, use: (server: McpServer) => Promise<void>): Promise<void> {
-    const { tools, key } = this.toolsFor(scope.caller);
-    const entry = await this.take(key, tools, false);
-    entry.serving = scope;
-    try {
-      await use(entry.server);
-    } finally {
-      entry.serving = undefined;
-      // A server still connected (its request failed half-way) is dropped, not reused.
-      if (!entry.server.isConnected()) this.giveBack(key, entry);
-    }
+  take(era: ProtocolEra): McpServer {
+    const server = this.idle[era].pop() ?? this.build();
+    this.current.getStore()?.taken.push([era, server]);
+    return server;
   }
 
   /**
-   * Runs `use` with a pooled server and the direct
-   * transport it stays connected to (transport.ts `serveDirect`).
+   * Runs `use` with an idle 2025-era server that stays connected to a `DirectTransport` (one
+   * request at a time), or a new one; it is kept for the next request once `use` answered, and
+   * closed when `use` failed half-way (the request may still be running on it).
    */
-  async serveDirect(scope: CallScope, use: (transport: DirectTransport) => Promise<void>): Promise<void> {
-    const { tools, key } = this.toolsFor(scope.caller);
-    const directKey = `direct:${key}`;
-    const entry = await this.take(directKey, tools, true);
-    entry.serving = scope;
+  async direct<T>(use: (transport: DirectTransport) => Promise<T>): Promise<T> {
+    let entry = this.idleDirect.pop();
+    if (!entry) {
+      const server = this.build();
+      const transport = new DirectTransport();
+      await server.connect(transport);
+      entry = { server, transport };
+    }
     let answered = false;
     try {
-      await use(entry.direct!);
+      const result = await use(entry.transport);
       answered = true;
+      return result;
     } finally {
-      entry.serving = undefined;
-      // A request that failed half-way may still be running on the server: drop it.
-      if (answered) this.giveBack(directKey, entry);
+      if (answered && this.idleDirect.length < this.maxIdle) this.idleDirect.push(entry);
       else void entry.server.close();
+    }
+  }
+
+  /**
+   * Runs `serve` with `scope` as the request every tool call of it reads, then keeps the servers
+   * it took for the next request (a server still connected, e.g. after a failure half-way, is
+   * dropped instead).
+   */
+  async run<T>(scope: CallScope, serve: () => Promise<T>): Promise<T> {
+    const store = { ...scope, taken: [] as Array<[ProtocolEra, McpServer]> };
+    try {
+      return await this.current.run(store, serve);
+    } finally {
+      for (const [era, server] of store.taken)
+        if (!server.isConnected() && this.idle[era].length < this.maxIdle) this.idle[era].push(server);
     }
   }
 }
