@@ -324,9 +324,7 @@ export function rateLimiting(deps: RateLimitDeps): RateLimiting {
       await consume(name, limiters[name], `ip:${address}`, `too many ${what} from this address; retry later`);
       return next();
     }
-    const form = ctx.is('application/x-www-form-urlencoded')
-      ? await readFormPairs(ctx)
-      : new URLSearchParams();
+    const form = ctx.is('application/x-www-form-urlencoded') ? await readFormPairs(ctx) : new URLSearchParams();
     const clientId = clientIdOf(ctx.get('authorization') || undefined, form)?.slice(0, 512);
     if (!clientId) {
       await consume(

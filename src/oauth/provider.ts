@@ -109,7 +109,10 @@ async function sessionStillValid(
 ): Promise<boolean> {
   const after = await accounts.sessionsValidAfter(accountId);
   // `loginTs` has one-second resolution: a session begun in the cut-off's own second is ended too.
-  if (after === 0 || (after !== undefined && typeof session.loginTs === 'number' && !begunBeforeCutoff(session.loginTs, after)))
+  if (
+    after === 0 ||
+    (after !== undefined && typeof session.loginTs === 'number' && !begunBeforeCutoff(session.loginTs, after))
+  )
     return true;
   // The session proxy refuses to set accountId to undefined; deleting reaches the stored object.
   const stored = session as Record<string, unknown>;
@@ -285,8 +288,7 @@ export function createProvider(deps: ProviderDeps): Provider {
           if (token.clientId !== client.clientId) return false;
           if (token.kind === 'ClientCredentials' || !token.accountId) return true;
           const extra = token.kind === 'AccessToken' ? (token.extra as { org_id?: unknown } | undefined) : undefined;
-          const siteId =
-            typeof extra?.org_id === 'string' ? extra.org_id : await siteOfGrant(ctx, token.grantId);
+          const siteId = typeof extra?.org_id === 'string' ? extra.org_id : await siteOfGrant(ctx, token.grantId);
           const member = siteId ? await accounts.liveMemberAt(token.accountId, siteId) : undefined;
           if (!member) return false;
           return !(token.kind === 'RefreshToken' && begunBeforeCutoff(token.iat, member.sessionsValidAfter));

@@ -104,12 +104,14 @@ class LoopWatch {
   private last = performance.now();
   private longest = 0;
   private waiting: Array<() => void> = [];
-  private readonly timer = setInterval(() => {
-    const now = performance.now();
-    this.longest = Math.max(this.longest, now - this.last);
-    this.last = now;
-    for (const wake of this.waiting.splice(0)) wake();
-  }, TICK_MS).unref();
+  constructor() {
+    setInterval(() => {
+      const now = performance.now();
+      this.longest = Math.max(this.longest, now - this.last);
+      this.last = now;
+      for (const wake of this.waiting.splice(0)) wake();
+    }, TICK_MS).unref();
+  }
 
   /** Resolves at the next tick. */
   private tick(): Promise<void> {

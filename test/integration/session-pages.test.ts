@@ -84,7 +84,9 @@ describe('destructive /admin actions ask for confirmation', () => {
     expect((await owner.post('/admin/demo/people/roles', { ...fields, csrf: 'forged', confirm: 'yes' })).status).toBe(
       403,
     );
-    const confirmed = parseForm(asked.html.slice(asked.html.lastIndexOf('<form', asked.html.indexOf('name="confirm"'))));
+    const confirmed = parseForm(
+      asked.html.slice(asked.html.lastIndexOf('<form', asked.html.indexOf('name="confirm"'))),
+    );
     const done = await owner.post('/admin/demo/people/roles', confirmed.hidden);
     expect(done.status).toBe(303);
     expect(done.location).toBe('/admin/demo/people?done=revoked');

@@ -265,10 +265,7 @@ function requestFor(route: string): fc.Arbitrary<FuzzRequest> {
     text,
   );
   // Half the bodies sent are built to make a parser work hard; the other half, the shapes above.
-  const anyBody = fc.oneof(
-    { weight: 1, arbitrary: body },
-    { weight: 1, arbitrary: adversarialBody() },
-  );
+  const anyBody = fc.oneof({ weight: 1, arbitrary: body }, { weight: 1, arbitrary: adversarialBody() });
   return fc
     .record({
       method: fc.oneof(
