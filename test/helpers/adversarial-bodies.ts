@@ -1,7 +1,7 @@
 /**
  * Request bodies built to make a parser work hard (docs/security.md "Body parsing cost"): a field
  * name repeated thousands of times, thousands of distinct keys, deep nesting, long names, heavy
- * percent-encoding and escapes, in form and JSON shapes, each close to a byte size. Shared by the
+ * percent-encoding and escapes, in form, JSON and multipart shapes, each close to a byte size. Shared by the
  * body-parsing tests and the fuzz suite (`npm run fuzz`), which hold every route to the rule that
  * no request holds the event loop more than 100 ms.
  */
@@ -16,6 +16,7 @@ export interface AdversarialBody {
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
+const MULTIPART = 'multipart/form-data; boundary=x';
 
 /** `unit` repeated to about `bytes` bytes (at least once). */
 const fill = (unit: string, bytes: number): string => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
@@ -68,6 +69,15 @@ const SHAPES: Record<string, { contentType: string; make: (bytes: number) => str
   'json: long array': { contentType: JSON_TYPE, make: (n) => `[${fill('0,', n - 3)}0]` },
   'json: escapes': { contentType: JSON_TYPE, make: (n) => `{"query":"${fill('\\u0041', n - 14)}"}` },
   'json: long key': { contentType: JSON_TYPE, make: (n) => `{"${'k'.repeat(n - 8)}":1}` },
+  'multipart: many empty parts': {
+    contentType: MULTIPART,
+    make: (n) => `${fill('--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n\r\n', n - 8)}--x--\r\n`,
+  },
+  'multipart: one part, many headers': {
+    contentType: MULTIPART,
+    make: (n) =>
+      `--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n${fill('X-A: b\r\n', n - 120)}\r\nx\r\n--x--\r\n`,
+  },
   'json: prototype keys': { contentType: JSON_TYPE, make: (n) => `{${fill('"__proto__":{},', n - 16)}"x":1}` },
 };
 
@@ -104,12 +114,14 @@ class LoopWatch {
   private last = performance.now();
   private longest = 0;
   private waiting: Array<() => void> = [];
-  private readonly timer = setInterval(() => {
-    const now = performance.now();
-    this.longest = Math.max(this.longest, now - this.last);
-    this.last = now;
-    for (const wake of this.waiting.splice(0)) wake();
-  }, TICK_MS).unref();
+  constructor() {
+    setInterval(() => {
+      const now = performance.now();
+      this.longest = Math.max(this.longest, now - this.last);
+      this.last = now;
+      for (const wake of this.waiting.splice(0)) wake();
+    }, TICK_MS).unref();
+  }
 
   /** Resolves at the next tick. */
   private tick(): Promise<void> {
@@ -139,9 +151,10 @@ export function loopHeldDuring<T>(work: () => Promise<T>): Promise<{ result: T; 
 }
 
 /**
- * `loopHeldDuring(work)`, tried up to `tries` times while the loop is held longer than `boundMs`:
- * on a loaded machine a stretch can be the scheduler's, not the request's, but a request that
- * costs the time itself is over the bound every time. Returns the shortest stretch seen.
+ * `loopHeldDuring(work)`, tried up to `tries` times while the loop is held longer than `boundMs`,
+ * a quarter of a second apart: on a loaded machine (more runnable processes than cores) a stretch
+ * can be the scheduler's, not the request's, but a request that costs the time itself is over the
+ * bound every time. Returns the shortest stretch seen.
  */
 export async function shortestLoopHold<T>(
   work: () => Promise<T>,
@@ -149,7 +162,8 @@ export async function shortestLoopHold<T>(
   tries = 3,
 ): Promise<{ result: T; heldMs: number }> {
   let best = await loopHeldDuring(work);
-  for (let i = 1; i < tries && best.heldMs > boundMs; i++) {
+  for (let i = 1; i < tries && best.heldMs >= boundMs; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
     const next = await loopHeldDuring(work);
     if (next.heldMs < best.heldMs) best = next;
   }

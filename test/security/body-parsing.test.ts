@@ -14,7 +14,7 @@
  */
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { CookieJar, parseForm } from '../helpers/user-agent.js';
-import { memberToken } from '../helpers/member-token.js';
+import { memberToken, registerLoopbackClient } from '../helpers/member-token.js';
 import { adversarialBodies, shortestLoopHold } from '../helpers/adversarial-bodies.js';
 import { MAX_BODY_BYTES, ROUTE_TABLE, RouteTable } from '../../src/http/route-table.js';
 import { MAX_FORM_FIELDS, MAX_FORM_REPEATS } from '../../src/http/body.js';
@@ -49,7 +49,15 @@ beforeAll(async () => {
   expect(signedIn.status).toBe(303);
   jar.store(signedIn);
   cookie = jar.header();
-  token = await memberToken({ baseUrl: server.baseUrl, email: 'owner@demo.test' });
+  // An operator token with write scopes, so the admin API's bodies (multipart uploads included)
+  // reach their readers too.
+  token = await memberToken({
+    baseUrl: server.baseUrl,
+    email: 'owner@demo.test',
+    clientId: await registerLoopbackClient(server.baseUrl, 'body parsing'),
+    scope: 'openid storage:write courses:write school:write members:write',
+    site: 'demo',
+  });
   await (await fetch(`${server.baseUrl}/healthz`)).text();
 }, 60_000);
 afterAll(() => server?.close());
@@ -92,10 +100,12 @@ describe('a body of one field name repeated answers within 100 ms, /healthz mean
     async (path) => {
       const body = 'a&'.repeat(limitOf(path) / 2 - 1);
       for (const headers of [{}, { cookie }] as Array<Record<string, string>>) {
-        // On a loaded machine one try can be slow for the scheduler's reasons: up to three tries, the
-        // fastest kept. A parser that costs the time itself is slow every time.
+        // On a loaded machine one try can be slow for the scheduler's reasons: up to three tries, a
+        // quarter of a second apart, the fastest kept. A parser that costs the time itself is slow
+        // every time.
         let best = await withHealthCheck(path, 'application/x-www-form-urlencoded', body, headers);
         for (let i = 1; i < 3 && Math.max(best.answer.ms, best.healthz.ms) >= BOUND_MS; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
           const next = await withHealthCheck(path, 'application/x-www-form-urlencoded', body, headers);
           if (Math.max(next.answer.ms, next.healthz.ms) < Math.max(best.answer.ms, best.healthz.ms)) best = next;
         }
