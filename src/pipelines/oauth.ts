@@ -11,7 +11,7 @@
  * (src/oauth/id-token-policy.ts: no id_token on refresh, none before signing starts).
  */
 import { completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.js';
-import { defaultScopeMiddleware } from '../oauth/default-scope.js';
+import { defaultScopeMiddleware, keepKnownScopes } from '../oauth/default-scope.js';
 import { authorizationGuard } from '../oauth/suspension.js';
 import { settleRefreshRotation } from '../oauth/refresh-rotation.js';
 import type { Services } from '../compose.js';
@@ -45,7 +45,7 @@ export function oauthPipelines(services: Services): Pipelines {
   return {
     discovery: answersEveryMethod(announce),
     jwks: ring ? answersEveryMethod(serveRingJwks) : providerAlone,
-    authorization: answersEveryMethod(fillDefaultScope, refuseSuspendedClient),
+    authorization: answersEveryMethod(keepKnownScopes, fillDefaultScope, refuseSuspendedClient),
     resume: providerAlone,
     token: answersEveryMethod(nameIdentityScopes, settleRefreshRotation),
     revocation: providerAlone,
