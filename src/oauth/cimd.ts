@@ -251,26 +251,25 @@ export function cimdFeature(
       // An operator who reviewed a document also reviewed its callbacks on other hosts of the same
       // vendor (VS Code: vscode.dev and insiders.vscode.dev); an unreviewed one stays on its host.
       const reviewed = policy.reviewed.has(client.clientId);
+      const acceptable = (u: string): boolean => {
+        const url = URL.parse(u);
+        return (
+          !!url &&
+          ((url.protocol === 'https:' && (reviewed || url.host.toLowerCase() === docHost)) || isLoopbackRedirectUri(u))
+        );
+      };
       for (const field of ['redirect_uris', 'post_logout_redirect_uris'] as const) {
         const uris = (metadata[field] ?? []) as string[];
-        const foreign = uris.filter((u) => {
-          const url = URL.parse(u);
-          return (
-            !url ||
-            !(
-              (url.protocol === 'https:' && (reviewed || url.host.toLowerCase() === docHost)) ||
-              isLoopbackRedirectUri(u)
-            )
-          );
-        });
+        const foreign = uris.filter((u) => !acceptable(u));
         if (foreign.length > 0) {
           logger.info(
             { event: 'cimd_refused', reason: `foreign_${field}`, client_id: client.clientId },
             'client metadata document refused',
           );
+          // Only the document's own acceptable callbacks may receive the error, never a foreign one.
           refusals.record(
             (ctx as { req?: IncomingMessage } | undefined)?.req,
-            (metadata.redirect_uris ?? []) as string[],
+            ((metadata.redirect_uris ?? []) as string[]).filter(acceptable),
           );
           throw new errors.InvalidClient(
             withDocs(

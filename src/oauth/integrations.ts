@@ -106,7 +106,7 @@ export function loadIntegrations(file: string, env: NodeJS.ProcessEnv, mode: Con
 /** The two spellings of a loopback redirect URI that desktop apps use (`127.0.0.1`, `localhost`), others as they are. */
 function bothLoopbackSpellings(uri: string): string[] {
   const url = URL.parse(uri);
-  if (!url || url.protocol !== 'http:' || !['127.0.0.1', 'localhost'].includes(url.hostname)) return [uri];
+  if (url?.protocol !== 'http:' || !['127.0.0.1', 'localhost'].includes(url.hostname)) return [uri];
   return ['127.0.0.1', 'localhost'].map((host) => {
     const copy = new URL(url.href);
     copy.hostname = host;
@@ -122,7 +122,7 @@ function bothLoopbackSpellings(uri: string): string[] {
 export function integrationAllows(integration: Integration, uri: string): boolean {
   if (integration.redirectUris.includes(uri)) return true;
   const url = URL.parse(uri);
-  if (!url || url.protocol !== 'http:' || !['127.0.0.1', 'localhost'].includes(url.hostname) || url.hash) return false;
+  if (url?.protocol !== 'http:' || !['127.0.0.1', 'localhost'].includes(url.hostname) || url.hash) return false;
   return integration.redirectUris.some((allowed) => {
     const own = URL.parse(allowed);
     return (

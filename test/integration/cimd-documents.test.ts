@@ -12,7 +12,7 @@ import { pkcePair } from '../helpers/pkce.js';
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 let docs: DocumentServer;
-/** Loopback documents allowed (test switch), host allowlist = the document server. */
+/** Loopback documents allowed (test switch), open registration off, host allowlist = the document server. */
 let server: TestServer;
 /** Production-like: open registration, no loopback switch. */
 let open: TestServer;
@@ -66,6 +66,7 @@ beforeAll(async () => {
   );
   docs.route('/bad-scope.json', doc('/bad-scope.json', { scope: 'openid not-a-scope' }));
   server = await startTestServer({
+    CIMD_OPEN: '0',
     CIMD_ALLOWED_HOSTS: docs.host,
     CIMD_REVIEWED: `${docs.origin}/reviewed.json`,
     CIMD_ALLOW_LOOPBACK: '1',
@@ -148,6 +149,12 @@ describe('SPEC §5.4 / §2.5 rule 3: which documents resolve, and with which cei
     expect(res.location).toMatch(/\/interaction\//);
   });
 
+  test('a scope the server does not know in the document is dropped, not refused (RFC 6749 §3.3)', async () => {
+    const res = await visit(authorizeUrl(server.baseUrl, `${docs.origin}/bad-scope.json`));
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/\/interaction\//);
+  });
+
   test('DESIGN D3 for a CIMD client: no scope → identity + read scopes (not an error)', async () => {
     const url = new URL(authorizeUrl(server.baseUrl, `${docs.origin}/unreviewed.json`));
     url.searchParams.delete('scope');
@@ -156,7 +163,7 @@ describe('SPEC §5.4 / §2.5 rule 3: which documents resolve, and with which cei
     expect(res.location).toMatch(/\/interaction\//);
   });
 
-  test('host not on the allowlist → invalid_client, nothing fetched', async () => {
+  test('open registration off (CIMD_OPEN=0): host not on the allowlist → invalid_client, nothing fetched', async () => {
     const res = await visit(authorizeUrl(server.baseUrl, 'https://unlisted.example/client.json'));
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
@@ -175,7 +182,6 @@ describe('bad documents are refused with a clear error, never a 500 or a hang', 
     { path: '/foreign.json', error: 'invalid_client', text: 'must be https on its own host' },
     { path: '/secret-method.json', error: 'invalid_client_metadata', text: 'shared-secret' },
     { path: '/secret-value.json', error: 'invalid_client_metadata', text: 'client_secret' },
-    { path: '/bad-scope.json', error: 'invalid_client_metadata', text: 'scope' },
     { path: '/missing.json', error: 'invalid_client', text: 'fetch failed' },
   ];
   test.each(cases)('$path → $error', async (c) => {
