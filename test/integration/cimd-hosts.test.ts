@@ -14,6 +14,10 @@ import { startDocumentServer, type DocumentServer } from '../helpers/https-docum
 import { completeAuthorization, type Visit } from '../helpers/user-agent.js';
 import { pkcePair, randomString } from '../helpers/pkce.js';
 import { postForm } from '../helpers/flows.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { HeadlessOAuthProvider } from '../helpers/mcp-oauth-provider.js';
 
 const HOSTS = ['vscode.dev', 'claude.ai', 'chatgpt.com', 'tools.example'];
 
@@ -227,6 +231,35 @@ describe('DESIGN D13: the well-known hosts sign in with their documents on a def
     expect(read.status).toBe(200);
     expect(read.text).toContain('sql-basics');
     expect(read.text).not.toContain('"isError":true');
+  });
+
+  test('Claude Code through the MCP SDK client: its document URL as client_id, no registration, a tool call', async () => {
+    const provider = new HeadlessOAuthProvider({
+      user: { email: 'owner@demo.test', password: DEMO_PASSWORD, site: 'demo' },
+      issuer: base,
+      clientMetadataUrl: CLAUDE_CODE,
+      redirectUrl: `http://127.0.0.1:${await freePort()}/callback`,
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      authProvider: provider,
+      fetch: provider.fetch,
+    });
+    const client = new Client({ name: 'claude-code-replica', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const call = () => client.callTool({ name: 'get_curriculum', arguments: { slug: 'sql-basics' } });
+      const result = await call().catch(async (err: unknown) => {
+        if (!(err instanceof UnauthorizedError)) throw err;
+        await transport.finishAuth(provider.code);
+        return call();
+      });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent)).toContain('sql-basics');
+      expect(provider.clientInformation()?.client_id).toBe(CLAUDE_CODE);
+      expect(provider.authorizationUrls[0]?.searchParams.get('client_id')).toBe(CLAUDE_CODE);
+    } finally {
+      await client.close();
+    }
   });
 
   test('ChatGPT without a client assertion is refused: its document chose private_key_jwt', async () => {
