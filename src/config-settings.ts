@@ -253,8 +253,9 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'CIMD_OPEN',
     yaml: 'cimd.open',
-    default: 'off',
-    description: 'open registration: any public HTTPS host may serve a document',
+    default: 'on',
+    description:
+      'any public HTTPS host may serve a document, accepted unreviewed (identity and read scopes); `0` keeps only `CIMD_ALLOWED_HOSTS` and the catalogue',
   },
   {
     env: 'CIMD_NEGATIVE_CACHE_SECONDS',
@@ -332,6 +333,12 @@ export const SETTINGS: readonly Setting[] = [
     env: 'CIMD_TEST_CA_FILE',
     default: 'unset',
     description: 'test only (refused in production): PEM of an extra CA trusted by the document fetcher',
+  },
+  {
+    env: 'CIMD_TEST_RESOLVE',
+    default: 'unset',
+    description:
+      'test only (refused in production): `host=127.0.0.1:port` pairs, comma-separated; the document fetcher connects there for that host name (TLS still checks the name)',
   },
   {
     env: 'METRICS_PORT',
@@ -550,6 +557,19 @@ export const ENV_VALUES = {
   OUTBOX_MAX_AGE_HOURS: wholeNumber(1, 8760, () => 'whole hours from 1 to 8760'),
   CIMD_ALLOW_LOOPBACK: flag(),
   CIMD_TEST_CA_FILE: z.string(),
+  CIMD_TEST_RESOLVE: z.string().transform((raw, ctx) => {
+    const pairs = new Map<string, { host: string; port: number }>();
+    for (const item of raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      const m = /^([a-z0-9.-]+)=(127\.0\.0\.1|\[::1\]):(\d{1,5})$/i.exec(item);
+      if (!m || Number(m[3]) < 1 || Number(m[3]) > 65535)
+        return refuse(ctx, `\`host=127.0.0.1:port\` pairs, comma-separated; not: ${item}`);
+      pairs.set(m[1]!.toLowerCase(), { host: m[2]!.replace(/^\[|\]$/g, ''), port: Number(m[3]) });
+    }
+    return pairs;
+  }),
   METRICS_PORT: port,
   METRICS_TOKEN: z.string().min(32, 'at least 32 characters'),
   HOST: z.string().regex(/^[0-9A-Za-z.:-]{1,253}$/, 'an IP address or host name to bind to'),
@@ -659,9 +679,9 @@ export const DEFAULTS_FILE_SCHEMA = z
           ),
         open: z
           .boolean()
-          .default(false)
+          .default(true)
           .describe(
-            'open registration: any public HTTPS host may serve a document (unreviewed: identity and read scopes only)',
+            'any public HTTPS host may serve a document (unreviewed: identity and read scopes only); `false`: only `allowed_hosts` and the documents of config/integrations.yaml',
           ),
         negative_cache_seconds: z
           .number()
@@ -729,7 +749,13 @@ const callbackUri = z
 /** One vendor platform (SPEC §5.4 "Vendor platform", DESIGN D1 rows 3–4, D2 `vendor`). */
 export const INTEGRATION_SCHEMA = z
   .object({
-    name: z.string().min(1).max(200).describe('the exact `client_name` the platform sends at registration'),
+    name: z.string().min(1).max(200).describe('the `client_name` the platform sends at registration'),
+    names: z
+      .array(z.string().min(1).max(200))
+      .optional()
+      .describe(
+        'other `client_name`s of the same product accepted at registration (its variants, e.g. `Visual Studio Code - Insiders`, `VSCodium`)',
+      ),
     client_id: z
       .string()
       .regex(
@@ -745,7 +771,7 @@ export const INTEGRATION_SCHEMA = z
         'needs at least one https callback (the host D1 matches on)',
       )
       .describe(
-        'its hosted callbacks (https, no fragment), plus any loopback callbacks its desktop app sends with them (http://127.0.0.1:<port>/…); registration and authorization accept only these',
+        'its hosted callbacks (https, no fragment), plus any loopback callbacks its desktop app sends with them (http://127.0.0.1:<port>/…: any port, `127.0.0.1` or `localhost`, RFC 8252 §7.3); registration accepts any subset, authorization only these',
       ),
     // DESIGN D2: identity scopes are implied; operator scopes only, never account:* (SPEC §2.5 rule 1).
     scopes: z
@@ -774,6 +800,29 @@ export const INTEGRATION_SCHEMA = z
   .strict()
   .describe('one vendor platform');
 
+/** One Client ID Metadata Document of the catalogue (DESIGN D13): a host's document, reviewed or switched off. */
+export const CATALOGUE_DOCUMENT_SCHEMA = z
+  .object({
+    name: z.string().min(1).max(200).describe('the host, in words (logs and docs)'),
+    client_id: z
+      .string()
+      .url()
+      .refine((u) => u.startsWith('https://') && !u.includes('#'), 'must be an https URL without fragment')
+      .describe('the document URL, which the host sends as its `client_id`'),
+    reviewed: z
+      .boolean()
+      .optional()
+      .describe(
+        '`true` (default): an operator read the document; its client may request write scopes too (kind `cimd_reviewed`). `false`: treated as any unreviewed document',
+      ),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe('`false`: switched off, the document is never fetched and its client is refused; default `true`'),
+  })
+  .strict()
+  .describe('one Client ID Metadata Document');
+
 /** `config/integrations.yaml` (or the file `INTEGRATIONS_FILE` names); a missing file means no vendor platforms. */
 export const INTEGRATIONS_FILE_SCHEMA = z
   .object({
@@ -781,9 +830,15 @@ export const INTEGRATIONS_FILE_SCHEMA = z
       .array(INTEGRATION_SCHEMA)
       .default([])
       .describe('the vendor platforms, each a static client of kind `vendor`'),
+    documents: z
+      .array(CATALOGUE_DOCUMENT_SCHEMA)
+      .default([])
+      .describe(
+        'Client ID Metadata Documents an operator reviewed or switched off; any other https document is accepted unreviewed (`cimd.open`)',
+      ),
   })
   .strict()
-  .describe('config/integrations.yaml: vendor platforms');
+  .describe('config/integrations.yaml: vendor platforms and reviewed Client ID Metadata Documents');
 
 /** The whole catalogue: the environment and the YAML files, side by side. */
 export const CONFIG_SCHEMA = z

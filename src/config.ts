@@ -192,13 +192,21 @@ export interface CimdConfig {
   allowLoopback: boolean;
   /** Test-only (refused in production): PEM file of an extra CA trusted by the document fetcher. */
   testCaFile: string | undefined;
+  /**
+   * Test-only (refused in production, `CIMD_TEST_RESOLVE`): lower-case host name → loopback address
+   * and port the document fetcher connects to instead of resolving the name (TLS still checks the name).
+   */
+  testResolve: ReadonlyMap<string, { host: string; port: number }>;
 }
 
 function readCimd(settings: EnvValues, file: DefaultsFile['cimd'], mode: Config['mode']): CimdConfig {
   const allowLoopback = settings.CIMD_ALLOW_LOOPBACK ?? false;
   const testCaFile = settings.CIMD_TEST_CA_FILE;
-  if (mode === 'production' && (allowLoopback || testCaFile)) {
-    throw new ConfigError('CIMD_ALLOW_LOOPBACK / CIMD_TEST_CA_FILE: test-only switches, refused in production');
+  const testResolve = settings.CIMD_TEST_RESOLVE ?? new Map();
+  if (mode === 'production' && (allowLoopback || testCaFile || testResolve.size > 0)) {
+    throw new ConfigError(
+      'CIMD_ALLOW_LOOPBACK / CIMD_TEST_CA_FILE / CIMD_TEST_RESOLVE: test-only switches, refused in production',
+    );
   }
   const reviewed = settings.CIMD_REVIEWED ?? file.reviewed;
   for (const url of reviewed)
@@ -210,6 +218,7 @@ function readCimd(settings: EnvValues, file: DefaultsFile['cimd'], mode: Config[
     negativeCacheSeconds: settings.CIMD_NEGATIVE_CACHE_SECONDS ?? file.negative_cache_seconds,
     allowLoopback,
     testCaFile,
+    testResolve,
   };
 }
 

@@ -25,6 +25,7 @@ import { parseForm as form, formBody } from '../http/body.js';
 import { failureCountOf } from '../http/failure-count.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
+import { isLoopbackRedirectUri } from '../http/loopback.js';
 import { IDENTITY_SCOPES, OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { HttpError, InvalidRequest } from '../errors/catalogue.js';
@@ -179,17 +180,25 @@ export function interactionRouter(deps: InteractionDeps): Router {
   async function showConsent(ctx: Context, d: Details, site: SiteMembership): Promise<void> {
     if (operatorRoleMissing(d, site))
       return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
-    const { name, kind } = await clientOf(d);
+    const { client, name, kind } = await clientOf(d);
     const user = await accounts.findUser(String(d.session?.accountId));
     const before = await earlierScopes(String(d.session?.accountId), String(d.params.client_id));
+    const redirectUri = String(d.params.redirect_uri ?? '');
+    // A catalogue client's loopback callback can be any program on this computer: it is verified
+    // only when its https callback is used.
+    const shownKind = kind === 'vendor' && isLoopbackRedirectUri(redirectUri) ? 'loopback' : kind;
+    const cimd = kind === 'cimd' || kind === 'cimd_reviewed';
     ctx.type = 'html';
     ctx.body = consentPage({
       action: `/interaction/${d.uid}/consent`,
       csrf: csrf.issue(d.uid),
       orgId: site.site.id,
       clientName: name,
-      clientKind: CLIENT_KINDS[kind].label,
-      clientDetail: kind === 'cimd' || kind === 'cimd_reviewed' ? new URL(String(d.params.client_id)).host : undefined,
+      clientKind: CLIENT_KINDS[shownKind].label,
+      clientDetail: cimd ? `described at ${new URL(String(d.params.client_id)).host}` : undefined,
+      redirectHost: URL.parse(redirectUri)?.hostname,
+      // MCP 2026-07-28 security considerations: warn when a document's every redirect is local.
+      localOnly: cimd && !!client.redirectUris?.length && client.redirectUris.every(isLoopbackRedirectUri),
       siteName: site.site.name,
       userEmail: user?.email ?? '',
       scopes: requestedScopes(d).map((scope) => ({
@@ -197,7 +206,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
         description: SCOPES[scope]!,
         isNew: before ? !before.has(scope) : false,
       })),
-      unverified: kind === 'loopback' || kind === 'cimd',
+      unverified: shownKind === 'loopback' || shownKind === 'cimd',
       switchAccountUrl: switchAccountUrl(d),
     });
   }

@@ -95,6 +95,10 @@ export interface ConsentView {
   clientName: string;
   clientKind: string;
   clientDetail?: string;
+  /** Host name of the redirect URI the authorization goes back to (MCP 2026-07-28: shown prominently). */
+  redirectHost?: string;
+  /** Every redirect URI of the client is loopback: warn that only a program on this computer receives it. */
+  localOnly?: boolean;
   siteName: string;
   userEmail: string;
   /** `isNew`: not in any earlier authorization of this client by this user (marked "new"). */
@@ -130,7 +134,11 @@ export function consentPage(v: ConsentView): string {
 <p class="lead"><strong>${e(v.clientName)}</strong> wants to act for <strong>${e(v.userEmail)}</strong>
 at <strong>${e(v.siteName)}</strong>.</p>
 <p><span class="kind">${e(v.clientKind)}${v.clientDetail ? ` · ${e(v.clientDetail)}` : ''}</span>${unverified}</p>
-<p>It will be able to${anyNew ? ' (<span class="new">new</span>: not allowed to it before)' : ''}:</p>
+${v.redirectHost ? `<p class="redirect">You will be sent back to <strong class="redirect-host">${e(v.redirectHost)}</strong>.</p>\n` : ''}${
+  v.localOnly
+    ? '<p class="warning" role="alert">This application receives your sign-in on <strong>this computer</strong> (localhost) only. Allow it only if you started it yourself on this computer.</p>\n'
+    : ''
+}<p>It will be able to${anyNew ? ' (<span class="new">new</span>: not allowed to it before)' : ''}:</p>
 <ul class="scopes">
 ${items}
 </ul>
@@ -196,6 +204,7 @@ button.secondary{background:#e4e7ec;color:#1d2330;margin-left:.5rem}.error{backg
 .ways-out{padding-left:1.1rem}.plain{list-style:none;padding:0;margin:0}a.button{display:inline-block;padding:.4rem .9rem;border-radius:6px;background:#2952cc;color:#fff;text-decoration:none}a.button.secondary{background:#e4e7ec;color:#1d2330}
 h2.sub{font-size:1rem;margin:1rem 0 .25rem}.new{background:#fff4e5;color:#7a4100;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}
 .unverified{background:#fdecea;color:#8a1c12;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600}.switch{margin:.75rem 0 0;font-size:.9rem}
+.redirect-host{font-size:1.15rem;overflow-wrap:anywhere}.warning{background:#fff4e5;color:#7a4100;padding:.5rem .75rem;border-radius:6px}
 .docs-card{max-width:60rem}.docs-nav{font-size:.9rem;line-height:1.9;margin-bottom:1rem;border-bottom:1px solid #e4e7ec;padding-bottom:.5rem}
 .docs{overflow-wrap:anywhere}.docs h1{font-size:1.6rem}.docs h2{font-size:1.25rem;margin-top:2rem}.docs h3{font-size:1.05rem}
 .docs table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse;margin:1rem 0}.docs th,.docs td{border:1px solid #dde1e7;padding:.3rem .5rem;vertical-align:top;text-align:left}

@@ -13,6 +13,7 @@ import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { defaultScopeOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
+import { ALL_SCOPES } from '../domain/scopes.js';
 // The set itself (`defaultScopeOf`) is domain vocabulary shared with the bearer step.
 
 /**
@@ -41,3 +42,24 @@ export function defaultScopeMiddleware(provider: Provider): Middleware {
     return next();
   };
 }
+
+/**
+ * DESIGN D4: scope values this server does not define (a host adds `offline_access`: refresh
+ * tokens are issued without it, DESIGN D3) are dropped from `scope` on `GET /oauth/authorize`
+ * instead of refused; RFC 6749 §3.3 lets the server ignore them. Runs before `fillDefaultScope`,
+ * so a request left with no known scope gets the client's default. Other requests pass through.
+ */
+export const keepKnownScopes: Middleware = async (ctx, next) => {
+  if (ctx.method !== 'GET' || ctx.state.route?.spec.name !== 'authorization') return next();
+  const { scope } = ctx.query;
+  if (typeof scope !== 'string') return next();
+  const asked = scope.split(' ').filter(Boolean);
+  const known = asked.filter((s) => ALL_SCOPES.includes(s));
+  if (known.length !== asked.length) {
+    const query: Record<string, string | string[] | undefined> = { ...ctx.query };
+    if (known.length > 0) query.scope = known.join(' ');
+    else delete query.scope;
+    ctx.query = query;
+  }
+  return next();
+};

@@ -70,6 +70,11 @@ export interface ProviderDeps {
   suspensions?: Suspensions;
   /** Adds detail to an error description before it is rendered (e.g. why a CIMD fetch failed). Mutates `out`. */
   explainError?: (ctx: KoaContextWithOIDC, out: { error?: unknown; error_description?: unknown }) => void;
+  /**
+   * DESIGN D13: where an error that oidc-provider would render as a page goes instead (a refused
+   * metadata document whose own redirect URI the request names), or undefined to render it.
+   */
+  redirectRefusal?: (ctx: KoaContextWithOIDC, out: Record<string, unknown>) => string | undefined;
   /** Outbound fetch of the provider (CIMD documents); SSRF guard, see src/oauth/cimd.ts. */
   fetch?: Configuration['fetch'];
 }
@@ -182,7 +187,9 @@ export function createProvider(deps: ProviderDeps): Provider {
     conformIdTokenClaims: false,
     scopes: [...ALL_SCOPES],
     responseTypes: ['code'],
-    clientAuthMethods: ['none', 'client_secret_post'],
+    // private_key_jwt: for Client ID Metadata Documents with keys (DESIGN D13); open registration
+    // refuses it (registration-policy.ts).
+    clientAuthMethods: ['none', 'client_secret_post', 'private_key_jwt'],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -260,6 +267,12 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     renderError: async (ctx, out) => {
       deps.explainError?.(ctx, out);
+      const redirectTo = deps.redirectRefusal?.(ctx, out as unknown as Record<string, unknown>);
+      if (redirectTo) {
+        ctx.status = 303;
+        ctx.redirect(redirectTo);
+        return;
+      }
       // The page of the html surface (DESIGN D8), with the status oidc-provider chose.
       renderHtml(
         ctx,
@@ -303,6 +316,9 @@ export function createProvider(deps: ProviderDeps): Provider {
       rpInitiatedLogout: { enabled: true, logoutSource: logoutPage(base), postLogoutSuccessSource: signedOutPage },
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
+      // OpenID RP Metadata Choices: a document listing several auth methods gets the first usable
+      // one (`classifyCimdClient` orders them: private_key_jwt with keys, else none).
+      rpMetadataChoices: { enabled: true },
       ...(deps.clientIdMetadataDocument ? { clientIdMetadataDocument: deps.clientIdMetadataDocument } : {}),
       resourceIndicators: {
         enabled: true,

@@ -10,7 +10,7 @@
  * |---|----------------------------------------------------------------|------------------------------------------|
  * | 1 | not a JSON object, or `redirect_uris` missing/empty/not strings | 400 invalid_client_metadata / invalid_redirect_uri |
  * | 2 | every redirect URI is loopback (RFC 8252)                       | 201 new client, kind `loopback` (oidc-provider creates it) |
- * | 3 | https on a vendor host, `client_name` = that integration, URIs allowed | 201 the integration's fixed client_id, no secret |
+ * | 3 | https on a vendor host, `client_name` one of that integration's names, URIs a subset of its own (loopback: any port and spelling) | 201 the integration's fixed client_id, no secret |
  * | 4 | https on a vendor host, `client_name` matches none of its integrations | 400 invalid_client_metadata      |
  * | 5 | anything else                                                   | 400 invalid_redirect_uri                 |
  *
@@ -40,7 +40,7 @@ import {
   kindOf,
 } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
-import { type Integration, vendorRegistrationResponse } from './integrations.js';
+import { type Integration, integrationAllows, vendorRegistrationResponse } from './integrations.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
 import { IDENTITY_SCOPES, OPERATOR_SCOPES, parseScope } from '../domain/scopes.js';
 
@@ -90,10 +90,10 @@ export const D1: readonly Row[] = [
   },
   {
     row: 3,
-    when: "https redirect URI on a vendor host, client_name equals that integration's name, every URI allowed",
+    when: "https redirect URI on a vendor host, client_name one of that integration's names, every URI one it allows (loopback: any port, 127.0.0.1 or localhost)",
     decide(req, integrations) {
-      const integration = vendorsOnHosts(req, integrations).find((i) => i.name === req.clientName);
-      if (!integration || !req.redirectUris.every((u) => integration.redirectUris.includes(u))) return undefined;
+      const integration = vendorsOnHosts(req, integrations).find((i) => i.names.has(req.clientName ?? ''));
+      if (!integration || !req.redirectUris.every((u) => integrationAllows(integration, u))) return undefined;
       return { row: 3, outcome: 'vendor', integration };
     },
   },
@@ -102,7 +102,7 @@ export const D1: readonly Row[] = [
     when: 'https redirect URI on a vendor host, client_name matches none of its integrations',
     decide(req, integrations) {
       const vendors = vendorsOnHosts(req, integrations);
-      if (vendors.length === 0 || vendors.some((i) => i.name === req.clientName)) return undefined;
+      if (vendors.length === 0 || vendors.some((i) => i.names.has(req.clientName ?? ''))) return undefined;
       return {
         row: 4,
         outcome: 'reject',
@@ -250,7 +250,9 @@ const LOOPBACK_SCOPES = [...IDENTITY_SCOPES, ...OPERATOR_SCOPES];
  * Inside oidc-provider, at the registration route only (DESIGN D1 row 2): refuses non-loopback
  * redirect URIs and forces the stored metadata: `x_client_kind: loopback`, `application_type:
  * native` (any loopback port at authorization, RFC 8252 §7.3), no `x_org_id`, and a `scope` within
- * the D2 ceiling (the requested scopes that are allowed, or all of them when none is).
+ * the D2 ceiling (the requested scopes that are allowed; the identity scopes when every requested
+ * one is beyond it; the whole ceiling when none is requested). `private_key_jwt` is refused: open
+ * registration stores no key it could check (DESIGN D13 accepts it for metadata documents only).
  * Mutates `metadata` (oidc-provider's schema object, before its own validation).
  * @throws errors.InvalidClientMetadata (`redirect_uris …` renders `invalid_redirect_uri`)
  */
@@ -275,13 +277,24 @@ export function validateLoopbackRegistration(_ctx: KoaContextWithOIDC, metadata:
   for (const field of FETCHED_METADATA) {
     if (metadata[field] !== undefined) throw new errors.InvalidClientMetadata(`${field}: not accepted at registration`);
   }
+  if (metadata.token_endpoint_auth_method === 'private_key_jwt' || metadata.jwks !== undefined)
+    throw new errors.InvalidClientMetadata(
+      'private_key_jwt and jwks: not accepted at registration; publish a Client ID Metadata Document instead',
+    );
+  // RP Metadata Choices (DESIGN D13): a list of methods picks the first one open registration takes.
+  const choices = metadata.token_endpoint_auth_methods_supported;
+  if (Array.isArray(choices))
+    metadata.token_endpoint_auth_methods_supported = choices.filter((m) => m !== 'private_key_jwt');
   metadata[CLIENT_KIND_PROPERTY] = 'loopback';
   delete metadata[CLIENT_ORG_PROPERTY];
   metadata.application_type = 'native';
-  const requested = [...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')].filter((s) =>
-    LOOPBACK_SCOPES.includes(s),
+  const asked = [...parseScope(typeof metadata.scope === 'string' ? metadata.scope : '')];
+  const requested = asked.filter((s) => LOOPBACK_SCOPES.includes(s));
+  // A request that names only scopes beyond the ceiling (`account:read`) gets the identity scopes,
+  // not every operator scope it never asked for; one that names none gets the whole ceiling.
+  metadata.scope = (requested.length > 0 ? requested : asked.length > 0 ? [...IDENTITY_SCOPES] : LOOPBACK_SCOPES).join(
+    ' ',
   );
-  metadata.scope = (requested.length > 0 ? requested : LOOPBACK_SCOPES).join(' ');
 }
 
 /** The non-secret facts of a request worth logging: `client_name` (cut to 100) and the redirect hosts. */

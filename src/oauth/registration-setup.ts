@@ -12,18 +12,32 @@ import type { Adapter, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ProviderDeps } from './provider.js';
-import { loadIntegrations, vendorClientMetadata, type Integration } from './integrations.js';
+import { loadCatalogueDocuments, loadIntegrations, vendorClientMetadata, type Integration } from './integrations.js';
 import {
   keepUsedLoopbackClient,
   registrationSteps,
   validateLoopbackRegistration,
   type RegistrationSteps,
 } from './registration-policy.js';
-import { CimdFailures, cimdFeature, classifyCimdClient, documentFetch, explainCimdFailure } from './cimd.js';
+import {
+  CimdFailures,
+  CimdRefusals,
+  cimdFeature,
+  cimdPolicy,
+  classifyCimdClient,
+  documentFetch,
+  explainCimdFailure,
+} from './cimd.js';
 
 type RegistrationProviderDeps = Pick<
   ProviderDeps,
-  'staticClients' | 'validateRegistration' | 'classifyClient' | 'clientIdMetadataDocument' | 'fetch' | 'explainError'
+  | 'staticClients'
+  | 'validateRegistration'
+  | 'classifyClient'
+  | 'clientIdMetadataDocument'
+  | 'fetch'
+  | 'explainError'
+  | 'redirectRefusal'
 >;
 
 /** The registration paths, ready to plug in. */
@@ -54,16 +68,28 @@ export function registrationSetup(
 ): RegistrationSetup {
   const integrations = loadIntegrations(config.integrationsFile, env, config.mode);
   logger.info({ event: 'integrations_loaded', names: integrations.map((i) => i.name) }, 'vendor integrations loaded');
+  const documents = loadCatalogueDocuments(config.integrationsFile);
+  logger.info(
+    {
+      event: 'cimd_catalogue_loaded',
+      reviewed: documents.filter((d) => d.enabled && d.reviewed).map((d) => d.name),
+      switched_off: documents.filter((d) => !d.enabled).map((d) => d.name),
+    },
+    'client metadata document catalogue loaded',
+  );
+  const policy = cimdPolicy(config.cimd, documents);
   const failures = new CimdFailures(config.cimd.negativeCacheSeconds);
+  const refusals = new CimdRefusals();
   return {
     integrations,
     providerDeps: {
       staticClients: integrations.map(vendorClientMetadata),
       validateRegistration: validateLoopbackRegistration,
-      classifyClient: (metadata) => classifyCimdClient(config.cimd, metadata),
-      clientIdMetadataDocument: cimdFeature(config.cimd, logger, failures, config.docsUrl),
+      classifyClient: (metadata) => classifyCimdClient(policy, metadata),
+      clientIdMetadataDocument: cimdFeature(policy, logger, failures, config.docsUrl, refusals),
       fetch: documentFetch(config.cimd, failures),
       explainError: (ctx, out) => explainCimdFailure(failures, ctx.oidc?.params?.client_id, out),
+      redirectRefusal: (ctx, out) => refusals.redirectFor(ctx as never, out),
     },
     steps: (adapter) => registrationSteps({ integrations, adapter, logger, docsUrl: config.docsUrl }),
     explainMetadataFailure: async (ctx, next) => {

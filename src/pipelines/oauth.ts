@@ -12,7 +12,7 @@
  * (src/oauth/id-token-policy.ts: no id_token on refresh, none before signing starts).
  */
 import { completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.js';
-import { defaultScopeMiddleware } from '../oauth/default-scope.js';
+import { defaultScopeMiddleware, keepKnownScopes } from '../oauth/default-scope.js';
 import { authorizationGuard } from '../oauth/suspension.js';
 import { settleRefreshRotation } from '../oauth/refresh-rotation.js';
 import { endWebSessionAtLogout } from '../oauth/one-sign-out.js';
@@ -49,7 +49,7 @@ export function oauthPipelines(services: Services): Pipelines {
   return {
     discovery: answersEveryMethod(announce),
     jwks: ring ? answersEveryMethod(serveRingJwks) : providerAlone,
-    authorization: answersEveryMethod(fillDefaultScope, refuseSuspendedClient),
+    authorization: answersEveryMethod(keepKnownScopes, fillDefaultScope, refuseSuspendedClient),
     resume: providerAlone,
     token: answersEveryMethod(nameIdentityScopes, settleRefreshRotation),
     revocation: providerAlone,

@@ -26,8 +26,12 @@ export interface DocumentServer {
   close(): Promise<void>;
 }
 
-/** Starts the server on a free port of 127.0.0.1. */
-export async function startDocumentServer(): Promise<DocumentServer> {
+/**
+ * Starts the server on a free port of 127.0.0.1.
+ * @param dnsNames host names the certificate also covers (DNS SANs), for replicas served at a
+ *   host's published URL through the test-only `CIMD_TEST_RESOLVE` switch
+ */
+export async function startDocumentServer(dnsNames: readonly string[] = []): Promise<DocumentServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'coursegate-cimd-'));
   const keyFile = path.join(dir, 'key.pem');
   const caFile = path.join(dir, 'cert.pem');
@@ -50,7 +54,7 @@ export async function startDocumentServer(): Promise<DocumentServer> {
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${['IP:127.0.0.1', ...dnsNames.map((n) => `DNS:${n}`)].join(',')}`,
     ],
     { stdio: 'ignore' },
   );

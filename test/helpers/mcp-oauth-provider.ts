@@ -22,6 +22,8 @@ export interface HeadlessProviderOptions {
   /** Pre-registered client (no DCR), e.g. `{ client_id: 'demo-member-cli' }`. */
   clientInformation?: OAuthClientInformationMixed;
   clientName?: string;
+  /** A Client ID Metadata Document URL: the SDK uses it as `client_id` when the server supports CIMD. */
+  clientMetadataUrl?: string;
   /**
    * Step up by re-authorizing, as the MCP authorization spec intends and mcp-remote 0.15 (SDK 2's
    * `_stepUpAuthorize`) does: after a 403 `insufficient_scope` (seen through `fetch`), `tokens()`
@@ -61,6 +63,10 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
 
   constructor(private readonly options: HeadlessProviderOptions) {
     this.client = options.clientInformation;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.options.clientMetadataUrl;
   }
 
   get redirectUrl(): string {

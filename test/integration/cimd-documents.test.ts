@@ -4,6 +4,9 @@
  * `invalid_client` / `invalid_client_metadata` (never a redirect, never a 500), and the server
  * keeps answering meanwhile.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/https-documents.js';
 import { completeAuthorization } from '../helpers/user-agent.js';
@@ -12,10 +15,12 @@ import { pkcePair } from '../helpers/pkce.js';
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 let docs: DocumentServer;
-/** Loopback documents allowed (test switch), host allowlist = the document server. */
+/** Loopback documents allowed (test switch), open registration off, host allowlist = the document server. */
 let server: TestServer;
 /** Production-like: open registration, no loopback switch. */
 let open: TestServer;
+/** The integrations file of `server`: one document switched off, one reviewed (DESIGN D13). */
+let catalogue: string;
 
 const doc = (path: string, extra: Record<string, unknown> = {}) => ({
   client_id: `${docs.origin}${path}`,
@@ -65,7 +70,17 @@ beforeAll(async () => {
     doc('/secret-value.json', { client_secret: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }),
   );
   docs.route('/bad-scope.json', doc('/bad-scope.json', { scope: 'openid not-a-scope' }));
+  docs.route('/switched-off.json', doc('/switched-off.json'));
+  docs.route('/catalogued.json', doc('/catalogued.json'));
+  catalogue = path.join(mkdtempSync(path.join(os.tmpdir(), 'coursegate-catalogue-')), 'integrations.yaml');
+  writeFileSync(
+    catalogue,
+    `documents:\n  - { name: Off, client_id: "${docs.origin}/switched-off.json", enabled: false }\n` +
+      `  - { name: Catalogued, client_id: "${docs.origin}/catalogued.json" }\n`,
+  );
   server = await startTestServer({
+    INTEGRATIONS_FILE: catalogue,
+    CIMD_OPEN: '0',
     CIMD_ALLOWED_HOSTS: docs.host,
     CIMD_REVIEWED: `${docs.origin}/reviewed.json`,
     CIMD_ALLOW_LOOPBACK: '1',
@@ -77,6 +92,7 @@ afterAll(async () => {
   await server?.close();
   await open?.close();
   await docs?.close();
+  if (catalogue) rmSync(path.dirname(catalogue), { recursive: true, force: true });
 });
 
 function authorizeUrl(base: string, clientId: string, scope = 'openid courses:read', redirectUri = REDIRECT): string {
@@ -140,10 +156,30 @@ describe('SPEC §5.4 / §2.5 rule 3: which documents resolve, and with which cei
     ).toBe(true);
   });
 
+  test('a document switched off in the catalogue (enabled: false) → error page, never fetched', async () => {
+    const res = await visit(authorizeUrl(server.baseUrl, `${docs.origin}/switched-off.json`));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(res.body).toContain('invalid_client');
+    expect(res.body).toContain('switched off');
+  });
+
+  test('a document reviewed in the catalogue (documents:) may ask for write scopes', async () => {
+    const res = await visit(authorizeUrl(server.baseUrl, `${docs.origin}/catalogued.json`, 'openid courses:write'));
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/\/interaction\//);
+  });
+
   test('redirect URI on the document host is accepted', async () => {
     const res = await visit(
       authorizeUrl(server.baseUrl, `${docs.origin}/same-host.json`, 'openid', `${docs.origin}/cb`),
     );
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/\/interaction\//);
+  });
+
+  test('a scope the server does not know in the document is dropped, not refused (RFC 6749 §3.3)', async () => {
+    const res = await visit(authorizeUrl(server.baseUrl, `${docs.origin}/bad-scope.json`));
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/\/interaction\//);
   });
@@ -156,7 +192,7 @@ describe('SPEC §5.4 / §2.5 rule 3: which documents resolve, and with which cei
     expect(res.location).toMatch(/\/interaction\//);
   });
 
-  test('host not on the allowlist → invalid_client, nothing fetched', async () => {
+  test('open registration off (CIMD_OPEN=0): host not on the allowlist → invalid_client, nothing fetched', async () => {
     const res = await visit(authorizeUrl(server.baseUrl, 'https://unlisted.example/client.json'));
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
@@ -175,7 +211,6 @@ describe('bad documents are refused with a clear error, never a 500 or a hang', 
     { path: '/foreign.json', error: 'invalid_client', text: 'must be https on its own host' },
     { path: '/secret-method.json', error: 'invalid_client_metadata', text: 'shared-secret' },
     { path: '/secret-value.json', error: 'invalid_client_metadata', text: 'client_secret' },
-    { path: '/bad-scope.json', error: 'invalid_client_metadata', text: 'scope' },
     { path: '/missing.json', error: 'invalid_client', text: 'fetch failed' },
   ];
   test.each(cases)('$path → $error', async (c) => {

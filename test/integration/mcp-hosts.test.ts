@@ -104,6 +104,103 @@ describe("VS Code's registration, unmodified", () => {
   });
 });
 
+/** Registers `body`, signs in through `redirectUri` as the demo owner, exchanges the code; returns the consent page. */
+async function registerAndSignIn(body: Record<string, unknown>, redirectUri: string): Promise<string> {
+  const registered = await register(body);
+  expect(registered.status).toBe(201);
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  expect(clientId).toBe('mcp-host-vscode');
+  const { verifier, challenge } = pkcePair();
+  const url = new URL(`${base}/oauth/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope: 'openid profile email',
+    resource: base,
+    state: randomString(8),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    prompt: 'consent',
+  }).toString();
+  const { callback, visits } = await completeAuthorization(url, {
+    email: 'owner@demo.test',
+    password: DEMO_PASSWORD,
+    site: 'demo',
+    isRedirectUri: (u) => u.href.startsWith(redirectUri),
+  });
+  expect(callback.searchParams.get('iss')).toBe(base);
+  const token = await postForm(base, '/api/oauth/token', {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code')!,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+    client_id: clientId,
+    resource: base,
+  });
+  expect(token.status).toBe(200);
+  return visits.find((v) => v.body.includes('name="decision"'))?.body ?? '';
+}
+
+describe('DESIGN D1 row 3: the VS Code entry matches its product variants, both loopback spellings and any subset', () => {
+  const variants = ['Visual Studio Code', 'Visual Studio Code - Insiders', 'VSCodium'].flatMap((name) =>
+    ['127.0.0.1', 'localhost'].map((host) => ({ name, host })),
+  );
+  test.each(variants)('$name with loopback callbacks on $host registers and signs in', async ({ name, host }) => {
+    await registerAndSignIn(
+      {
+        ...VSCODE,
+        client_name: name,
+        redirect_uris: [
+          'https://insiders.vscode.dev/redirect',
+          'https://vscode.dev/redirect',
+          `http://${host}/`,
+          `http://${host}:33418/`,
+        ],
+      },
+      `http://${host}:${40000 + Math.floor(Math.random() * 20000)}/`,
+    );
+  });
+
+  test('the documented pair [http://127.0.0.1:33418, https://vscode.dev/redirect] registers and signs in', async () => {
+    await registerAndSignIn(
+      { ...VSCODE, redirect_uris: ['http://127.0.0.1:33418', 'https://vscode.dev/redirect'] },
+      'http://127.0.0.1:33418/',
+    );
+  });
+
+  test('a name that is no variant of the entry stays refused (row 4)', async () => {
+    const res = await register({ ...VSCODE, client_name: 'Totally Not VS Code' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_client_metadata');
+  });
+
+  test('a loopback callback on another path than the entry lists stays refused', async () => {
+    const res = await register({
+      ...VSCODE,
+      redirect_uris: ['https://vscode.dev/redirect', 'http://127.0.0.1:9/steal'],
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('a catalogue client shows "Verified platform" only for its https callback', () => {
+  test('through https://vscode.dev/redirect: "Verified platform", the redirect host shown', async () => {
+    const consent = await registerAndSignIn(VSCODE, 'https://vscode.dev/redirect');
+    expect(consent).toContain('Verified platform');
+    expect(consent).toContain('redirect-host">vscode.dev<');
+    expect(consent).not.toContain('class="unverified"');
+  });
+
+  test('through a loopback callback: shown as an application on this computer, unverified', async () => {
+    const consent = await registerAndSignIn(VSCODE, 'http://127.0.0.1:33418/');
+    expect(consent).not.toContain('Verified platform');
+    expect(consent).toContain('Application on your computer');
+    expect(consent).toContain('class="unverified"');
+    expect(consent).toContain('redirect-host">127.0.0.1<');
+  });
+});
+
 describe('CORS on the registration endpoint, as on discovery and token', () => {
   test("OPTIONS preflight → 204 allowing POST from the caller's origin; the POST answer names the origin too", async () => {
     const origin = 'https://vscode.dev';

@@ -683,7 +683,8 @@ describe('SPEC 4.1 discovery', () => {
     expect(oauth.service_documentation).toBe(server.config.docsUrl);
     expect(oauth.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
     expect(oauth.response_types_supported).toEqual(['code']);
-    expect(oauth.token_endpoint_auth_methods_supported).toEqual(['none', 'client_secret_post']);
+    // private_key_jwt: Client ID Metadata Documents with keys only (DESIGN D13).
+    expect(oauth.token_endpoint_auth_methods_supported).toEqual(['none', 'client_secret_post', 'private_key_jwt']);
     expect(oauth.introspection_endpoint).toBe(`${base}/api/oauth/introspect`);
     expect(oauth.authorization_response_iss_parameter_supported).toBe(true);
     const text = JSON.stringify(oauth);

@@ -216,6 +216,12 @@ describe('DESIGN D1 registration table (SPEC §5.4), row by row', () => {
     expect(res.body.x_client_kind).toBe('loopback');
   });
 
+  test('row 2: a request for account:read only gets the identity scopes, not every operator scope', async () => {
+    const res = await register({ redirect_uris: ['http://127.0.0.1/cb'], scope: 'account:read' });
+    expect(res.status).toBe(201);
+    expect(res.body.scope).toBe('openid profile email');
+  });
+
   test('row 2 wins over row 3: a loopback request named like a vendor gets a fresh client', async () => {
     const res = await register({ client_name: 'Claude', redirect_uris: ['http://127.0.0.1:5555/callback'] });
     expect(res.status).toBe(201);

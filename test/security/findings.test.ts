@@ -159,12 +159,22 @@ describe('finding 2: post_logout_redirect_uris under the redirect_uris rules', (
     expect(await logout.text()).toContain('post_logout_redirect_uri');
   });
 
-  test('a Client ID Metadata Document with a foreign post-logout URI is refused on use', async () => {
+  test('a Client ID Metadata Document with a foreign post-logout URI is refused on use (at its own loopback callback, DESIGN D13)', async () => {
     const res = await fetch(authorizeUrl(proxied.baseUrl, `${docs.origin}/evil-logout.json`), { redirect: 'manual' });
-    expect(res.status).toBe(400);
-    const body = await res.text();
-    expect(body).toContain('invalid_client');
-    expect(body).toContain('post_logout_redirect_uris');
+    const location = new URL(res.headers.get('location')!);
+    expect(location.href.startsWith('http://127.0.0.1:7777/callback?')).toBe(true);
+    expect(location.searchParams.get('error')).toBe('invalid_client');
+    expect(location.searchParams.get('error_description')).toContain('post_logout_redirect_uris');
+    expect(location.searchParams.get('iss')).toBe(proxied.baseUrl);
+    // Never to the foreign post-logout URI itself.
+    const foreign = await fetch(
+      authorizeUrl(proxied.baseUrl, `${docs.origin}/evil-logout.json`, {
+        redirect_uri: 'https://evil.example/landing',
+      }),
+      { redirect: 'manual' },
+    );
+    expect(foreign.status).toBe(400);
+    expect(foreign.headers.get('location')).toBeNull();
   });
 });
 

@@ -90,12 +90,16 @@ test("a digital product may reference only its own site's uploaded files; images
   );
 }, 60_000);
 
-test('HTTP Basic: a client secret is accepted in the header (RFC 6749 §2.3.1); only none and client_secret_post are registrable', async () => {
+test('HTTP Basic: a client secret is accepted in the header (RFC 6749 §2.3.1); only none and client_secret_post are registrable (private_key_jwt is for metadata documents)', async () => {
   const metadata = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<
     string,
     string[]
   >;
-  expect(metadata.token_endpoint_auth_methods_supported?.sort()).toEqual(['client_secret_post', 'none']);
+  expect(metadata.token_endpoint_auth_methods_supported?.sort()).toEqual([
+    'client_secret_post',
+    'none',
+    'private_key_jwt',
+  ]);
   const register = (method: string) =>
     fetch(`${base}/api/oauth/register`, {
       method: 'POST',
@@ -106,11 +110,13 @@ test('HTTP Basic: a client secret is accepted in the header (RFC 6749 §2.3.1); 
         token_endpoint_auth_method: method,
       }),
     });
-  const refused = await register('client_secret_basic');
-  expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([
-    400,
-    'invalid_client_metadata',
-  ]);
+  for (const method of ['client_secret_basic', 'private_key_jwt']) {
+    const refused = await register(method);
+    expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([
+      400,
+      'invalid_client_metadata',
+    ]);
+  }
   const client = (await (await register('client_secret_post')).json()) as { client_id: string; client_secret: string };
   const basic = (secret: string) =>
     `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`).toString('base64')}`;

@@ -147,7 +147,7 @@ describe('settings defaults in the operator guide come from the schema (issue #2
     const derived = SETTINGS.filter((s) => s.yaml && shownDefault(s) === s.default && s.yaml !== 'docs_url');
     expect(derived.length).toBeGreaterThanOrEqual(16);
     expect(shownDefault(SETTINGS.find((s) => s.env === 'RATE_LIMIT_LOGIN_FAILURES')!)).toBe('`5/900`');
-    expect(shownDefault(SETTINGS.find((s) => s.env === 'CIMD_OPEN')!)).toBe('off');
+    expect(shownDefault(SETTINGS.find((s) => s.env === 'CIMD_OPEN')!)).toBe('on');
   });
 
   test('a newcomer changes a default in the schema only: the guide shows the new one, the drift check fails', () => {
@@ -226,7 +226,7 @@ describe('configuration files in the same catalogue (issue #9)', () => {
         refreshTombstone: 604800,
       });
       expect(config.rateLimits.loginFailures).toEqual({ points: 5, duration: 900 });
-      expect(config.cimd).toMatchObject({ allowedHosts: [], reviewed: [], open: false, negativeCacheSeconds: 30 });
+      expect(config.cimd).toMatchObject({ allowedHosts: [], reviewed: [], open: true, negativeCacheSeconds: 30 });
     });
 
     test('a key of the file is used; its environment variable wins over it', () => {

@@ -5,7 +5,13 @@
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadIntegrations, vendorClientMetadata, vendorRegistrationResponse } from '../../src/oauth/integrations.js';
+import {
+  loadCatalogueDocuments,
+  loadIntegrations,
+  vendorClientMetadata,
+  vendorRegistrationResponse,
+} from '../../src/oauth/integrations.js';
+import { cimdPolicy } from '../../src/oauth/cimd.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { decideRegistration } from '../../src/oauth/registration-policy.js';
 import { defaultScopeOf } from '../../src/domain/client-kinds.js';
@@ -40,6 +46,28 @@ describe('config/integrations.yaml', () => {
       'Visual Studio Code',
     ]);
     expect(loadIntegrations(shipped, {}, 'production')).toEqual([]);
+  });
+
+  test("DESIGN D13: the shipped catalogue reviews the five hosts' documents; a document is switched off or left unreviewed in config", () => {
+    const shipped = loadCatalogueDocuments(path.resolve('config/integrations.yaml'));
+    expect(shipped.map((d) => [d.name, d.reviewed, d.enabled])).toEqual([
+      ['VS Code', true, true],
+      ['Claude Code', true, true],
+      ['Claude', true, true],
+      ['ChatGPT', true, true],
+      ['Codex', true, true],
+    ]);
+    const own = file(
+      `documents:\n  - { name: Off, client_id: "https://off.example/c.json", enabled: false }\n  - { name: Read, client_id: "https://read.example/c.json", reviewed: false }\n`,
+    );
+    const cimd = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir }).cimd;
+    const policy = cimdPolicy({ ...cimd, open: false }, loadCatalogueDocuments(own));
+    expect([...policy.disabled]).toEqual(['https://off.example/c.json']);
+    expect([...policy.reviewed]).toEqual([]);
+    expect([...policy.catalogueHosts]).toEqual(['read.example']);
+    expect(() =>
+      loadCatalogueDocuments(file('documents:\n  - { name: X, client_id: "http://x.example/c.json" }\n')),
+    ).toThrow(ConfigError);
   });
 
   test('issue #26: an operator switches a catalogued host off with enabled: false', () => {
@@ -124,11 +152,11 @@ describe('CIMD settings', () => {
       allowLoopback: false,
     });
   });
-  test('defaults: closed, nothing allowed', () => {
+  test('defaults (DESIGN D13): open to any public document, unreviewed; no test switch', () => {
     expect(loadConfig(base).cimd).toMatchObject({
       allowedHosts: [],
       reviewed: [],
-      open: false,
+      open: true,
       allowLoopback: false,
       testCaFile: undefined,
     });
@@ -143,6 +171,20 @@ describe('CIMD settings', () => {
     };
     expect(() => loadConfig({ ...prod, CIMD_ALLOW_LOOPBACK: '1' })).toThrow(/test-only/);
     expect(() => loadConfig({ ...prod, CIMD_TEST_CA_FILE: '/tmp/ca.pem' })).toThrow(/test-only/);
+    expect(() => loadConfig({ ...prod, CIMD_TEST_RESOLVE: 'claude.ai=127.0.0.1:8443' })).toThrow(/test-only/);
+  });
+
+  test('CIMD_TEST_RESOLVE: host=127.0.0.1:port pairs, anything else refused', () => {
+    expect(
+      loadConfig({ ...base, CIMD_TEST_RESOLVE: 'Claude.ai=127.0.0.1:8443, vscode.dev=127.0.0.1:9443' }).cimd
+        .testResolve,
+    ).toEqual(
+      new Map([
+        ['claude.ai', { host: '127.0.0.1', port: 8443 }],
+        ['vscode.dev', { host: '127.0.0.1', port: 9443 }],
+      ]),
+    );
+    expect(() => loadConfig({ ...base, CIMD_TEST_RESOLVE: 'claude.ai=10.0.0.1:443' })).toThrow(/CIMD_TEST_RESOLVE/);
   });
 });
 

@@ -89,6 +89,7 @@ describe('the outbound fetch resolves, checks, then connects to the checked addr
         negativeCacheSeconds: 30,
         allowLoopback: false,
         testCaFile: undefined,
+        testResolve: new Map(),
       },
       failures,
     );
