@@ -26,7 +26,7 @@ import { failureCountOf } from '../http/failure-count.js';
 import { CLIENT_KINDS, CLIENT_ORG_PROPERTY, kindOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
 import { isLoopbackRedirectUri } from '../http/loopback.js';
-import { IDENTITY_SCOPES, OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
+import { IDENTITY_SCOPES, IMPLIES, OPERATOR_SCOPES, RESOURCE_SCOPES, SCOPES, parseScope } from '../domain/scopes.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { HttpError, InvalidRequest } from '../errors/catalogue.js';
 import { consentPage, loginPage, sitePickerPage } from './templates.js';
@@ -67,6 +67,13 @@ export interface InteractionDeps {
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** A scope's description on the consent page, followed by what it implies that is not asked for itself. */
+function withImplied(scope: string, requested: readonly string[]): string {
+  const implied = (IMPLIES[scope] ?? []).filter((s) => !requested.includes(s) && SCOPES[s]);
+  const own = SCOPES[scope]!;
+  return implied.length === 0 ? own : `${own} (includes: ${implied.map((s) => SCOPES[s]).join('; ')})`;
+}
 
 /** Sites where a user may act for this client: its own site for member clients, else every site of the user. */
 function eligibleSites(memberships: SiteMembership[], clientOrg: string | undefined): SiteMembership[] {
@@ -201,9 +208,11 @@ export function interactionRouter(deps: InteractionDeps): Router {
       localOnly: cimd && !!client.redirectUris?.length && client.redirectUris.every(isLoopbackRedirectUri),
       siteName: site.site.name,
       userEmail: user?.email ?? '',
-      scopes: requestedScopes(d).map((scope) => ({
+      // DESIGN D4: `X:write` implies `X:read`, so a write scope's line also names the read access
+      // it carries when that scope is not listed on its own.
+      scopes: requestedScopes(d).map((scope, _i, all) => ({
         scope,
-        description: SCOPES[scope]!,
+        description: withImplied(scope, all),
         isNew: before ? !before.has(scope) : false,
       })),
       unverified: shownKind === 'loopback' || shownKind === 'cimd',
