@@ -8,15 +8,17 @@
  * than `OUTBOX_MAX_AGE_HOURS` and the oldest beyond `OUTBOX_MAX_MESSAGES` are deleted, and only
  * their count is logged. Every message first spends the mail budgets (src/http/mail-budget.ts).
  *
- * Messages: the set-password link of an account an operator made (first run, reset), an
- * invitation's link, and the address links that prove an address (src/platform/address-links.ts):
- * "choose your password and join" from an invitation page, and "reset your password".
+ * Messages (one template each, text and HTML: src/ops/mail-templates.ts): the set-password link of
+ * an account an operator made (first run, reset), an invitation's link, and the address links that
+ * prove an address (src/platform/address-links.ts): "choose your password and join" from an
+ * invitation page, and "reset your password".
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { readdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { invitationMail, joinMail, noAccountMail, resetMail, setPasswordMail } from './mail-templates.js';
 
 /** Where a message went: handed to the SMTP server, or written to the outbox (absolute path). */
 export type Delivery = { delivery: 'smtp' } | { delivery: 'outbox'; file: string };
@@ -100,40 +102,21 @@ export function createLinkMailer(
     return { delivery: 'outbox', file };
   }
 
-  const ignore = '\n\nIf you did not expect this message, ignore it: nothing changes until the link is used.\n';
   return {
     transport: smtp ? 'smtp' : 'outbox',
     outboxDir,
     sendSetPasswordLink(to, siteName, link, expiresAt) {
-      return send({
-        to,
-        subject: `Set your password for ${siteName}`,
-        text: `Hello,\n\nan account for ${to} at ${siteName} is ready. Choose your password here (the link works once, until ${expiresAt}):\n\n${link}${ignore}`,
-      });
+      return send({ to, ...setPasswordMail({ to, siteName, link, expiresAt }) });
     },
     sendInvitationLink(to, siteName, role, link, expiresAt) {
-      return send({
-        to,
-        subject: `You are invited to ${siteName}`,
-        text: `Hello,\n\nyou are invited to ${siteName} as ${role}. Open this link and accept (the link works once, until ${expiresAt}):\n\n${link}${ignore}`,
-      });
+      return send({ to, ...invitationMail({ to, siteName, role, link, expiresAt }) });
     },
     sendAddressLink(to, m) {
-      const join = m.purpose === 'join';
-      return send({
-        to,
-        subject: join ? `Choose your password and join ${m.siteName}` : `Reset your password for ${m.siteName}`,
-        text: join
-          ? `Hello,\n\nsomeone (we hope you) asked to join ${m.siteName} as ${m.role} with the address ${to}. Open this link to choose your password and join (the link works once, until ${m.expiresAt}):\n\n${m.link}\n\nChoosing a password here signs out every other session of ${to}.${ignore}`
-          : `Hello,\n\nsomeone (we hope you) asked to reset the password of ${to} at ${m.siteName}. Open this link to choose a new password (the link works once, until ${m.expiresAt}):\n\n${m.link}\n\nChoosing a password here signs out every other session of ${to}.${ignore}`,
-      });
+      const content = m.purpose === 'join' ? joinMail({ to, ...m }) : resetMail({ to, ...m });
+      return send({ to, ...content });
     },
     sendNoAccountNotice(to, siteName) {
-      return send({
-        to,
-        subject: `Password reset for ${siteName}`,
-        text: `Hello,\n\nsomeone asked to reset the password of ${to} at ${siteName}, but this address has no account there. To join a site, ask its operator for an invitation.\n\nIf you did not ask, ignore this message.\n`,
-      });
+      return send({ to, ...noAccountMail({ to, siteName }) });
     },
     close() {
       smtp?.close();

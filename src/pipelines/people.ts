@@ -10,11 +10,21 @@ import { adminRouter } from '../operator/admin-routes.js';
 import { setPasswordUrl } from '../http/links.js';
 import type { Services } from '../compose.js';
 import { methodNotAllowedOf, pipeline, routerStep, type Pipelines } from './pipeline.js';
+import { count } from '../operator/views.js';
 
 /**
  * The people family's pipelines. The body step and, on `signin`, the failed-login pair
  * (`offerFailureCount`) come from the rows (src/pipelines/assemble.ts).
  */
+/**
+ * How a reset mail names where the account is: its one site ("Demo Academy"), its first site and
+ * how many more ("Demo Academy and 1 other site"), or the server's host for an account of no site.
+ */
+function sitesNamed(names: readonly string[], host: string): string {
+  if (names.length === 0) return host;
+  return names.length === 1 ? names[0]! : `${names[0]} and ${count(names.length - 1, 'other site')}`;
+}
+
 export function peoplePipelines(services: Services): Pipelines {
   const { accounts, sessions, connections, config } = services;
   const { addressLinks, mailer, logger } = services;
@@ -26,7 +36,10 @@ export function peoplePipelines(services: Services): Pipelines {
       if (userId)
         await mailer.sendAddressLink(email, {
           purpose: 'reset',
-          siteName: platformName,
+          siteName: sitesNamed(
+            (await accounts.membershipsOf(userId)).map((m) => m.site.name),
+            platformName,
+          ),
           link: setPasswordUrl(config.baseUrl, link.token),
           expiresAt: link.expiresAt,
         });
