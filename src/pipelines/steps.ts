@@ -78,7 +78,7 @@ export function sharedSteps(services: Services): ColumnSteps {
     authenticateBearer(auth: BearerAuthentication, row: RouteSpec): Step {
       // The Account API's 401s link its docs page (RFC 6750 §3 `error_uri`).
       const errorUri = row.surface === 'graphql' ? docsLink(config.docsUrl, 'accountApi') : undefined;
-      const step = bearer(provider, config.baseUrl, accounts, {
+      const step = bearer(provider, config.baseUrl, accounts, services.dpop, {
         scopes: auth.scopes,
         challengeScope: auth.challengeScope,
         errorUri,

@@ -29,7 +29,7 @@ import {
 import { renderError } from '../../src/errors/render.js';
 import { toGraphQLError } from '../../src/errors/surfaces/graphql.js';
 import { toolError } from '../../src/errors/surfaces/jsonrpc.js';
-import { challenge } from '../../src/http/challenge.js';
+import { challenge, dpopChallenge } from '../../src/http/challenge.js';
 import { resolveRoute } from '../../src/http/route-table.js';
 import { PlatformError, type PlatformErrorCode } from '../../src/platform/errors.js';
 
@@ -41,6 +41,9 @@ const HIDDEN = 'db password hunter2 at pool.ts:42';
 const SAMPLES = {
   invalid_request: () => new InputError([{ in: 'body', pointer: '/slug', detail: 'too short' }]),
   invalid_token: () => challenge(BASE, 401, 'invalid_token', 'the access token has expired', 'openid'),
+  invalid_dpop_proof: () => dpopChallenge(BASE, 'invalid_dpop_proof', 'the DPoP proof is for another URL', 'openid'),
+  use_dpop_nonce: () =>
+    dpopChallenge(BASE, 'use_dpop_nonce', 'this server requires a DPoP nonce', 'openid', undefined, 'n0nce'),
   insufficient_scope: () =>
     challenge(BASE, 403, 'insufficient_scope', 'the access token lacks the scope school:read', 'school:read'),
   access_denied: () =>
