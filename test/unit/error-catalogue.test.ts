@@ -199,7 +199,8 @@ describe.each(Object.keys(SURFACE_PATHS) as Surface[])('the %s surface renders e
     assertSurface(surface, code, answer);
     for (const [name, value] of Object.entries(sample.headers)) expect(answer.headers.get(name)).toBe(value);
     if (answer.status === 401 || answer.status === 403)
-      expect(answer.headers.get('www-authenticate') ?? '').toMatch(/^Bearer\b/);
+      // RFC 9449 §7.1: the DPoP codes are challenged under the DPoP scheme.
+      expect(answer.headers.get('www-authenticate') ?? '').toMatch(code.includes('dpop') ? /^DPoP\b/ : /^Bearer\b/);
     if (!CODES[code].expose) {
       expect(answer.text).not.toContain('hunter2');
       if (surface !== 'html') expect(answer.text).toContain('req-123');
