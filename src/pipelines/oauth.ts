@@ -48,7 +48,11 @@ export function oauthPipelines(services: Services): Pipelines {
     jwks: ring ? answersEveryMethod(serveRingJwks) : providerAlone,
     authorization: answersEveryMethod(fillDefaultScope, refuseSuspendedClient),
     resume: providerAlone,
-    token: answersEveryMethod(explainMissingDpopProof(config.docsUrl), nameIdentityScopes, settleRefreshRotation),
+    token: answersEveryMethod(
+      explainMissingDpopProof(services.provider, config.docsUrl),
+      nameIdentityScopes,
+      settleRefreshRotation,
+    ),
     revocation: providerAlone,
     introspection: providerAlone,
     // DESIGN D1: the table decides (vendor record, refusal) before the provider creates a loopback client.
