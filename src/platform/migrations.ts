@@ -1264,6 +1264,13 @@ const migrations: Record<string, Migration> = {
       else await db.transaction().execute(body);
     },
   },
+  // DESIGN D15: a grant whose tokens are DPoP-bound (RFC 9449) names the key's thumbprint, so the
+  // connected-apps pages can show that a copied token is useless elsewhere. Additive: null = not bound.
+  '0030_dpop_bound_grants': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('connected_grants').addColumn('dpop_jkt', 'text').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {
