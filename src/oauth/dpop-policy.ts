@@ -27,7 +27,7 @@ export function explainMissingDpopProof(provider: Provider, docsUrl: string): Mi
   });
   const description =
     'this client must prove possession of a key (DPoP, RFC 9449): send a DPoP header with a proof JWT ' +
-    `(typ dpop+jwt, htm POST, htu the token endpoint, a fresh jti and iat) signed by the client's key; see ${docsUrl}/client-developer-guide.md#dpop`;
+    `(typ dpop+jwt, htm POST, htu the token endpoint, a fresh jti and iat) signed by the client's key; see ${docsUrl}/client-developer-guide.md#dpop-tokens-bound-to-your-key`;
   return async function explainMissingDpopProof(ctx, next) {
     await next();
     const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
