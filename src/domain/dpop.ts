@@ -3,7 +3,7 @@
  * DESIGN D15): the proof algorithms both accept, the proof's freshness window, and the policy
  * that decides which clients must bind their tokens.
  */
-import { CLIENT_KIND_PROPERTY, type ClientKind, kindOf } from './client-kinds.js';
+import { type ClientKind, kindOf } from './client-kinds.js';
 
 /**
  * JWS algorithms accepted in a DPoP proof (RFC 9449 §4.2 `alg`), announced as
@@ -25,13 +25,14 @@ export const DPOP_BOUND_PROPERTY = 'dpop_bound_access_tokens';
 /**
  * Marks a client as one whose token requests must carry a proof when its kind is listed in
  * `DPOP_REQUIRED` (DESIGN D15); a client that already asks for it (RFC 9449 §5.2, or a member app
- * switched on by an operator) keeps it. Mutates `metadata`.
+ * switched on by an operator) keeps it. Mutates `metadata` in memory: call it when a client is
+ * instantiated for use, not when it is registered, so that the stored record keeps what the
+ * client asked for and the setting applies (and stops applying) to every client at once.
  * @param metadata client metadata as oidc-provider instantiates it (its kind already set)
  * @param requiredKinds the `DPOP_REQUIRED` kinds
  */
 export function requireDpopByKind(metadata: Record<string, unknown>, requiredKinds: readonly ClientKind[]): void {
-  if (metadata[CLIENT_KIND_PROPERTY] === undefined && requiredKinds.length === 0) return;
-  if (requiredKinds.includes(kindOf(metadata))) metadata[DPOP_BOUND_PROPERTY] = true;
+  if (requiredKinds.length > 0 && requiredKinds.includes(kindOf(metadata))) metadata[DPOP_BOUND_PROPERTY] = true;
 }
 
 /**

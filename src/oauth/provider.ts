@@ -246,10 +246,12 @@ export function createProvider(deps: ProviderDeps): Provider {
       validator(ctx, key, _value, metadata) {
         if (key !== CLIENT_KIND_PROPERTY) return;
         deps.classifyClient?.(metadata);
-        // DESIGN D15: `DPOP_REQUIRED` kinds must send a proof (oidc-provider enforces it per grant).
-        requireDpopByKind(metadata, config.dpop.required);
         if (ctx && routeOf(ctx) === ROUTE.registration) {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
+        } else {
+          // DESIGN D15: `DPOP_REQUIRED` kinds must send a proof (oidc-provider enforces it per
+          // grant); applied in use only, never stored, so changing the setting applies to all.
+          requireDpopByKind(metadata, config.dpop.required);
         }
         // oidc-provider validates `scope` after this validator: do it before the scope moves.
         if (

@@ -123,9 +123,29 @@ describe('RFC 9449 §8, §9 server nonces (DPOP_NONCES=true)', () => {
   });
 });
 
+/** Exchanges a code of `clientId` without a proof. */
+async function exchangeWithoutProof(clientId: string) {
+  const { callback, verifier } = await authorize(clientId, 'openid school:read', 'owner@demo.test', 'demo');
+  return fetch(`${base}/api/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource: base,
+    }),
+  });
+}
+
 describe('DESIGN D15 DPOP_REQUIRED=loopback', () => {
+  let withoutDpop: string;
+
   test('a loopback client sending no proof gets invalid_dpop_proof that says what to send', async () => {
     const clientId = await registerLoopbackClient(base, 'cli without dpop', { application_type: 'native' });
+    withoutDpop = clientId;
     const { callback, verifier } = await authorize(clientId, 'openid school:read', 'owner@demo.test', 'demo');
     const res = await fetch(`${base}/api/oauth/token`, {
       method: 'POST',
@@ -200,5 +220,15 @@ describe('DESIGN D15 DPOP_REQUIRED=loopback', () => {
       headers: { authorization: `Bearer ${body.access_token}` },
     });
     expect(info.status).toBe(200);
+  });
+
+  test('the setting applies to clients already registered: without it the same client gets Bearer tokens', async () => {
+    const dataDir = server.dataDir;
+    await server.close({ keepData: true });
+    server = await startTestServer({}, dataDir);
+    base = server.baseUrl;
+    const res = await exchangeWithoutProof(withoutDpop);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { token_type: string }).token_type).toBe('Bearer');
   });
 });
