@@ -217,7 +217,8 @@ interface SuccessorRecord {
  * successor record on the old row (`successor`). A replay within the grace window reads that
  * record in the same transaction and writes nothing new (issue #25 finding 5: one chain), so of
  * N concurrent rotations of one token exactly one saves a successor and all answer it.
- * (DPoP and mTLS binding are off, `src/oauth/provider.ts`: a replayed access token is bound to nothing.)
+ * (A replayed access token keeps its DPoP binding, `cnf.jkt`: the refresh token's holder proved the
+ * same key, which oidc-provider checks against the rotated token before the rotation runs.)
  */
 function rotationStatement(
   sqlite: Database.Database,

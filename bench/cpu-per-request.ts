@@ -9,9 +9,13 @@
  * effect shows in one short run. Ratios here are bare µs ÷ coursegate µs, comparable with the
  * req/s ratios of `npm run bench` on a quiet machine.
  *
+ * Each scenario runs twice: with a Bearer token, and with a DPoP-bound token (RFC 9449) and a new
+ * ES256 proof per request (signed here, by the load generator), so the table shows what a proof
+ * costs the server beside Bearer (DESIGN D15: one signature verification and one store write).
+ *
  * Usage: `npm run build && node scripts/on-lts.mjs node --import tsx bench/cpu-per-request.ts`
  * (production start, `dist/`; BENCH_DEV=1 runs `src/main.ts` with tsx instead).
- * env: BENCH_ONLY=userinfo,viewer,mcp (subset), BENCH_DURATION (5) s per scenario after 2 s warm-up,
+ * env: BENCH_ONLY=userinfo,viewer,mcp (subset), BENCH_DPOP=0 (Bearer rows only), BENCH_DURATION (5) s per scenario after 2 s warm-up,
  * BENCH_CONNECTIONS (8), BENCH_ENTRY (another build's main.js, e.g. a copy of `dist/` from before a
  * change, for A/B runs taken in turns).
  */
@@ -20,10 +24,10 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/ports.js';
-import { authorizeMember, redeemCode } from '../test/helpers/flows.js';
+import { MEMBER_CLIENT, REDIRECT_URI, authorizeMember, postForm, redeemCode } from '../test/helpers/flows.js';
 import { DEMO_PASSWORD } from '../test/helpers/server.js';
 import { generateSigningKey } from '../src/oauth/keys.js';
 import { cpuMs, stop, waitReady } from './processes.js';
@@ -32,6 +36,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'userinfo,viewer,mcp').split(','));
 const DEV = process.env.BENCH_DEV === '1';
+const DPOP = process.env.BENCH_DPOP !== '0';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 type Req = NonNullable<autocannon.Options['requests']>[number];
@@ -79,6 +84,35 @@ const mcp = (token: string): Req => ({
     params: { name: 'my_enrollments', arguments: { first: 10 } },
   }),
 });
+
+/** The client's DPoP key (P-256) and its public JWK, for proofs signed synchronously per request. */
+const dpopKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const dpopJwk = (({ kty, crv, x, y }) => ({ kty, crv, x, y }))(dpopKey.publicKey.export({ format: 'jwk' }));
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** An RFC 9449 proof JWT (ES256, a new `jti`), `ath` when a token is given. */
+function proof(htm: string, htu: string, token?: string): string {
+  const claims = {
+    jti: randomUUID(),
+    htm,
+    htu,
+    iat: Math.floor(Date.now() / 1000),
+    ...(token ? { ath: createHash('sha256').update(token).digest('base64url') } : {}),
+  };
+  const input = `${b64({ typ: 'dpop+jwt', alg: 'ES256', jwk: dpopJwk })}.${b64(claims)}`;
+  const signature = sign('sha256', Buffer.from(input), { key: dpopKey.privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+/** `request` sent with `Authorization: DPoP` and a fresh proof each time (autocannon's `setupRequest`). */
+function withDpop(request: Req, origin: string, token: string): Req {
+  const htu = `${origin}${request.path}`;
+  return {
+    ...request,
+    headers: { ...request.headers, authorization: `DPoP ${token}` },
+    setupRequest: (req) => ({ ...req, headers: { ...req.headers, dpop: proof(String(req.method), htu, token) } }),
+  };
+}
 
 async function bare(): Promise<{ name: string; us: number; rps: number }> {
   const port = await freePort();
@@ -128,12 +162,31 @@ async function coursegate(): Promise<Array<{ name: string; us: number; rps: numb
   delete env.LOG_LEVEL;
   const setup = spawn(process.execPath, entry, { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: root });
   let token = '';
+  let bound = '';
   try {
     await waitReady(origin, setup);
     token = String(
       (await redeemCode(origin, origin, await authorizeMember(origin, origin, 'openid account:read'))).body
         .access_token,
     );
+    if (DPOP) {
+      const issued = await authorizeMember(origin, origin, 'openid account:read');
+      const exchanged = await postForm(
+        origin,
+        '/api/oauth/token',
+        {
+          grant_type: 'authorization_code',
+          code: issued.code,
+          code_verifier: issued.verifier,
+          redirect_uri: REDIRECT_URI,
+          client_id: MEMBER_CLIENT,
+          resource: origin,
+        },
+        { dpop: proof('POST', `${origin}/api/oauth/token`) },
+      );
+      if (exchanged.body.token_type !== 'DPoP') throw new Error(`no DPoP token: ${JSON.stringify(exchanged.body)}`);
+      bound = String(exchanged.body.access_token);
+    }
   } finally {
     await stop(setup);
   }
@@ -152,10 +205,16 @@ async function coursegate(): Promise<Array<{ name: string; us: number; rps: numb
   try {
     await waitReady(origin, child);
     const rows = [];
-    if (ONLY.has('userinfo'))
-      rows.push(await measure('UserInfo', child.pid!, origin, bearer('/api/oauth/userinfo', token)));
-    if (ONLY.has('viewer')) rows.push(await measure('/account/graphql viewer', child.pid!, origin, viewer(token)));
-    if (ONLY.has('mcp')) rows.push(await measure('/mcp tools/call my_enrollments', child.pid!, origin, mcp(token)));
+    const scenarios: Array<[key: string, name: string, request: (t: string) => Req]> = [
+      ['userinfo', 'UserInfo', (t) => bearer('/api/oauth/userinfo', t)],
+      ['viewer', '/account/graphql viewer', viewer],
+      ['mcp', '/mcp tools/call my_enrollments', mcp],
+    ];
+    for (const [key, name, request] of scenarios) {
+      if (!ONLY.has(key)) continue;
+      rows.push(await measure(name, child.pid!, origin, request(token)));
+      if (DPOP) rows.push(await measure(`${name} (DPoP)`, child.pid!, origin, withDpop(request(bound), origin, bound)));
+    }
     return rows;
   } finally {
     await stop(child);

@@ -9,6 +9,7 @@
  * rate limits (DESIGN D7) → platform services → the service bundles each surface receives.
  */
 import path from 'node:path';
+import { hkdfSync } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
@@ -67,6 +68,8 @@ import { WebSessions } from './operator/session.js';
 import type { AccountServices } from './resource/account-graphql/context.js';
 import type { AdminServices } from './operations/operation.js';
 import { OperatorLoopShare } from './http/operator-share.js';
+import { DpopNonces, DpopProofs } from './resource/dpop.js';
+import { redisProofReplay, sqliteProofReplay } from './store/proof-replay.js';
 import type { ToolServices } from './resource/mcp/tools/types.js';
 
 /** Every service of one process, built once (the inputs of the pipelines). */
@@ -126,6 +129,16 @@ export interface Services {
   admin: AdminServices;
   /** What the MCP tools run against (the same instances as `account` and `admin`). */
   tools: ToolServices;
+  /** The resource surfaces' DPoP checks (RFC 9449 §7, src/resource/dpop.ts). */
+  dpop: DpopProofs;
+}
+
+/**
+ * The 32-byte key of the DPoP nonces (RFC 9449 §8, §9), derived from the newest cookie key: the
+ * same in every process that shares the cookie keys, without a setting of its own.
+ */
+function dpopNonceSecret(cookieKeys: readonly string[]): Buffer {
+  return Buffer.from(hkdfSync('sha256', cookieKeys[0] ?? '', '', 'coursegate DPoP nonces', 32));
 }
 
 /**
@@ -190,6 +203,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     signingActive: signing.signingActive,
     cookieKeys,
     suspensions,
+    dpopNonceSecret: dpopNonceSecret(cookieKeys),
     ...registration.providerDeps,
   });
   const audit = new AuditTrail(db, config.auditRetentionDays);
@@ -292,6 +306,15 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     baseUrl: config.baseUrl,
   };
   const csrf = new CsrfTokens(cookieKeys);
+  // DESIGN D15: proofs seen by any process, in the OIDC-state store.
+  const proofReplay = store.redis
+    ? redisProofReplay(store.redis, config.redisKeyPrefix)
+    : sqliteProofReplay(store.sqlite!);
+  const dpop = new DpopProofs(
+    config.baseUrl,
+    proofReplay,
+    config.dpop.nonces ? new DpopNonces(dpopNonceSecret(cookieKeys)) : undefined,
+  );
   return {
     config,
     logger,
@@ -330,5 +353,6 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     account,
     admin,
     tools,
+    dpop,
   };
 }

@@ -25,6 +25,7 @@
  */
 import { z } from 'zod';
 import { OPERATOR_SCOPES } from './domain/scopes.js';
+import { CLIENT_KINDS, type ClientKind } from './domain/client-kinds.js';
 import { UPLOAD_CEILING_BYTES } from './platform/files.js';
 import { DEMO_SEED_SCHEMA } from './platform/seed.js';
 
@@ -236,6 +237,18 @@ export const SETTINGS: readonly Setting[] = [
     default: '`30`',
     description:
       'grace window: a refresh token rotated at most this long ago is answered with the same successor as its first rotation (lost responses, retries after a 503, parallel refreshes; never a second chain); `0` turns it off; 0–300',
+  },
+  {
+    env: 'DPOP_REQUIRED',
+    default: 'none',
+    description:
+      'client kinds whose token requests must carry a DPoP proof (RFC 9449), comma-separated among `loopback`, `cimd`, `cimd_reviewed`, `vendor`, `member`; a member app can also be switched on its own in `/admin`; see [security.md](security.md#dpop)',
+  },
+  {
+    env: 'DPOP_NONCES',
+    default: '`false`',
+    description:
+      '`true`: the token endpoint and every resource surface ask for a server-provided DPoP nonce (RFC 9449 §8, §9) before accepting a proof',
   },
   {
     env: 'CIMD_ALLOWED_HOSTS',
@@ -526,6 +539,12 @@ export const ENV_VALUES = {
   RATE_LIMIT_MAIL_IP: pointsPerSeconds,
   RATE_LIMIT_MAIL_GLOBAL: pointsPerSeconds,
   REFRESH_GRACE_SECONDS: wholeNumber(0, 300, () => 'whole seconds from 0 to 300'),
+  DPOP_REQUIRED: commaList.transform((kinds, ctx) =>
+    kinds.every((k): k is ClientKind => k in CLIENT_KINDS)
+      ? kinds
+      : refuse(ctx, `comma-separated client kinds among ${Object.keys(CLIENT_KINDS).join(', ')}`),
+  ),
+  DPOP_NONCES: flag(true),
   CIMD_ALLOWED_HOSTS: commaList,
   CIMD_REVIEWED: commaList,
   CIMD_OPEN: flag(true),

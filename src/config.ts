@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DEFAULTS_FILE_SCHEMA, ENV_SCHEMA, MODES, withoutBlanks, type EnvValues } from './config-settings.js';
+import type { ClientKind } from './domain/client-kinds.js';
 
 /** Accepted `NODE_ENV` values (DESIGN §3), from the catalogue. */
 export { MODES };
@@ -102,6 +103,12 @@ export interface Config {
   demoSeedFile: string;
   /** Client ID Metadata Documents (SPEC §5.4): see `src/oauth/cimd.ts` and docs/operator-integrations.md. */
   cimd: CimdConfig;
+  /**
+   * DPoP (RFC 9449, DESIGN D15): `required` lists the client kinds whose token requests must carry
+   * a proof (`DPOP_REQUIRED`); `nonces` makes the token endpoint and every resource surface demand
+   * a server-provided nonce (§8, §9; `DPOP_NONCES=true`).
+   */
+  dpop: { required: readonly ClientKind[]; nonces: boolean };
   /**
    * Lifetimes in seconds; `refreshGrace` is DESIGN D3's grace window after a rotation,
    * `refreshTombstone` how long a rotated refresh token is remembered (reuse detection).
@@ -393,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     integrationsFile: path.resolve(root, settings.INTEGRATIONS_FILE ?? file.integrations_file),
     demoSeedFile: path.resolve(root, settings.DEMO_SEED_FILE ?? file.demo_seed_file),
     cimd: readCimd(settings, file.cimd, mode),
+    dpop: { required: settings.DPOP_REQUIRED ?? [], nonces: settings.DPOP_NONCES ?? false },
     ttl: {
       accessToken: ttl.access_token,
       refreshToken: ttl.refresh_token,

@@ -24,6 +24,11 @@ export interface OAuthApplication {
   createdAt: string;
   /** True: authenticates at the token endpoint with its secret (`client_secret_post`). */
   confidential: boolean;
+  /**
+   * True: its token requests must carry a DPoP proof (RFC 9449 §5.2 `dpop_bound_access_tokens`,
+   * DESIGN D15), so every token it gets is bound to its key.
+   */
+  dpopRequired: boolean;
 }
 
 /**
@@ -40,14 +45,21 @@ export interface MemberClientService {
   update(
     siteId: string,
     clientId: string,
-    change: { clientName?: string; redirectUris?: string[]; scope?: string },
+    change: { clientName?: string; redirectUris?: string[]; scope?: string; dpopRequired?: boolean },
   ): Promise<OAuthApplication>;
   /** A new secret for a confidential client, shown once. @throws PlatformError not_found / conflict */
   rotateSecret(siteId: string, clientId: string): Promise<{ application: OAuthApplication; clientSecret: string }>;
   /** @returns the application and, for a confidential client, its `clientSecret` (shown once) */
   create(
     siteId: string,
-    input: { clientName: string; redirectUris: string[]; scope: string; clientId?: string; confidential?: boolean },
+    input: {
+      clientName: string;
+      redirectUris: string[];
+      scope: string;
+      clientId?: string;
+      confidential?: boolean;
+      dpopRequired?: boolean;
+    },
     createdBy?: string,
   ): Promise<OAuthApplication & { clientSecret?: string }>;
   /** @returns false when the site has no such application */

@@ -37,6 +37,16 @@ export const CODES = {
     expose: true,
     means: 'the access token is missing, unknown, expired, revoked or for another origin',
   },
+  invalid_dpop_proof: {
+    status: 401,
+    expose: true,
+    means: 'the DPoP proof (RFC 9449) is missing, malformed, for another request or replayed',
+  },
+  use_dpop_nonce: {
+    status: 401,
+    expose: true,
+    means: 'retry with a DPoP proof carrying the nonce of the `DPoP-Nonce` header (RFC 9449 §9)',
+  },
   insufficient_scope: { status: 403, expose: true, means: 'the access token lacks a scope the operation needs' },
   access_denied: { status: 403, expose: true, means: 'the person may not do this (e.g. no operator role at the site)' },
   not_found: { status: 404, expose: true, means: "nothing at this path, or not at the caller's site" },
@@ -145,6 +155,22 @@ export class InvalidToken extends HttpError {
   override name = 'InvalidToken';
   constructor(description: string, headers: Record<string, string>) {
     super(401, 'invalid_token', description, headers);
+  }
+}
+
+/** 401 `invalid_dpop_proof` (RFC 9449 §7.1); built by `dpopChallenge()` with its header. */
+export class InvalidDpopProof extends HttpError {
+  override name = 'InvalidDpopProof';
+  constructor(description: string, headers: Record<string, string>) {
+    super(401, 'invalid_dpop_proof', description, headers);
+  }
+}
+
+/** 401 `use_dpop_nonce` (RFC 9449 §9); built by `dpopChallenge()` with `DPoP-Nonce`. */
+export class UseDpopNonce extends HttpError {
+  override name = 'UseDpopNonce';
+  constructor(description: string, headers: Record<string, string>) {
+    super(401, 'use_dpop_nonce', description, headers);
   }
 }
 

@@ -3,8 +3,16 @@
  * every 401/403 of every resource surface is made here, whichever layer raises it (the shared
  * bearer step in src/resource/bearer.ts, the admin API, `/mcp`, `/account/graphql`, UserInfo).
  */
-import { bearerChallenge } from './errors.js';
-import { AccessDenied, HttpError, InsufficientScope, InvalidToken } from '../errors/catalogue.js';
+import { authChallenge, bearerChallenge } from './errors.js';
+import {
+  AccessDenied,
+  HttpError,
+  InsufficientScope,
+  InvalidDpopProof,
+  InvalidToken,
+  UseDpopNonce,
+} from '../errors/catalogue.js';
+import { DPOP_SIGNING_ALGS } from '../domain/dpop.js';
 
 /** The RFC 9728 metadata URL of the protected resource. */
 export const resourceMetadataUrl = (baseUrl: string): string => `${baseUrl}/.well-known/oauth-protected-resource`;
@@ -39,4 +47,35 @@ export function challenge(
   if (status === 403 && error === 'insufficient_scope') return new InsufficientScope(description, headers);
   if (status === 403 && error === 'access_denied') return new AccessDenied(description, headers);
   return new HttpError(status, error, description, headers);
+}
+
+/**
+ * Builds a 401 with a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1): for a request that used
+ * the DPoP scheme, or a DPoP-bound token sent as `Bearer`. It names the accepted proof algorithms
+ * (`algs`), and, as every challenge here, the scope to ask for next and the RFC 9728 metadata.
+ * @param error `invalid_token` (token or key binding refused), `invalid_dpop_proof` (the proof
+ *   itself), `use_dpop_nonce` (RFC 9449 §9: retry with the nonce of the `DPoP-Nonce` header)
+ * @param nonce sent as `DPoP-Nonce` (always with `use_dpop_nonce`)
+ */
+export function dpopChallenge(
+  baseUrl: string,
+  error: 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce',
+  description: string,
+  scope: string,
+  errorUri?: string,
+  nonce?: string,
+): HttpError {
+  const header = authChallenge('DPoP', {
+    algs: DPOP_SIGNING_ALGS.join(' '),
+    error,
+    error_description: description,
+    scope,
+    error_uri: errorUri,
+    resource_metadata: resourceMetadataUrl(baseUrl),
+  });
+  const headers: Record<string, string> = { 'WWW-Authenticate': header };
+  if (nonce) headers['DPoP-Nonce'] = nonce;
+  if (error === 'invalid_dpop_proof') return new InvalidDpopProof(description, headers);
+  if (error === 'use_dpop_nonce') return new UseDpopNonce(description, headers);
+  return new InvalidToken(description, headers);
 }

@@ -18,8 +18,17 @@ const quote = (value: string): string => `"${value.replace(/[^\x20-\x7e]/g, '?')
  *   undefined values are left out
  */
 export function bearerChallenge(params: Record<string, string | undefined>): string {
+  return authChallenge('Bearer', params);
+}
+
+/**
+ * Builds a `WWW-Authenticate` challenge of `scheme` (RFC 9110 §11.6.1): `Bearer` (RFC 6750 §3) or
+ * `DPoP` (RFC 9449 §7.1, whose `algs` parameter names the accepted proof algorithms).
+ * @param params auth-params in order; undefined values are left out
+ */
+export function authChallenge(scheme: 'Bearer' | 'DPoP', params: Record<string, string | undefined>): string {
   const parts = Object.entries(params)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([k, v]) => `${k}=${quote(v)}`);
-  return parts.length ? `Bearer ${parts.join(', ')}` : 'Bearer';
+  return parts.length ? `${scheme} ${parts.join(', ')}` : scheme;
 }

@@ -21,6 +21,8 @@ export interface MemberClientInput {
    * it in constant time). Absent: a public client (`none`). PKCE is required either way.
    */
   client_secret?: string;
+  /** RFC 9449 §5.2: true when an operator requires DPoP of this app (DESIGN D15); absent = not required. */
+  dpop_bound_access_tokens?: boolean;
 }
 
 /** The stored client metadata of a member client: public (`none`) or confidential (`client_secret_post`); native when every redirect is loopback (RFC 8252). */
@@ -38,6 +40,7 @@ export function memberClientMetadata(input: MemberClientInput): Record<string, u
     scope: input.scope,
     [CLIENT_KIND_PROPERTY]: 'member',
     [CLIENT_ORG_PROPERTY]: input.site,
+    ...(input.dpop_bound_access_tokens ? { dpop_bound_access_tokens: true } : {}),
   };
 }
 

@@ -206,8 +206,9 @@ export const REVOKE_PARALLEL = 8;
 /** Keeps the grant index current: last use on each token issuance/refresh, forgotten when oidc-provider revokes a grant. */
 export function trackGrantUse(provider: Provider, grants: ConnectedGrants, onError: (err: unknown) => void): void {
   provider.on('grant.success', (ctx) => {
-    const e = (ctx.oidc?.entities ?? {}) as { AccessToken?: { grantId?: string } };
-    if (e.AccessToken?.grantId) grants.touch(e.AccessToken.grantId).catch(onError);
+    const e = (ctx.oidc?.entities ?? {}) as { AccessToken?: { grantId?: string; jkt?: string } };
+    // DESIGN D15: the key a DPoP-bound token is bound to (`cnf.jkt`) is shown with the grant.
+    if (e.AccessToken?.grantId) grants.touch(e.AccessToken.grantId, undefined, e.AccessToken.jkt).catch(onError);
   });
   provider.on('grant.revoked', (_ctx, grantId: string) => {
     grants.forget([grantId]).catch(onError);

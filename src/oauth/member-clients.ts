@@ -37,21 +37,35 @@ export class MemberClients implements MemberClientService {
       .orderBy('created_at', 'desc')
       .execute();
     return Promise.all(
-      rows.map(async (r) => ({
-        clientId: r.client_id,
-        clientName: r.client_name,
-        redirectUris: JSON.parse(r.redirect_uris) as string[],
-        scope: r.scope,
-        createdAt: r.created_at,
-        confidential: typeof (await this.secretOf(r.client_id)) === 'string',
-      })),
+      rows.map(async (r) => {
+        const stored = await this.storedOf(r.client_id);
+        return {
+          clientId: r.client_id,
+          clientName: r.client_name,
+          redirectUris: JSON.parse(r.redirect_uris) as string[],
+          scope: r.scope,
+          createdAt: r.created_at,
+          confidential: stored.secret !== undefined,
+          dpopRequired: stored.dpopRequired,
+        };
+      }),
     );
+  }
+
+  /** What only the stored client metadata says: its secret (undefined for a public client) and whether DPoP is required. */
+  private async storedOf(clientId: string): Promise<{ secret?: string; dpopRequired: boolean }> {
+    const metadata = (await this.clients.find(clientId)) as
+      | { client_secret?: unknown; dpop_bound_access_tokens?: unknown }
+      | undefined;
+    return {
+      secret: typeof metadata?.client_secret === 'string' ? metadata.client_secret : undefined,
+      dpopRequired: metadata?.dpop_bound_access_tokens === true,
+    };
   }
 
   /** The stored secret of a client (undefined for a public one). */
   private async secretOf(clientId: string): Promise<string | undefined> {
-    const metadata = (await this.clients.find(clientId)) as { client_secret?: unknown } | undefined;
-    return typeof metadata?.client_secret === 'string' ? metadata.client_secret : undefined;
+    return (await this.storedOf(clientId)).secret;
   }
 
   /** One application of the site. @throws PlatformError `not_found` (also for another site's client) */
@@ -69,7 +83,7 @@ export class MemberClients implements MemberClientService {
   async update(
     siteId: string,
     clientId: string,
-    change: { clientName?: string; redirectUris?: string[]; scope?: string },
+    change: { clientName?: string; redirectUris?: string[]; scope?: string; dpopRequired?: boolean },
   ): Promise<OAuthApplication> {
     const app = await this.get(siteId, clientId);
     const next = {
@@ -84,6 +98,7 @@ export class MemberClients implements MemberClientService {
       redirect_uris: next.redirectUris,
       scope: next.scope,
       client_secret: secret,
+      dpop_bound_access_tokens: next.dpopRequired,
     });
     await this.db
       .updateTable('oauth_applications')
@@ -116,6 +131,7 @@ export class MemberClients implements MemberClientService {
       redirect_uris: app.redirectUris,
       scope: app.scope,
       client_secret: clientSecret,
+      dpop_bound_access_tokens: app.dpopRequired,
     });
     return { application: app, clientSecret };
   }
@@ -129,7 +145,14 @@ export class MemberClients implements MemberClientService {
    */
   async create(
     siteId: string,
-    input: { clientName: string; redirectUris: string[]; scope: string; clientId?: string; confidential?: boolean },
+    input: {
+      clientName: string;
+      redirectUris: string[];
+      scope: string;
+      clientId?: string;
+      confidential?: boolean;
+      dpopRequired?: boolean;
+    },
     createdBy?: string,
   ): Promise<OAuthApplication & { clientSecret?: string }> {
     const clientId = input.clientId ?? `mc_${randomBytes(12).toString('base64url')}`;
@@ -142,6 +165,7 @@ export class MemberClients implements MemberClientService {
       redirect_uris: input.redirectUris,
       scope: input.scope,
       client_secret: clientSecret,
+      dpop_bound_access_tokens: input.dpopRequired,
     });
     await this.db
       .insertInto('oauth_applications')
@@ -169,6 +193,7 @@ export class MemberClients implements MemberClientService {
       scope: input.scope,
       createdAt,
       confidential: clientSecret !== undefined,
+      dpopRequired: input.dpopRequired === true,
       ...(clientSecret ? { clientSecret } : {}),
     };
   }

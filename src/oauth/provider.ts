@@ -46,6 +46,7 @@ import { PROVIDER_ROUTES } from '../http/route-table.js';
 import { logoutPage, signedOutPage } from '../interaction/logout-pages.js';
 import { isRefreshGrant, withholdIdTokens } from './id-token-policy.js';
 import { ROUTE, routeOf } from '../engine/oidc-provider.js';
+import { DPOP_SIGNING_ALGS, requireDpopByKind } from '../domain/dpop.js';
 
 /** What the provider needs from the rest of the process. */
 export interface ProviderDeps {
@@ -77,6 +78,8 @@ export interface ProviderDeps {
   redirectRefusal?: (ctx: KoaContextWithOIDC, out: Record<string, unknown>) => string | undefined;
   /** Outbound fetch of the provider (CIMD documents); SSRF guard, see src/oauth/cimd.ts. */
   fetch?: Configuration['fetch'];
+  /** 32 bytes keying the token endpoint's DPoP nonces (RFC 9449 §8), the same in every process. */
+  dpopNonceSecret: Buffer;
 }
 
 /** oidc-provider's paths (SPEC §4.2 plus introspection, JWKS and logout): rows of the route table, src/http/route-table.ts. */
@@ -203,6 +206,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       userinfoSigningAlgValues: ['ES256'],
       introspectionSigningAlgValues: ['ES256'],
       authorizationSigningAlgValues: ['ES256'],
+      // RFC 9449 §5.1 `dpop_signing_alg_values_supported`; the resource surfaces accept the same.
+      dPoPSigningAlgValues: [...DPOP_SIGNING_ALGS],
     },
     jwks: { keys: deps.signingKeys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     cookies: {
@@ -251,6 +256,10 @@ export function createProvider(deps: ProviderDeps): Provider {
         deps.classifyClient?.(metadata);
         if (ctx && routeOf(ctx) === ROUTE.registration) {
           deps.validateRegistration?.(ctx as KoaContextWithOIDC, metadata);
+        } else {
+          // DESIGN D15: `DPOP_REQUIRED` kinds must send a proof (oidc-provider enforces it per
+          // grant); applied in use only, never stored, so changing the setting applies to all.
+          requireDpopByKind(metadata, config.dpop.required);
         }
         // oidc-provider validates `scope` after this validator: do it before the scope moves.
         if (
@@ -314,7 +323,14 @@ export function createProvider(deps: ProviderDeps): Provider {
         issueRegistrationAccessToken: false,
       },
       rpInitiatedLogout: { enabled: true, logoutSource: logoutPage(base), postLogoutSuccessSource: signedOutPage },
-      dPoP: { enabled: false },
+      // RFC 9449 (DESIGN D15): proofs at the token endpoint bind access tokens (`cnf.jkt`) and,
+      // for public clients, refresh tokens (§5); a replayed proof is refused (its jti is stored).
+      dPoP: {
+        enabled: true,
+        nonceSecret: deps.dpopNonceSecret,
+        requireNonce: () => config.dpop.nonces,
+        allowReplay: false,
+      },
       pushedAuthorizationRequests: { enabled: false },
       // OpenID RP Metadata Choices: a document listing several auth methods gets the first usable
       // one (`classifyCimdClient` orders them: private_key_jwt with keys, else none).

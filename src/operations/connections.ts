@@ -30,6 +30,12 @@ const grant = z.object({
   scope: z.string().describe('Space-separated scopes granted.'),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
+  dpopJkt: z
+    .string()
+    .nullable()
+    .describe(
+      'Key-bound grant (DPoP, RFC 9449): the RFC 7638 thumbprint of the key its latest tokens are bound to (their cnf.jkt); null for bearer tokens.',
+    ),
 });
 
 const clientId = z.string().min(1).max(200);
@@ -57,6 +63,7 @@ export const listConnectedGrants = defineOperation({
       scope: g.scope,
       createdAt: g.createdAt,
       lastUsedAt: g.lastUsedAt,
+      dpopJkt: g.dpopJkt,
     }));
     return { grants, nextCursor: page.nextCursor };
   },

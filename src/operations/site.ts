@@ -28,6 +28,11 @@ const application = z.object({
   confidential: z
     .boolean()
     .describe('true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way.'),
+  dpopRequired: z
+    .boolean()
+    .describe(
+      'true: every token request must carry a DPoP proof (RFC 9449), so its tokens are bound to its key; a request without one gets invalid_dpop_proof.',
+    ),
 });
 const withSecret = application.extend({
   clientSecret: z.string().optional().describe("A confidential client's secret: shown only in this answer."),
@@ -112,6 +117,12 @@ export const NEW_APPLICATION_BODY = {
     .boolean()
     .optional()
     .describe('true: the client gets a secret, shown once (default false: public, PKCE only).'),
+  dpopRequired: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: its token requests must carry a DPoP proof (RFC 9449), binding its tokens to its key (default false).',
+    ),
 };
 
 export const createApplication = defineOperation({
@@ -145,6 +156,7 @@ export const createApplication = defineOperation({
         redirectUris: body.redirectUris,
         scope: body.scopes.join(' '),
         confidential: body.confidential,
+        dpopRequired: body.dpopRequired,
       },
       ctx.userId,
     );
@@ -177,6 +189,7 @@ export const updateApplication = defineOperation({
     clientName: NEW_APPLICATION_BODY.clientName.optional(),
     redirectUris: NEW_APPLICATION_BODY.redirectUris.optional(),
     scopes: NEW_APPLICATION_BODY.scopes.optional(),
+    dpopRequired: NEW_APPLICATION_BODY.dpopRequired,
   },
   response: application,
   ifMatch: 'getOAuthApplication',
@@ -193,6 +206,7 @@ export const updateApplication = defineOperation({
       clientName: body.clientName,
       redirectUris: body.redirectUris,
       scope: body.scopes?.join(' '),
+      dpopRequired: body.dpopRequired,
     });
   },
 });

@@ -42,7 +42,7 @@ import { OPERATOR_SCOPE_DESCRIPTIONS } from '../domain/scopes.js';
 import type { AdminServices } from '../operations/operation.js';
 import { AccessDenied, InvalidRequest, NotFound } from '../errors/catalogue.js';
 import type { WebSession, WebSessions } from './session.js';
-import { checkCsrf, requireSession, sendPage } from './web-routes.js';
+import { KEY_BOUND_BADGE, checkCsrf, requireSession, sendPage } from './web-routes.js';
 import { parseForm as form, formBody } from '../http/body.js';
 import { button, count, e, header, notice, page, table, when, type NavLink } from './views.js';
 import { barChart, stackedDailyChart } from './charts.js';
@@ -257,6 +257,7 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
     redirectUris: 'Redirect URIs',
     scopes: 'Scopes',
     confidential: 'Confidential',
+    dpopRequired: 'Require DPoP',
   };
   /**
    * The scope checkboxes of an application form, each described to the operator (what it lets the
@@ -267,12 +268,16 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
       (s) =>
         `<label class="choice"><input type="checkbox" name="scopes" value="${e(s)}"${picked.has(s) ? ' checked' : ''}> <code>${e(s)}</code> ${e(OPERATOR_SCOPE_DESCRIPTIONS[s] ?? '')}</label>`,
     ).join('\n');
+  /** The switch of DESIGN D15 on an application form (RFC 9449 §5.2 `dpop_bound_access_tokens`). */
+  const dpopChoice = (checked: boolean): string =>
+    `<label class="choice"><input type="checkbox" name="dpop_required" value="on"${checked ? ' checked' : ''}> Require DPoP: every token request must prove possession of the app's key (RFC 9449), so a copied token is useless elsewhere. Only for apps whose developer supports DPoP.</label>`;
   /** What an application form shows: the stored application, or what was just submitted. */
   interface AppForm {
     clientName: string;
     redirectUris: string[];
     scopes: string[];
     confidential?: boolean;
+    dpopRequired?: boolean;
   }
 
   const appsPage = async (ctx: Context, op: Operator, extra = '', status = 200, kept?: AppForm) => {
@@ -282,7 +287,7 @@ ${stackedDailyChart('Usage', `MCP/API usage by client: tokens issued and refresh
       `<code>${e(a.clientId)}</code>`,
       a.redirectUris.map((u) => `<code>${e(u)}</code>`).join('<br>'),
       `<code>${e(a.scope)}</code>`,
-      a.confidential ? 'Confidential' : 'Public',
+      `${a.confidential ? 'Confidential' : 'Public'}${a.dpopRequired ? ' · DPoP required' : ''}`,
       e(when(a.createdAt)),
       [
         `<a href="/admin/${e(op.site.id)}/apps/${encodeURIComponent(a.clientId)}" aria-label="Edit ${e(a.clientName)}">Edit</a>`,
@@ -314,6 +319,7 @@ ${table('Applications of this site', ['Name', 'client_id', 'Redirect URIs', 'Sco
 <textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e((kept?.redirectUris ?? []).join('\n'))}</textarea>
 <fieldset><legend>Scopes</legend>${scopes}</fieldset>
 <label class="choice"><input type="checkbox" name="confidential" value="on"${kept?.confidential ? ' checked' : ''}> Confidential: the application runs on a server and keeps a secret (shown once). Leave unchecked for an app on a computer or phone (public, PKCE only).</label>
+${dpopChoice(kept?.dpopRequired ?? false)}
 <button type="submit">Create application</button>
 </form>`,
       status,
@@ -367,6 +373,7 @@ ${apps.length > 0 ? table('Applications of this site (suspended)', ['Name', 'cli
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
     const fields = { ...applicationFields(body), confidential: body.confidential === 'on' };
+    if (body.dpop_required === 'on') Object.assign(fields, { dpopRequired: true });
     const done: Outcome<{ clientId: string; clientName: string; clientSecret?: string }> = await act(
       services,
       op,
@@ -443,6 +450,7 @@ ${secret}
 <label for="redirect_uris">Redirect URIs (one per line: https://… or http://127.0.0.1/…)</label>
 <textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e((kept?.redirectUris ?? app.redirectUris).join('\n'))}</textarea>
 <fieldset><legend>Scopes</legend>${scopes}</fieldset>
+${dpopChoice(kept?.dpopRequired ?? app.dpopRequired)}
 <button type="submit">Save</button>
 </form>
 <p><a href="/admin/${e(op.site.id)}/apps">Back to OAuth applications</a></p>`,
@@ -462,7 +470,8 @@ ${secret}
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const app = await ownApp(op, ctx.params.client!);
-    const fields = applicationFields(formBody(ctx));
+    const posted = formBody(ctx);
+    const fields = { ...applicationFields(posted), dpopRequired: posted.dpop_required === 'on' };
     const done = await act(
       services,
       op,
@@ -550,7 +559,7 @@ ${secret}
     const cursor = pageCursor(ctx);
     const list = await readPage(() => services.connections.pageOfSite(op.site.id, { limit: ADMIN_PAGE_SIZE, cursor }));
     const rows = list.items.map((c) => [
-      `<strong>${e(c.clientName)}</strong>${suspended.has(c.clientId) ? ' <span class="badge">suspended</span>' : ''}<br><small><code>${e(c.clientId)}</code></small>`,
+      `<strong>${e(c.clientName)}</strong>${suspended.has(c.clientId) ? ' <span class="badge">suspended</span>' : ''}${c.dpopJkt ? ` ${KEY_BOUND_BADGE}` : ''}<br><small><code>${e(c.clientId)}</code></small>`,
       e(c.kindLabel),
       e(c.userEmail),
       `<code>${e(c.scope)}</code>`,

@@ -123,11 +123,26 @@ export interface ConnectedApp {
   createdAt: string;
   /** Latest use of any of its grants (ISO 8601 UTC), null when never used. */
   lastUsedAt: string | null;
+  /**
+   * True when the latest tokens of every grant it used are DPoP-bound to the app's key (RFC 9449,
+   * DESIGN D15), and it used one; a grant never used has no tokens to tell.
+   */
+  keyBound: boolean;
 }
+
+/**
+ * What the connected-apps pages show for a DPoP-bound grant (RFC 9449, DESIGN D15): its tokens are
+ * useless to anyone without the app's key.
+ */
+export const KEY_BOUND_BADGE =
+  '<span class="badge" title="Its tokens are bound to a key the app holds (DPoP): a copied token is useless elsewhere.">key-bound</span>';
 
 /** Groups a member's grants by client: one row per app. */
 export function groupByApp(connections: Connection[]): ConnectedApp[] {
   const apps = new Map<string, ConnectedApp>();
+  // Clients with a used grant whose tokens are key-bound, and with one whose tokens are bearer.
+  const bound = new Set<string>();
+  const bearerUse = new Set<string>();
   for (const c of connections) {
     const app = apps.get(c.clientId) ?? {
       clientId: c.clientId,
@@ -138,6 +153,7 @@ export function groupByApp(connections: Connection[]): ConnectedApp[] {
       grantIds: [],
       createdAt: c.createdAt,
       lastUsedAt: null,
+      keyBound: false,
     };
     apps.set(c.clientId, app);
     if (!app.sites.includes(c.siteName)) app.sites.push(c.siteName);
@@ -145,7 +161,10 @@ export function groupByApp(connections: Connection[]): ConnectedApp[] {
     app.grantIds.push(c.grantId);
     if (c.createdAt < app.createdAt) app.createdAt = c.createdAt;
     if (c.lastUsedAt && (!app.lastUsedAt || c.lastUsedAt > app.lastUsedAt)) app.lastUsedAt = c.lastUsedAt;
+    if (c.lastUsedAt && c.dpopJkt) bound.add(c.clientId);
+    else if (c.lastUsedAt) bearerUse.add(c.clientId);
   }
+  for (const app of apps.values()) app.keyBound = bound.has(app.clientId) && !bearerUse.has(app.clientId);
   const order = Object.keys(SCOPES);
   for (const app of apps.values()) app.scopes.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   return [...apps.values()];
@@ -305,7 +324,7 @@ ${button('/signout', sessions.csrf(session.sid), 'Sign out')}
     }
     const csrf = sessions.csrf(session.sid);
     const rows = groupByApp(await deps.connections.ofUser(user.id)).map((app) => [
-      `<strong>${e(app.clientName)}</strong><br><small>${e(app.kindLabel)}</small>`,
+      `<strong>${e(app.clientName)}</strong><br><small>${e(app.kindLabel)}</small>${app.keyBound ? `<br>${KEY_BOUND_BADGE}` : ''}`,
       e(app.sites.join(', ')),
       scopeList(app.scopes),
       e(when(app.createdAt)),

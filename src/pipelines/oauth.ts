@@ -12,6 +12,7 @@
  * (src/oauth/id-token-policy.ts: no id_token on refresh, none before signing starts).
  */
 import { completeDiscovery, nameIdentityScopes } from '../oauth/provider-hooks.js';
+import { explainMissingDpopProof } from '../oauth/dpop-policy.js';
 import { defaultScopeMiddleware, keepKnownScopes } from '../oauth/default-scope.js';
 import { authorizationGuard } from '../oauth/suspension.js';
 import { settleRefreshRotation } from '../oauth/refresh-rotation.js';
@@ -51,7 +52,11 @@ export function oauthPipelines(services: Services): Pipelines {
     jwks: ring ? answersEveryMethod(serveRingJwks) : providerAlone,
     authorization: answersEveryMethod(keepKnownScopes, fillDefaultScope, refuseSuspendedClient),
     resume: providerAlone,
-    token: answersEveryMethod(nameIdentityScopes, settleRefreshRotation),
+    token: answersEveryMethod(
+      explainMissingDpopProof(services.provider, config.docsUrl),
+      nameIdentityScopes,
+      settleRefreshRotation,
+    ),
     revocation: providerAlone,
     introspection: providerAlone,
     // DESIGN D1: the table decides (vendor record, refusal) before the provider creates a loopback client.

@@ -33,6 +33,7 @@ export function resourcePipelines(services: Services, openapi: Record<string, un
     docsUrl: config.docsUrl,
     logger,
     services: services.tools,
+    dpop: services.dpop,
   });
   // GraphiQL (development; docs/account-api.md "Schema, introspection, GraphiQL"): a page for a
   // browser's GET, before the row's bearer step; it carries no account data.

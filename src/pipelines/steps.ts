@@ -82,7 +82,7 @@ export function sharedSteps(services: Services): ColumnSteps {
         config.docsUrl,
         row.surface === 'graphql' ? 'accountApi' : row.surface === 'problem' ? 'adminApi' : 'errors',
       );
-      const step = bearer(provider, config.baseUrl, accounts, {
+      const step = bearer(provider, config.baseUrl, accounts, services.dpop, {
         scopes: auth.scopes,
         challengeScope: auth.challengeScope,
         errorUri,

@@ -33,6 +33,8 @@ export interface ConnectedGrant {
   scope: string;
   createdAt: string;
   lastUsedAt: string | null;
+  /** Thumbprint of the key its latest tokens are DPoP-bound to (RFC 9449); null for bearer tokens. */
+  dpopJkt: string | null;
 }
 
 /**
@@ -47,6 +49,8 @@ const REMEMBERED_TOUCHES = 10_000;
 export class ConnectedGrants {
   /** grant id → when this process last wrote its `last_used_at` (epoch ms). */
   private readonly touched = new Map<string, number>();
+  /** grant id → the key binding this process last wrote for it (DESIGN D15), null = bearer. */
+  private readonly bindings = new Map<string, string | null>();
 
   /**
    * @param db the platform store
@@ -81,30 +85,42 @@ export class ConnectedGrants {
 
   /**
    * Notes a use (token issued or refreshed) of a grant, to {@link LAST_USE_RESOLUTION_MS}: a use
-   * within that time of this process's last write for the grant writes nothing.
+   * within that time of this process's last write for the grant writes nothing, unless the key
+   * its tokens are bound to changed (DESIGN D15: the pages show the binding at once).
+   * @param dpopJkt the issued access token's `cnf.jkt` (RFC 9449 §6.1); undefined for a bearer token
    * @throws what the platform store throws (the next use writes again)
    */
-  async touch(grantId: string, now = new Date()): Promise<void> {
+  async touch(grantId: string, now = new Date(), dpopJkt?: string): Promise<void> {
     const at = now.getTime();
     const last = this.touched.get(grantId);
-    if (last !== undefined && at - last >= 0 && at - last < LAST_USE_RESOLUTION_MS) return;
-    if (this.touched.size >= REMEMBERED_TOUCHES) this.touched.clear();
+    const binding = dpopJkt ?? null;
+    const bindingKnown = this.bindings.has(grantId) && this.bindings.get(grantId) === binding;
+    if (bindingKnown && last !== undefined && at - last >= 0 && at - last < LAST_USE_RESOLUTION_MS) return;
+    if (this.touched.size >= REMEMBERED_TOUCHES) {
+      this.touched.clear();
+      this.bindings.clear();
+    }
     this.touched.set(grantId, at);
+    this.bindings.set(grantId, binding);
     try {
       await this.db
         .updateTable('connected_grants')
-        .set({ last_used_at: now.toISOString() })
+        .set({ last_used_at: now.toISOString(), dpop_jkt: binding })
         .where('grant_id', '=', grantId)
         .execute();
     } catch (err) {
       this.touched.delete(grantId);
+      this.bindings.delete(grantId);
       throw err;
     }
   }
 
   /** Forgets grants (revoked or expired). */
   async forget(grantIds: readonly string[]): Promise<void> {
-    for (const id of grantIds) this.touched.delete(id);
+    for (const id of grantIds) {
+      this.touched.delete(id);
+      this.bindings.delete(id);
+    }
     if (grantIds.length > 0)
       await this.db
         .deleteFrom('connected_grants')
@@ -127,6 +143,7 @@ export class ConnectedGrants {
         'connected_grants.scope as scope',
         'connected_grants.created_at as createdAt',
         'connected_grants.last_used_at as lastUsedAt',
+        'connected_grants.dpop_jkt as dpopJkt',
       ])
       .orderBy('connected_grants.created_at', 'desc')
       .orderBy('connected_grants.grant_id', 'desc');

@@ -1301,6 +1301,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // DESIGN D15: a grant whose tokens are DPoP-bound (RFC 9449) names the key's thumbprint, so the
+  // connected-apps pages can show that a copied token is useless elsewhere. Additive: null = not bound.
+  '0032_dpop_bound_grants': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('connected_grants').addColumn('dpop_jkt', 'text').execute();
+    },
+  },
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -261,6 +261,11 @@ export interface ConnectedGrantsTable {
   created_at: string;
   /** Last token issuance or refresh of the grant; null before the first. */
   last_used_at: string | null;
+  /**
+   * RFC 7638 thumbprint of the key the grant's latest tokens are DPoP-bound to (RFC 9449 `cnf.jkt`);
+   * null when they are bearer tokens. Migration 0030.
+   */
+  dpop_jkt: string | null;
 }
 
 export interface PlatformDatabase {

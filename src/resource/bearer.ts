@@ -7,6 +7,10 @@
  *   401 `invalid_token`;
  * - a valid token without a scope the operation needs: 403 `insufficient_scope` with `scope=`.
  *
+ * DPoP (RFC 9449 §7, DESIGN D15): `Authorization: DPoP <token>` with a `DPoP` proof is checked by
+ * src/resource/dpop.ts; a DPoP-bound token (`cnf.jkt`) sent as `Bearer`, or with a proof of
+ * another key, is 401 `invalid_token` under a `DPoP` challenge.
+ *
  * Every challenge names a `scope` (DESIGN D4; MCP authorization, "scope selection"): the scope to
  * ask for next. A client that sees none asks for every scope in `scopes_supported`, which no client
  * kind may hold (`invalid_scope`). See `ScopeHint` for how it is chosen.
@@ -16,8 +20,9 @@ import type Provider from 'oidc-provider';
 import { narrowest, parseScope, satisfies } from '../domain/scopes.js';
 import { defaultScopeOf } from '../domain/client-kinds.js';
 import { clientMetadata } from '../domain/client-metadata.js';
-import { challenge } from '../http/challenge.js';
+import { challenge, dpopChallenge } from '../http/challenge.js';
 import type { Accounts, Site, User } from '../platform/accounts.js';
+import type { DpopProofs, VerifiedProof } from './dpop.js';
 
 // `challenge()` and the RFC 9728 metadata URL live in the HTTP layer (src/http/challenge.ts), so
 // that every surface's error mapper can build a challenge without importing a resource server.
@@ -96,6 +101,31 @@ export function readBearerToken(ctx: Context, baseUrl: string, hint: ScopeHint):
   return match[1];
 }
 
+/** An access token as the Authorization header carries it (RFC 6750 §2.1, RFC 9449 §7.1). */
+export interface PresentedToken {
+  token: string;
+  scheme: 'Bearer' | 'DPoP';
+}
+
+/**
+ * Extracts the token of an `Authorization: Bearer` or `Authorization: DPoP` header; undefined when
+ * there is none.
+ * @throws HttpError 401 invalid_token for any other Authorization header
+ */
+export function readAccessToken(ctx: Context, baseUrl: string, hint: ScopeHint): PresentedToken | undefined {
+  const header = ctx.get('authorization');
+  if (!header) return undefined;
+  const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  if (!match) return { token: readBearerToken(ctx, baseUrl, hint)!, scheme: 'Bearer' };
+  return { token: match[2]!, scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer' };
+}
+
+/** The DPoP proof of a request sent with `Authorization: DPoP`, verified, and where to record it. */
+export interface ProofOfPossession {
+  proofs: DpopProofs;
+  proof: VerifiedProof;
+}
+
 /**
  * What the `AccessToken` adapter answers about a token that is gone (src/oauth/token-tombstones.ts,
  * reached through the provider so that this layer imports nothing of src/oauth).
@@ -132,26 +162,27 @@ export async function authenticate(
   token: string,
   members: Members,
   hint: ScopeHint,
+  possession?: ProofOfPossession,
 ): Promise<Principal> {
   // Opaque tokens only (DESIGN D3); anything longer than a stored id cannot be one of ours.
   // Expired tokens are read too (until purged): their client tells which scope to ask for next.
   const at = token.length <= 128 ? await provider.AccessToken.find(token, { ignoreExpiration: true }) : undefined;
   // DESIGN D4: the operation's scope, else the default of the token's client: read from the token,
   // or, for a revoked or purged one, from its tombstone (issue #26); else the surface's fallback.
-  const refuse = async (description: string) =>
-    challenge(
-      baseUrl,
-      401,
-      'invalid_token',
-      description,
+  // RFC 9449 §7.1: a request that used DPoP, or a DPoP-bound token, is answered with a DPoP challenge.
+  const boundTo = (at as { jkt?: string } | undefined)?.jkt;
+  const refuse = async (description: string) => {
+    const scope =
       hint.operation ??
-        (await clientDefaultScope(
-          provider,
-          at ? at.clientId : token.length <= 128 ? await clientOfGoneToken(provider, token) : undefined,
-        )) ??
-        hint.fallback,
-      hint.errorUri,
-    );
+      (await clientDefaultScope(
+        provider,
+        at ? at.clientId : token.length <= 128 ? await clientOfGoneToken(provider, token) : undefined,
+      )) ??
+      hint.fallback;
+    return possession || boundTo
+      ? dpopChallenge(baseUrl, 'invalid_token', description, scope, hint.errorUri)
+      : challenge(baseUrl, 401, 'invalid_token', description, scope, hint.errorUri);
+  };
   if (!at) throw await refuse('the access token is unknown or was revoked: sign in again');
   if (at.isExpired) throw await refuse('the access token has expired: refresh it or sign in again');
   const aud = at.aud as string | string[] | undefined;
@@ -160,12 +191,32 @@ export async function authenticate(
     // SPEC §5.6: a token issued for another origin (or an audience-less one) is not ours to accept.
     throw await refuse(`the access token is not bound to ${baseUrl}: request it with resource=${baseUrl}`);
   }
+  // RFC 9449 §7.1: the proof's key must be the one the token is bound to (`cnf.jkt`, §6.1).
+  if (!possession && boundTo) {
+    throw await refuse(
+      'the access token is bound to a DPoP key: send it as Authorization: DPoP <access token> with a DPoP proof signed by that key (RFC 9449 §7)',
+    );
+  }
+  if (possession && boundTo !== possession.proof.jkt) {
+    throw await refuse(
+      boundTo
+        ? 'the DPoP proof is signed by another key than the one the access token is bound to'
+        : 'the access token is not DPoP-bound: send it as Authorization: Bearer <access token>',
+    );
+  }
   const siteId = (at.extra as { org_id?: unknown } | undefined)?.org_id;
   if (!at.accountId || !at.grantId || typeof siteId !== 'string') {
     throw await refuse('the access token acts for no member of a site: sign in as a person');
   }
   const member = await members.liveMemberAt(at.accountId, siteId);
   if (!member) throw await refuse('the access token acts for no member of its site');
+  // RFC 9449 §11.1: the proof is spent once everything else holds (a refused request writes nothing).
+  if (possession) {
+    await possession.proofs.remember(possession.proof, {
+      scope: hint.operation ?? hint.fallback,
+      errorUri: hint.errorUri,
+    });
+  }
   return {
     roles: member.roles,
     user: member.user,
@@ -177,6 +228,31 @@ export async function authenticate(
     grantId: at.grantId,
     expiresAt: at.exp ?? 0,
   };
+}
+
+/**
+ * Reads the request's access token, `Bearer` or `DPoP` (its proof verified first, RFC 9449 §7.1),
+ * and resolves it to a principal with `authenticate`; undefined when the request carries none.
+ * @param proofs the resource side's DPoP checks (src/resource/dpop.ts)
+ * @param options.body the raw request body, for a proof's `content_digest` claim (`/mcp`)
+ * @throws HttpError 401 `invalid_token`, `invalid_dpop_proof` or `use_dpop_nonce` (see
+ *   `authenticate` and `DpopProofs.verify`)
+ */
+export async function authenticateRequest(
+  ctx: Context,
+  provider: Provider,
+  baseUrl: string,
+  members: Members,
+  hint: ScopeHint,
+  proofs: DpopProofs,
+  options: { body?: string } = {},
+): Promise<Principal | undefined> {
+  const presented = readAccessToken(ctx, baseUrl, hint);
+  if (!presented) return undefined;
+  if (presented.scheme === 'Bearer') return authenticate(provider, baseUrl, presented.token, members, hint);
+  const refusal = { scope: hint.operation ?? hint.fallback, errorUri: hint.errorUri };
+  const proof = await proofs.verify(ctx, presented.token, refusal, options);
+  return authenticate(provider, baseUrl, presented.token, members, hint, { proofs, proof });
 }
 
 /**
@@ -193,14 +269,15 @@ export function bearer(
   provider: Provider,
   baseUrl: string,
   members: Members,
+  proofs: DpopProofs,
   options: { anonymous?: boolean; scopes?: readonly string[]; challengeScope?: string; errorUri?: string } = {},
 ): Middleware {
   // DESIGN D4: the surface's own scopes are what a refused caller should ask for next.
   const own = options.scopes?.length ? options.scopes.join(' ') : options.challengeScope;
   const hint: ScopeHint = { operation: own, fallback: own ?? ANY_KIND_SCOPE, errorUri: options.errorUri };
   return async function authenticateBearer(ctx, next) {
-    const token = readBearerToken(ctx, baseUrl, hint);
-    if (token === undefined) {
+    const principal = await authenticateRequest(ctx, provider, baseUrl, members, hint, proofs);
+    if (principal === undefined) {
       if (!options.anonymous)
         throw challenge(
           baseUrl,
@@ -211,7 +288,6 @@ export function bearer(
           hint.errorUri,
         );
     } else {
-      const principal = await authenticate(provider, baseUrl, token, members, hint);
       if (options.scopes) requireScopes(baseUrl, principal, options.scopes);
       (ctx.state as BearerState).principal = principal;
     }

@@ -2358,6 +2358,8 @@ export interface operations {
                             createdAt: string;
                             /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
                             confidential: boolean;
+                            /** @description true: every token request must carry a DPoP proof (RFC 9449), so its tokens are bound to its key; a request without one gets invalid_dpop_proof. */
+                            dpopRequired: boolean;
                             suspended: boolean;
                         }[];
                         mcpConnectionsEnabled: boolean;
@@ -2429,6 +2431,8 @@ export interface operations {
                     scopes: ("openid" | "profile" | "email" | "account:read" | "account:write")[];
                     /** @description true: the client gets a secret, shown once (default false: public, PKCE only). */
                     confidential?: boolean;
+                    /** @description true: its token requests must carry a DPoP proof (RFC 9449), binding its tokens to its key (default false). */
+                    dpopRequired?: boolean;
                 };
             };
         };
@@ -2449,6 +2453,8 @@ export interface operations {
                         createdAt: string;
                         /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
                         confidential: boolean;
+                        /** @description true: every token request must carry a DPoP proof (RFC 9449), so its tokens are bound to its key; a request without one gets invalid_dpop_proof. */
+                        dpopRequired: boolean;
                         /** @description A confidential client's secret: shown only in this answer. */
                         clientSecret?: string;
                     };
@@ -2536,6 +2542,8 @@ export interface operations {
                         createdAt: string;
                         /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
                         confidential: boolean;
+                        /** @description true: every token request must carry a DPoP proof (RFC 9449), so its tokens are bound to its key; a request without one gets invalid_dpop_proof. */
+                        dpopRequired: boolean;
                     };
                 };
             };
@@ -2678,6 +2686,8 @@ export interface operations {
                     clientName?: string;
                     redirectUris?: string[];
                     scopes?: ("openid" | "profile" | "email" | "account:read" | "account:write")[];
+                    /** @description true: its token requests must carry a DPoP proof (RFC 9449), binding its tokens to its key (default false). */
+                    dpopRequired?: boolean;
                 };
             };
         };
@@ -2697,6 +2707,8 @@ export interface operations {
                         createdAt: string;
                         /** @description true: authenticates at the token endpoint with its secret (client_secret_post); PKCE either way. */
                         confidential: boolean;
+                        /** @description true: every token request must carry a DPoP proof (RFC 9449), so its tokens are bound to its key; a request without one gets invalid_dpop_proof. */
+                        dpopRequired: boolean;
                     };
                 };
             };
@@ -2880,6 +2892,8 @@ export interface operations {
                             scope: string;
                             createdAt: string;
                             lastUsedAt: string | null;
+                            /** @description Key-bound grant (DPoP, RFC 9449): the RFC 7638 thumbprint of the key its latest tokens are bound to (their cnf.jkt); null for bearer tokens. */
+                            dpopJkt: string | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;

@@ -29,7 +29,7 @@ import {
 import { renderError } from '../../src/errors/render.js';
 import { toGraphQLError } from '../../src/errors/surfaces/graphql.js';
 import { toolError } from '../../src/errors/surfaces/jsonrpc.js';
-import { challenge } from '../../src/http/challenge.js';
+import { challenge, dpopChallenge } from '../../src/http/challenge.js';
 import { resolveRoute } from '../../src/http/route-table.js';
 import { PlatformError, type PlatformErrorCode } from '../../src/platform/errors.js';
 
@@ -41,6 +41,9 @@ const HIDDEN = 'db password hunter2 at pool.ts:42';
 const SAMPLES = {
   invalid_request: () => new InputError([{ in: 'body', pointer: '/slug', detail: 'too short' }]),
   invalid_token: () => challenge(BASE, 401, 'invalid_token', 'the access token has expired', 'openid'),
+  invalid_dpop_proof: () => dpopChallenge(BASE, 'invalid_dpop_proof', 'the DPoP proof is for another URL', 'openid'),
+  use_dpop_nonce: () =>
+    dpopChallenge(BASE, 'use_dpop_nonce', 'this server requires a DPoP nonce', 'openid', undefined, 'n0nce'),
   insufficient_scope: () =>
     challenge(BASE, 403, 'insufficient_scope', 'the access token lacks the scope school:read', 'school:read'),
   access_denied: () =>
@@ -196,7 +199,8 @@ describe.each(Object.keys(SURFACE_PATHS) as Surface[])('the %s surface renders e
     assertSurface(surface, code, answer);
     for (const [name, value] of Object.entries(sample.headers)) expect(answer.headers.get(name)).toBe(value);
     if (answer.status === 401 || answer.status === 403)
-      expect(answer.headers.get('www-authenticate') ?? '').toMatch(/^Bearer\b/);
+      // RFC 9449 §7.1: the DPoP codes are challenged under the DPoP scheme.
+      expect(answer.headers.get('www-authenticate') ?? '').toMatch(code.includes('dpop') ? /^DPoP\b/ : /^Bearer\b/);
     if (!CODES[code].expose) {
       expect(answer.text).not.toContain('hunter2');
       if (surface !== 'html') expect(answer.text).toContain('req-123');

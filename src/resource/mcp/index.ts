@@ -16,7 +16,8 @@
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { ANY_KIND_SCOPE, authenticate, readBearerToken, type ScopeHint } from '../bearer.js';
+import { ANY_KIND_SCOPE, authenticateRequest, type ScopeHint } from '../bearer.js';
+import type { DpopProofs } from '../dpop.js';
 import { docsLink } from '../../http/docs-links.js';
 import { readJsonRpcBody, refuseForbiddenBatch, type JsonRpcBody } from './body.js';
 import { JsonRpcHttpError, sendJsonRpcError } from './errors.js';
@@ -36,6 +37,8 @@ export interface McpDeps {
   logger: Logger;
   /** The platform services the tools run against (the same instances as the Account API's and the admin API's). */
   services: ToolServices;
+  /** DPoP proofs (RFC 9449 §7; a proof's `content_digest` is checked against the JSON-RPC body). */
+  dpop: DpopProofs;
 }
 
 interface McpState {
@@ -75,13 +78,18 @@ function authenticateCaller(deps: McpDeps): Middleware {
   const errorUri = docsLink(deps.docsUrl, 'challenges');
   return async (ctx, next) => {
     const hint: ScopeHint = { operation: calledToolScopes(state(ctx).body.parsed), fallback: ANY_KIND_SCOPE, errorUri };
-    const token = readBearerToken(ctx, deps.baseUrl, hint);
-    if (token === undefined) {
-      state(ctx).caller = { roles: [] };
-    } else {
-      const principal = await authenticate(deps.provider, deps.baseUrl, token, deps.services.accounts, hint);
-      state(ctx).caller = { principal, roles: [...(principal.roles ?? [])] };
-    }
+    const principal = await authenticateRequest(
+      ctx,
+      deps.provider,
+      deps.baseUrl,
+      deps.services.accounts,
+      hint,
+      deps.dpop,
+      {
+        body: state(ctx).body.raw,
+      },
+    );
+    state(ctx).caller = principal ? { principal, roles: [...(principal.roles ?? [])] } : { roles: [] };
     await next();
   };
 }
