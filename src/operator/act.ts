@@ -32,6 +32,22 @@ function readable(issue: InputIssue, labels: Record<string, string>): string {
 }
 
 /**
+ * Checks `raw` against operation `id`'s input schemas without running it (a page that asks for a
+ * confirmation first refuses bad input before asking).
+ * @returns ok, or the 400 refusal `act` would answer
+ */
+export function checkInput(
+  id: string,
+  raw: { params?: Record<string, unknown>; body?: Record<string, unknown> },
+  labels: Record<string, string> = {},
+): { ok: true } | { ok: false; status: 400; message: string } {
+  const checked = validateInput(operation(id), raw);
+  return checked.ok
+    ? { ok: true }
+    : { ok: false, status: 400, message: checked.issues.map((i) => readable(i, labels)).join('; ') };
+}
+
+/**
  * Runs operation `id` with `raw` input as the page's operator.
  * @param labels the form's field names as people read them, by input field
  * @returns the result, or the refusal (400 for invalid input; a domain refusal's status otherwise)

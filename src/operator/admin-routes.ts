@@ -48,7 +48,7 @@ import { parseForm as form, formBody } from '../http/body.js';
 import { button, e, header, notice, page, table, when, type NavLink } from './views.js';
 import { barChart, stackedDailyChart } from './charts.js';
 import { mountPeople } from './admin-people.js';
-import { act, fieldList, type Outcome } from './act.js';
+import { act, checkInput, fieldList, type Outcome } from './act.js';
 import { ADMIN_PAGE_SIZE, BAD_CURSOR, pageCursor, pager, readPage } from './pages.js';
 
 export interface AdminDeps {
@@ -483,8 +483,16 @@ ${fields.scopes.map((sc) => `<input type="hidden" name="scopes" value="${e(sc)}"
     const body = formBody(ctx);
     const fields = applicationFields(body);
     const same = (a: string[], b: string[]) => a.length === b.length && a.every((u) => b.includes(u));
-    if (!same(fields.redirectUris, app.redirectUris) && body.confirm_redirects !== 'yes')
+    if (!same(fields.redirectUris, app.redirectUris) && body.confirm_redirects !== 'yes') {
+      const checked = checkInput(
+        'updateOAuthApplication',
+        { params: { clientId: app.clientId }, body: fields },
+        APPLICATION_LABELS,
+      );
+      if (!checked.ok)
+        return editPage(ctx, op, app, notice(`Not saved: ${checked.message}`, 'alert'), checked.status, fields);
       return redirectChangePage(ctx, op, app, fields);
+    }
     const done = await act(
       services,
       op,
