@@ -606,7 +606,7 @@ ${pager(`/admin/${op.site.id}/connections`, {}, cursor, list.nextCursor)}`,
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
     // For the notice only: how many grants the action ends (counted in SQL, issue #29; the
-    // operation revokes every one of them, page by page, src/oauth/connections.ts).
+    // operation revokes every one of them, in bounded batches, src/oauth/connections.ts).
     const n =
       typeof body.grant_id === 'string'
         ? 1
