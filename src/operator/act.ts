@@ -17,7 +17,15 @@ export interface PageOperator {
 }
 
 /** What an action came to: its result, or a refusal with the HTTP status of the page and a message for people. */
-export type Outcome<R = unknown> = { ok: true; result: R } | { ok: false; status: number; message: string };
+export type Outcome<R = unknown> =
+  | { ok: true; result: R }
+  | {
+      ok: false;
+      status: number;
+      message: string;
+      /** Headers of the refusal for the page's answer (`Retry-After` of a 429). */
+      headers?: Record<string, string>;
+    };
 
 /** A form value that may repeat (checkboxes): always a list of strings. */
 export const fieldList = (value: unknown): string[] =>
@@ -74,6 +82,7 @@ export async function act<R = unknown>(
     return { ok: true, result: result as R };
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
-    return { ok: false, status: fromDomain(err).status, message: err.message };
+    const refusal = fromDomain(err);
+    return { ok: false, status: refusal.status, message: err.message, headers: refusal.headers };
   }
 }

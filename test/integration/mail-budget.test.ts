@@ -16,7 +16,7 @@
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { CookieJar, parseForm } from '../helpers/user-agent.js';
 import { mailsTo, readOutbox } from '../helpers/outbox.js';
-import { callApi, mcpOperator, operatorToken } from '../helpers/operator-surfaces.js';
+import { AdminBrowser, callApi, mcpOperator, operatorToken } from '../helpers/operator-surfaces.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -145,6 +145,17 @@ test('invitations spend the recipient budget: the sixth invitation of one addres
     email: string;
   }>;
   expect(pending.filter((i) => i.email === 'invited-often@victims.test')).toHaveLength(5);
+  // The admin area's invitation form answers the same refusal, with its Retry-After.
+  const admin = new AdminBrowser(server.baseUrl);
+  await admin.signIn('owner@demo.test');
+  const csrf = await admin.csrf('/admin/demo/people');
+  const form = await admin.post('/admin/demo/invitations', {
+    csrf,
+    email: 'invited-often@victims.test',
+    role: 'student',
+  });
+  expect([form.status, form.retryAfter]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+  expect(form.html).toContain('Too many e-mails were asked for just now.');
 });
 
 test("an invitation page's join links spend the budgets too", async () => {
