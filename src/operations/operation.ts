@@ -120,6 +120,13 @@ export interface McpView<R> {
    */
   output?: Shape;
   present?: (result: R, args: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Input fields the tool does not take, each with why (e.g. the redirect URIs of an application:
+   * a change only a surface that can show the operator what changes may make). The tool's input
+   * lists each as a field that refuses any value, with that reason, so a call naming it fails
+   * instead of being quietly cut; the field never reaches `run` from MCP.
+   */
+  withheld?: Readonly<Record<string, string>>;
 }
 
 /** One admin operation. `P`/`Q`/`B` are zod raw shapes; `R` is the response body. */

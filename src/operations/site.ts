@@ -197,9 +197,17 @@ export const updateApplication = defineOperation({
   mcp: {
     name: 'update_oauth_application',
     title: 'Change an OAuth application',
+    description:
+      'Rename a member client or change its scopes (its secret stays). Its redirect URIs, where members’ authorization codes go, are not changed here: an operator changes them through the admin API or the admin area, which shows what changes.',
     annotations: WRITE_IDEMPOTENT,
     output: { application },
     present: (a) => ({ application: a }),
+    // Redirect URIs decide where members' codes go: only surfaces that show the operator the
+    // change (the admin API's explicit body, /admin's confirmation) may make it, not a model.
+    withheld: {
+      redirectUris:
+        'not accepted by this tool: redirect URIs change only through PATCH /api/v1/oauth-applications/{clientId} or the admin area (Developers, OAuth applications), which show what changes',
+    },
   },
   async run({ params, body }, ctx) {
     return ctx.services.memberClients.update(ctx.siteId, params.clientId, {

@@ -17,7 +17,15 @@ export interface PageOperator {
 }
 
 /** What an action came to: its result, or a refusal with the HTTP status of the page and a message for people. */
-export type Outcome<R = unknown> = { ok: true; result: R } | { ok: false; status: number; message: string };
+export type Outcome<R = unknown> =
+  | { ok: true; result: R }
+  | {
+      ok: false;
+      status: number;
+      message: string;
+      /** Headers of the refusal for the page's answer (`Retry-After` of a 429). */
+      headers?: Record<string, string>;
+    };
 
 /** A form value that may repeat (checkboxes): always a list of strings. */
 export const fieldList = (value: unknown): string[] =>
@@ -29,6 +37,22 @@ function readable(issue: InputIssue, labels: Record<string, string>): string {
   const name = typeof field === 'string' ? (labels[field] ?? field) : 'form';
   const where = typeof index === 'number' ? ` (line ${index + 1})` : '';
   return `${name}${where}: ${issue.message}`;
+}
+
+/**
+ * Checks `raw` against operation `id`'s input schemas without running it (a page that asks for a
+ * confirmation first refuses bad input before asking).
+ * @returns ok, or the 400 refusal `act` would answer
+ */
+export function checkInput(
+  id: string,
+  raw: { params?: Record<string, unknown>; body?: Record<string, unknown> },
+  labels: Record<string, string> = {},
+): { ok: true } | { ok: false; status: 400; message: string } {
+  const checked = validateInput(operation(id), raw);
+  return checked.ok
+    ? { ok: true }
+    : { ok: false, status: 400, message: checked.issues.map((i) => readable(i, labels)).join('; ') };
 }
 
 /**
@@ -58,6 +82,7 @@ export async function act<R = unknown>(
     return { ok: true, result: result as R };
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
-    return { ok: false, status: fromDomain(err).status, message: err.message };
+    const refusal = fromDomain(err);
+    return { ok: false, status: refusal.status, message: err.message, headers: refusal.headers };
   }
 }

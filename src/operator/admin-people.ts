@@ -201,11 +201,14 @@ ${button(`/admin/${op.site.id}/people/roles`, op.csrf, `Remove ${role}`, { email
       { body: { email, role } },
       { email: 'E-mail', role: 'Role' },
     );
-    if (!done.ok)
+    if (!done.ok) {
+      // A spent mail budget is a 429 with its `Retry-After`, on this page as on /api/v1.
+      for (const [name, value] of Object.entries(done.headers ?? {})) ctx.set(name, value);
       return peoplePage(ctx, op, notice(`Not invited: ${done.message}`, 'alert'), done.status, {
         inviteEmail: email,
         inviteRole: role,
       });
+    }
     // The one-time link is shown once, here, to the operator who made it (never stored in clear).
     await peoplePage(
       ctx,

@@ -8,7 +8,8 @@
  * GET  /admin/:site/apps                Developers → OAuth applications (beta on; off: how to turn it on);
  *                                       POST: create → what its developer needs (client_id, secret once,
  *                                       discovery URL, `resource`, scopes, the guide)
- * GET  /admin/:site/apps/:client        edit form; POST: name, redirect URIs, scopes
+ * GET  /admin/:site/apps/:client        edit form; POST: name, redirect URIs, scopes (a change of
+ *                                       redirect URIs shows what changes and needs `confirm_redirects`)
  * POST /admin/:site/apps/:client/secret rotates a confidential client's secret (shown once)
  * GET  /admin/:site/apps/:client/delete confirmation page (how many members' sign-ins end)
  * POST /admin/:site/apps/:client/delete `confirm` = yes (a required checkbox): revokes every grant, deletes
@@ -47,7 +48,7 @@ import { parseForm as form, formBody } from '../http/body.js';
 import { button, count, e, header, notice, page, table, when, type NavLink } from './views.js';
 import { barChart, stackedDailyChart } from './charts.js';
 import { mountPeople } from './admin-people.js';
-import { act, fieldList, type Outcome } from './act.js';
+import { act, checkInput, fieldList, type Outcome } from './act.js';
 import { ADMIN_PAGE_SIZE, BAD_CURSOR, pageCursor, pager, readPage } from './pages.js';
 
 export interface AdminDeps {
@@ -464,14 +465,56 @@ ${dpopChoice(kept?.dpopRequired ?? app.dpopRequired)}
     editPage(ctx, op, await ownApp(op, ctx.params.client!));
   });
 
-  // Operation `updateOAuthApplication`.
+  /**
+   * The confirmation of a change of redirect URIs (where members' authorization codes go): the
+   * URIs removed and added, and a form posting the same fields again with a required checkbox
+   * (`confirm_redirects` = yes); works without JavaScript.
+   */
+  const redirectChangePage = (ctx: Context, op: Operator, app: Awaited<ReturnType<typeof ownApp>>, fields: AppForm) => {
+    const removed = app.redirectUris.filter((u) => !fields.redirectUris.includes(u));
+    const added = fields.redirectUris.filter((u) => !app.redirectUris.includes(u));
+    const list = (uris: string[]) =>
+      uris.length
+        ? `<ul class="plain">${uris.map((u) => `<li><code>${e(u)}</code></li>`).join('')}</ul>`
+        : '<p>None.</p>';
+    render(
+      ctx,
+      op,
+      'Developers',
+      `Change where ${app.clientName} sends sign-ins?`,
+      `<p class="lead">Members who sign in to <strong>${e(app.clientName)}</strong> are sent back, with their authorization code, to one of its redirect URIs. After this change codes can go to the added addresses and no longer to the removed ones.</p>
+<h2>Removed</h2>${list(removed)}
+<h2>Added</h2>${list(added)}
+<form method="post" action="/admin/${e(op.site.id)}/apps/${encodeURIComponent(app.clientId)}">
+<input type="hidden" name="csrf" value="${e(op.csrf)}">
+<input type="hidden" name="client_name" value="${e(fields.clientName)}">
+<input type="hidden" name="redirect_uris" value="${e(fields.redirectUris.join(' '))}">
+${fields.scopes.map((sc) => `<input type="hidden" name="scopes" value="${e(sc)}">`).join('\n')}
+<label class="choice"><input type="checkbox" name="confirm_redirects" value="yes" required> Send members' sign-ins of ${e(app.clientName)} to these redirect URIs</label>
+<button type="submit">Save</button> <a href="/admin/${e(op.site.id)}/apps/${encodeURIComponent(app.clientId)}">Cancel</a>
+</form>`,
+    );
+  };
+
+  // Operation `updateOAuthApplication`; a change of redirect URIs once confirmed.
   router.post('/:site/apps/:client', form, async (ctx) => {
     const op = await operator(ctx);
     if (!op) return;
     checkCsrf(sessions, op.session, ctx);
     const app = await ownApp(op, ctx.params.client!);
-    const posted = formBody(ctx);
-    const fields = { ...applicationFields(posted), dpopRequired: posted.dpop_required === 'on' };
+    const body = formBody(ctx);
+    const fields = { ...applicationFields(body), dpopRequired: body.dpop_required === 'on' };
+    const same = (a: string[], b: string[]) => a.length === b.length && a.every((u) => b.includes(u));
+    if (!same(fields.redirectUris, app.redirectUris) && body.confirm_redirects !== 'yes') {
+      const checked = checkInput(
+        'updateOAuthApplication',
+        { params: { clientId: app.clientId }, body: fields },
+        APPLICATION_LABELS,
+      );
+      if (!checked.ok)
+        return editPage(ctx, op, app, notice(`Not saved: ${checked.message}`, 'alert'), checked.status, fields);
+      return redirectChangePage(ctx, op, app, fields);
+    }
     const done = await act(
       services,
       op,
@@ -585,7 +628,7 @@ ${pager(`/admin/${op.site.id}/connections`, {}, cursor, list.nextCursor)}`,
     checkCsrf(sessions, op.session, ctx);
     const body = formBody(ctx);
     // For the notice only: how many grants the action ends (counted in SQL, issue #29; the
-    // operation revokes every one of them, page by page, src/oauth/connections.ts).
+    // operation revokes every one of them, in bounded batches, src/oauth/connections.ts).
     const n =
       typeof body.grant_id === 'string'
         ? 1

@@ -240,7 +240,8 @@ export function webRouter(deps: WebDeps): Router {
     }
     if (resetting) {
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : '';
-      if (!/^[^@\s]+@[^@\s]+$/.test(email))
+      // No control or format characters: the address is written into the message it asks for.
+      if (!/^[^@\s\p{Cc}\p{Cf}]+@[^@\s\p{Cc}\p{Cf}]+$/u.test(email))
         return forgot(ctx, { email, error: 'Enter the e-mail address of your account.' }, 400);
       // The mail budgets (client address, recipient, server), not the failed sign-in limit: asking
       // for a reset never locks the member's sign-in, and nobody fires mail at strangers.

@@ -102,7 +102,7 @@ export function createLinkMailer(
     return { delivery: 'outbox', file };
   }
 
-  return {
+  const mailer: LinkMailer = {
     transport: smtp ? 'smtp' : 'outbox',
     outboxDir,
     sendSetPasswordLink(to, siteName, link, expiresAt) {
@@ -123,6 +123,32 @@ export function createLinkMailer(
       stream?.close();
     },
   };
+  return {
+    transport: mailer.transport,
+    outboxDir: mailer.outboxDir,
+    sendSetPasswordLink: (to, siteName, link, expiresAt) =>
+      mailer.sendSetPasswordLink(to, oneLine(siteName), link, expiresAt),
+    sendInvitationLink: (to, siteName, role, link, expiresAt) =>
+      mailer.sendInvitationLink(to, oneLine(siteName), oneLine(role), link, expiresAt),
+    sendAddressLink: (to, m) =>
+      mailer.sendAddressLink(to, {
+        ...m,
+        siteName: oneLine(m.siteName),
+        ...(m.role === undefined ? {} : { role: oneLine(m.role) }),
+      }),
+    sendNoAccountNotice: (to, siteName) => mailer.sendNoAccountNotice(to, oneLine(siteName)),
+    close: () => mailer.close(),
+  };
+}
+
+/**
+ * Text set by people that lands in a message body (a site name, a role), as one line: control
+ * and format characters (line breaks, bidirectional overrides) become spaces. Names are refused
+ * with them on the way in (src/platform/plain-text.ts); this keeps a name stored before that rule
+ * from shaping a message.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
 }
 
 /** The time an outbox file was written, from its name (`2026-11-29T07-20-02-123Z-<hex>.eml`). */

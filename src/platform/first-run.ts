@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformDatabase } from './schema.js';
 import { OneTimeLinks } from './one-time-links.js';
 import { PlatformError } from './errors.js';
+import { siteName } from './plain-text.js';
 import { OPERATOR_ROLES } from './accounts.js';
 
 /** A site id: lower-case letters, digits and dashes (it is the `org_id` claim, SPEC §2.3). */
@@ -60,6 +61,7 @@ export class FirstRun {
         field: 'id',
       });
     if (!input.name.trim()) throw new PlatformError('invalid', 'site name: required', { field: 'name' });
+    const name = siteName(input.name);
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
       throw new PlatformError('invalid', `owner e-mail "${input.ownerEmail}": not an e-mail address`, {
         field: 'ownerEmail',
@@ -79,7 +81,7 @@ export class FirstRun {
       }
       await trx
         .insertInto('sites')
-        .values({ id: input.id, name: input.name.trim(), mcp_connections_enabled: 0, created_at: now })
+        .values({ id: input.id, name, mcp_connections_enabled: 0, created_at: now })
         .execute();
       const adopted = !!user;
       if (!user) {

@@ -68,7 +68,12 @@ export class AdminBrowser {
       body,
     });
     this.jar.store(res);
-    return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+    return {
+      status: res.status,
+      location: res.headers.get('location'),
+      retryAfter: res.headers.get('retry-after'),
+      html: await res.text(),
+    };
   }
   async signIn(email: string, password = DEMO_PASSWORD): Promise<void> {
     const { hidden } = parseForm((await this.get('/signin?next=/admin')).html);

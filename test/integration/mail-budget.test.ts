@@ -7,13 +7,16 @@
  * stored and nothing is sent. The budgets are not the failed sign-in limit: a flood of reset
  * requests never locks the member's sign-in.
  *
+ * Site names reach those messages, so they are one line of plain text: control characters (CR,
+ * LF, …) and format characters (bidirectional overrides) are refused on every surface.
+ *
  * The server trusts one proxy hop (`TRUST_PROXY=1`), so each request names its client address
  * in `X-Forwarded-For`, as a proxy would.
  */
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
 import { CookieJar, parseForm } from '../helpers/user-agent.js';
 import { mailsTo, readOutbox } from '../helpers/outbox.js';
-import { callApi, operatorToken } from '../helpers/operator-surfaces.js';
+import { AdminBrowser, callApi, mcpOperator, operatorToken } from '../helpers/operator-surfaces.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -142,6 +145,17 @@ test('invitations spend the recipient budget: the sixth invitation of one addres
     email: string;
   }>;
   expect(pending.filter((i) => i.email === 'invited-often@victims.test')).toHaveLength(5);
+  // The admin area's invitation form answers the same refusal, with its Retry-After.
+  const admin = new AdminBrowser(server.baseUrl);
+  await admin.signIn('owner@demo.test');
+  const csrf = await admin.csrf('/admin/demo/people');
+  const form = await admin.post('/admin/demo/invitations', {
+    csrf,
+    email: 'invited-often@victims.test',
+    role: 'student',
+  });
+  expect([form.status, form.retryAfter]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+  expect(form.html).toContain('Too many e-mails were asked for just now.');
 });
 
 test("an invitation page's join links spend the budgets too", async () => {
@@ -168,3 +182,38 @@ test("an invitation page's join links spend the budgets too", async () => {
   expect(last!.html).toContain('Too many e-mails were asked for just now.');
   expect(mailsTo(server.dataDir, 'joiner@victims.test')).toHaveLength(5);
 });
+
+test('site names refuse line breaks and text-direction overrides on /api/v1 and MCP; invitation mail shows the name on one line', async () => {
+  const { token } = await operatorToken(server.baseUrl, 'owner@demo.test', 'demo', 'site namer');
+  const rename = (name: string) => callApi(server.baseUrl, token, '/api/v1/site', 'PATCH', { name });
+  for (const name of [
+    'Demo Academy\r\nBcc: victim@example.test',
+    'Demo\nAcademy',
+    'Demo \u202eymedacA',
+    'Demo\u2066 Academy',
+    'Demo\u0000',
+  ]) {
+    const res = await rename(name);
+    expect([res.status, res.body.error]).toEqual([400, 'invalid_request']);
+  }
+  const mcp = await mcpOperator(server.baseUrl, 'owner@demo.test', 'demo');
+  try {
+    const refused = await mcp.client.callTool({ name: 'update_site', arguments: { name: 'Demo\r\nAcademy' } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('control characters');
+  } finally {
+    await mcp.client.close();
+  }
+  expect((await callApi(server.baseUrl, token, '/api/v1/site')).body.name).toBe('Demo Academy');
+
+  // A plain new name is kept, and the invitation's message carries it on one line.
+  expect((await rename('Demo Academy 2')).status).toBe(200);
+  const invited = await callApi(server.baseUrl, token, '/api/v1/invitations', 'POST', {
+    email: 'one-line@victims.test',
+    role: 'student',
+  });
+  expect(invited.status).toBe(201);
+  const [mail] = mailsTo(server.dataDir, 'one-line@victims.test');
+  expect(mail!.text).toContain('you are invited to Demo Academy 2 as student.');
+  expect((await rename('Demo Academy')).status).toBe(200);
+}, 60_000);

@@ -148,12 +148,12 @@ const CASES: Case[] = [
     op: 'updateOAuthApplication',
     setup: async () => ({ clientId: await newApp() }),
     run: {
+      // Name and scopes on every surface; redirect URIs are not an MCP change (test below).
       api: async (v) =>
         void expect(
           (
             await api(`/api/v1/oauth-applications/${v.clientId}`, 'PATCH', {
               clientName: 'Renamed',
-              redirectUris: ['https://parity.example.com/cb'],
               scopes: ['openid', 'email', 'account:read'],
             })
           ).status,
@@ -162,13 +162,12 @@ const CASES: Case[] = [
         void (await tool('update_oauth_application', {
           clientId: v.clientId,
           clientName: 'Renamed',
-          redirectUris: ['https://parity.example.com/cb'],
           scopes: ['openid', 'email', 'account:read'],
         })),
       admin: async (v) =>
         void (await form(`/admin/demo/apps/${v.clientId}`, {
           client_name: 'Renamed',
-          redirect_uris: 'https://parity.example.com/cb',
+          redirect_uris: REDIRECT,
           scopes: ['openid', 'email', 'account:read'],
         })),
     },
@@ -367,4 +366,35 @@ describe('issue #27: every operator write of /admin gives the same state and aud
     },
     60_000,
   );
+
+  test("a member app's redirect URIs change through /api/v1 and /admin (once the page showed the change), never through MCP", async () => {
+    const moved = ['https://parity.example.com/cb'];
+    // MCP: a call naming redirect URIs is refused with the reason; the application keeps its own.
+    const viaMcp = await newApp();
+    const refused = await mcp.client.callTool({
+      name: 'update_oauth_application',
+      arguments: { clientId: viaMcp, clientName: 'Rerouted', redirectUris: moved },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('redirect URIs change only through');
+    expect(await appState(viaMcp)).toMatchObject({ clientName: 'Parity app', redirectUris: [REDIRECT] });
+    const listed = (await mcp.client.listTools()).tools.find((t) => t.name === 'update_oauth_application')!;
+    expect(listed.description).toContain('not changed here');
+
+    // /admin: the first post shows what changes and changes nothing; the confirmed one saves.
+    const viaAdmin = await newApp();
+    const fields = { client_name: 'Parity app', redirect_uris: moved[0]!, scopes: ['openid', 'account:read'] };
+    const shown = await form(`/admin/demo/apps/${viaAdmin}`, fields);
+    expect(shown).toContain('Change where Parity app sends sign-ins?');
+    expect(shown).toMatch(/<h2>Removed<\/h2><ul class="plain"><li><code>http:\/\/127\.0\.0\.1\/callback<\/code>/);
+    expect(shown).toMatch(/<h2>Added<\/h2><ul class="plain"><li><code>https:\/\/parity\.example\.com\/cb<\/code>/);
+    expect((await appState(viaAdmin)).redirectUris).toEqual([REDIRECT]);
+    await form(`/admin/demo/apps/${viaAdmin}`, { ...fields, confirm_redirects: 'yes' });
+
+    // /api/v1: the explicit body is the confirmation; both surfaces end in the same state.
+    const viaApi = await newApp();
+    expect((await api(`/api/v1/oauth-applications/${viaApi}`, 'PATCH', { redirectUris: moved })).status).toBe(200);
+    expect(await appState(viaAdmin)).toEqual(await appState(viaApi));
+    expect((await appState(viaApi)).redirectUris).toEqual(moved);
+  }, 60_000);
 });

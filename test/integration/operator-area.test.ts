@@ -402,12 +402,17 @@ describe('issue 11 operator pages', () => {
       scopes: ['openid', 'account:read'],
     });
     expect(bad.status).toBe(400);
-    const saved = await b.post(`/admin/demo/apps/${clientId}`, {
+    const changed = {
       csrf,
       client_name: 'Grader 2',
       redirect_uris: 'https://grader.example.com/cb https://grader.example.com/cb2',
       scopes: ['openid', 'email', 'account:read'],
-    });
+    };
+    // New redirect URIs are shown for confirmation first; nothing is saved until confirmed.
+    const asked = await b.post(`/admin/demo/apps/${clientId}`, changed);
+    expect([asked.status, asked.html.includes('https://grader.example.com/cb2')]).toEqual([200, true]);
+    expect((await server.memberClients.list('demo')).find((a) => a.clientId === clientId)!.clientName).toBe('Grader');
+    const saved = await b.post(`/admin/demo/apps/${clientId}`, { ...changed, confirm_redirects: 'yes' });
     expect(saved.status).toBe(303);
     const app = (await server.memberClients.list('demo')).find((a) => a.clientId === clientId)!;
     expect(app).toMatchObject({
