@@ -88,7 +88,7 @@ export interface paths {
         };
         /**
          * Which scope unlocks which MCP tool, GraphQL field and admin operation (generated from the code)
-         * @description The scope map: for every scope, its audience and the MCP tools, Account API fields and admin operations it unlocks (see the MCP guide).
+         * @description The scope map: for every scope, its audience, the scopes it implies (`X:write` implies `X:read`) and the MCP tools, Account API fields and admin operations it unlocks (see the MCP guide).
          */
         get: operations["getScopeMap"];
         put?: never;
