@@ -24,10 +24,16 @@ declare module 'koa' {
 /** Room for the multipart framing around the file (boundaries, part headers), in bytes. */
 const FRAMING_BYTES = 16 * 1024;
 
-const tooLarge = (maxBytes: number) =>
+/**
+ * The 413 of an upload over `maxBytes`. `close`: the connection is closed after the answer (the
+ * rest of the body is not read: a body declared far over the limit, or one of unknown length);
+ * without it the rest of a body whose declared length is within the limit's reach is read and
+ * dropped, so a client still sending it reads the 413 instead of a broken pipe.
+ */
+const tooLarge = (maxBytes: number, close = true) =>
   new InvalidRequest(`the file is larger than the upload limit (${maxBytes} bytes, UPLOAD_MAX_BYTES)`, {
     status: 413,
-    headers: { Connection: 'close' },
+    ...(close ? { headers: { Connection: 'close' } } : {}),
   });
 
 /**
@@ -72,7 +78,12 @@ export function readUpload(field: string, maxBytes: number): Middleware {
         }
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('limit', () => fail(tooLarge(maxBytes)));
+        stream.on('limit', () => {
+          // A declared length here is at most maxBytes + FRAMING_BYTES (checked above): drain it.
+          const drain = declared > 0;
+          fail(tooLarge(maxBytes, !drain));
+          if (drain) ctx.req.resume();
+        });
         stream.on('end', () => {
           if (!failed)
             part = { bytes: Buffer.concat(chunks), filename: info.filename ?? '', declaredType: info.mimeType ?? '' };
