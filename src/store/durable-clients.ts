@@ -30,7 +30,7 @@ type AdapterClass = new (name: string) => Adapter & RefreshRotation;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** How often one process checks that a client's Redis copy exists, per client, ms. */
-export const COPY_CHECK_MS = 60_000;
+export const COPY_CHECK_MS = 10_000;
 
 /** A stored client: its metadata and when its registration lapses (epoch seconds, null = never). */
 export interface StoredClient {

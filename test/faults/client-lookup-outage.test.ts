@@ -21,6 +21,7 @@ import {
 } from '../helpers/services.js';
 import { Redis } from 'ioredis';
 import { MEMBER_CLIENT, authorizeMember, redeemCode, refresh } from '../helpers/flows.js';
+import { COPY_CHECK_MS } from '../../src/store/durable-clients.js';
 import { startCuttableProxy, type CuttableProxy } from '../helpers/tcp-proxy.js';
 
 const CHAINS = 4;
@@ -86,6 +87,7 @@ describeWith('redis', 'postgres')('client lookup during a PostgreSQL outage (aft
     chains = await Promise.all(Array.from({ length: CHAINS }, signIn));
     // Redis loses everything (the run's keys): members sign in again; the client copy is rebuilt on the way.
     await deleteRedisPrefix(TEST_REDIS_URL!, prefix);
+    await sleep(COPY_CHECK_MS + 500); // each process checks a client's copy at most this often
     chains = await Promise.all(Array.from({ length: CHAINS }, signIn));
     const redis = new Redis(TEST_REDIS_URL!);
     try {
