@@ -139,7 +139,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     metrics.instrumentAdapter(withRefreshRotation(store.adapter, rotation), store.oidcKind),
     TOMBSTONE_MARGIN_SECONDS,
   );
-  const readiness = createReadiness(store.probes, store.localFaults);
+  const readiness = createReadiness(store.probes, store.localFaults, undefined, store.instantFaults);
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.

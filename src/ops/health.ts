@@ -41,11 +41,14 @@ export interface Readiness {
  * @param localFaults name → check of this process's own connection, resolving to a reason when it
  *   must leave rotation (fails readiness), undefined when fine
  * @param intervalMs pause between two runs of one probe, ms
+ * @param instantFaults name → synchronous check of this process's own state, read at every answer
+ *   (a reason fails readiness at once, without waiting for the next background run)
  */
 export function createReadiness(
   probes: Record<string, () => Promise<void>>,
   localFaults: Record<string, () => Promise<string | undefined>> = {},
   intervalMs = PROBE_INTERVAL_MS,
+  instantFaults: Record<string, () => string | undefined> = {},
 ): Readiness {
   /** Last result per probe: `up` or `down: …`. */
   const reports = new Map<string, string>();
@@ -97,8 +100,15 @@ export function createReadiness(
       if (!ranOnce) await settled;
       const checks: Record<string, string> = Object.fromEntries(reports);
       for (const [name, fault] of faults) checks[name] = fault;
+      let instant = 0;
+      for (const [name, check] of Object.entries(instantFaults)) {
+        const fault = check();
+        if (!fault) continue;
+        checks[name] = fault;
+        instant++;
+      }
       if (state.draining) checks.process = 'draining';
-      const ready = !state.draining && faults.size === 0;
+      const ready = !state.draining && faults.size === 0 && instant === 0;
       ctx.set('Cache-Control', 'no-store');
       ctx.status = ready ? 200 : 503;
       ctx.body = { status: ready ? 'ready' : 'unavailable', checks };

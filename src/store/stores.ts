@@ -59,6 +59,8 @@ export interface Stores {
    * is not one (every process sees it; requests answer 503).
    */
   localFaults: Record<string, () => Promise<string | undefined>>;
+  /** Faults of this process's own state read synchronously at every `/readyz` (an ended Redis client). */
+  instantFaults: Record<string, () => string | undefined>;
   close(): Promise<void>;
 }
 
@@ -86,6 +88,7 @@ export async function openStores(
     onQuery ? (e: LogEvent) => onQuery(store, e.queryDurationMillis, e.level === 'query') : undefined;
   const probes: Record<string, () => Promise<void>> = {};
   const localFaults: Record<string, () => Promise<string | undefined>> = {};
+  const instantFaults: Record<string, () => string | undefined> = {};
   const closers: (() => Promise<void>)[] = [];
   let embedded: EmbeddedStore | undefined;
   let longReads: Kysely<PlatformDatabase> | undefined;
@@ -191,9 +194,9 @@ export async function openStores(
       if (probeClient.status !== 'ready') throw new Error(`redis: connection ${probeClient.status}`);
       await within(probeClient.ping(), 1000, 'redis');
     };
+    // Gave up connecting while Redis may well be reachable: this process's fault (it reconnects).
+    instantFaults.redis = () => (redisEnded(client) ? 'redis connection ended; reconnecting' : undefined);
     localFaults.redis = async () => {
-      // Gave up connecting while Redis may well be reachable: this process's fault (it reconnects).
-      if (redisEnded(client)) return 'redis connection ended; reconnecting';
       if (!(client instanceof Redis) || client.status !== 'ready') return undefined; // reconnecting or down: a store outage, not this process's
       const role = (await within(client.call('ROLE') as Promise<unknown[]>, 1000, 'redis').catch(() => undefined))?.[0];
       if (role === undefined || role === 'master') return undefined;
@@ -228,6 +231,7 @@ export async function openStores(
     redis,
     probes,
     localFaults,
+    instantFaults,
     async close() {
       for (const close of closers) await close();
     },
