@@ -250,7 +250,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
       clearTimeout(firstAuditPurge);
       mailer?.close();
       signing.ring?.stop();
-      services.readiness.stop();
+      await services.readiness.stop();
       await audit.flush();
       await store.close();
     },

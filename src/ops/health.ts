@@ -30,8 +30,8 @@ export interface Readiness {
   draining: boolean;
   /** Koa handler of `/readyz`: answers from the probes' last results (no store is touched). */
   handler(ctx: Context): Promise<void>;
-  /** Ends the background probes (at close). */
-  stop(): void;
+  /** Ends the background probes (at close, before the stores close); resolves when none runs any more. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -66,7 +66,16 @@ export function createReadiness(
     }
   };
   const firstRuns: Promise<void>[] = [];
-  const start = (run: () => Promise<void>) => {
+  /** Probe runs in progress (awaited by stop, so that no probe touches a closed store). */
+  const running = new Set<Promise<void>>();
+  const tracked = (run: () => Promise<void>) => () => {
+    if (stopped) return Promise.resolve();
+    const p = run();
+    running.add(p);
+    return p.finally(() => running.delete(p));
+  };
+  const start = (untracked: () => Promise<void>) => {
+    const run = tracked(untracked);
     const first = run();
     firstRuns.push(first);
     void first.then(async () => {
@@ -113,8 +122,9 @@ export function createReadiness(
       ctx.status = ready ? 200 : 503;
       ctx.body = { status: ready ? 'ready' : 'unavailable', checks };
     },
-    stop() {
+    async stop() {
       stopped = true;
+      await Promise.all(running);
     },
   };
   return state;
