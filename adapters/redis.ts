@@ -85,6 +85,20 @@ local ttl = tonumber(ARGV[2])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
 return 1`;
 
+/**
+ * KEYS: a rotated refresh token's data. ARGV: its successor's id, now (epoch s). The rotation's
+ * write was acknowledged by the replicas: drop the successor record's `u` (unacknowledged) mark
+ * and start the reuse clock now. Returns 1 when it was marked, 0 otherwise.
+ */
+const ACKNOWLEDGE = `
+local n = redis.call('HGET', KEYS[1], 'n')
+if not n then return 0 end
+local succ = cjson.decode(n)
+if not succ.u or succ.r ~= ARGV[1] then return 0 end
+succ.u = nil
+redis.call('HSET', KEYS[1], 'n', cjson.encode(succ), 'c', ARGV[2])
+return 1`;
+
 /** KEYS: data. ARGV: consumed-at (epoch s). Returns 1 when this call consumed it, 0 otherwise. */
 const CONSUME = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return 0 end
@@ -152,11 +166,12 @@ local grace = tonumber(ARGV[6])
 local tomb = tonumber(ARGV[7])
 local c = redis.call('HGET', KEYS[1], 'c')
 if c then
-  if grace <= 0 or nowS - tonumber(c) > grace then return {'reused'} end
-  -- DESIGN D3: the same successor again, never a second chain.
   local n = redis.call('HGET', KEYS[1], 'n')
-  if not n then return {'gone'} end
-  local succ = cjson.decode(n)
+  local succ = n and cjson.decode(n)
+  -- A rotation no replica acknowledged (u) has not started the reuse clock: its answer was a 503.
+  if not (succ and succ.u) and (grace <= 0 or nowS - tonumber(c) > grace) then return {'reused'} end
+  -- DESIGN D3: the same successor again, never a second chain.
+  if not succ then return {'gone'} end
   if redis.call('HEXISTS', ARGV[11] .. succ.r, 'p') == 0 then return {'gone'} end
   if succ.a then
     local ap = redis.call('HGET', ARGV[16] .. succ.a, 'p')
@@ -168,7 +183,7 @@ if c then
   if loc ~= '' and ARGV[14] ~= '' then locate(ARGV[14], ARGV[18]) end
   local gtop = redis.call('ZRANGE', KEYS[6], -1, -1, 'WITHSCORES')[2]
   if gtop == 'inf' then redis.call('PERSIST', KEYS[6]) else redis.call('PEXPIREAT', KEYS[6], gtop) end
-  redis.call('HSET', KEYS[1], 'n', cjson.encode({r = succ.r, a = ARGV[20]}))
+  redis.call('HSET', KEYS[1], 'n', cjson.encode({r = succ.r, a = ARGV[20], u = succ.u}))
   return {'grace', succ.r, ARGV[20], ARGV[17]}
 else
   redis.call('HSET', KEYS[1], 'c', ARGV[10], 'n', ARGV[15])
@@ -232,16 +247,18 @@ interface Scripts {
   cgConsume(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgRevoke(numKeys: number, ...args: (string | number)[]): Promise<number>;
   cgLocate(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  cgAcknowledge(numKeys: number, ...args: (string | number)[]): Promise<number>;
 }
 
 function defineScripts(client: RedisClient): RedisClient & Scripts {
   const c = client as RedisClient & Partial<Scripts>;
-  if (!c.cgLocate) {
+  if (!c.cgAcknowledge) {
     client.defineCommand('cgUpsert', { lua: UPSERT });
     client.defineCommand('cgConsume', { lua: CONSUME });
     client.defineCommand('cgRevoke', { lua: REVOKE });
     client.defineCommand('cgRotate', { lua: ROTATE });
     client.defineCommand('cgLocate', { lua: LOCATE });
+    client.defineCommand('cgAcknowledge', { lua: ACKNOWLEDGE });
   }
   return client as RedisClient & Scripts;
 }
@@ -250,6 +267,13 @@ function defineScripts(client: RedisClient): RedisClient & Scripts {
 export interface RedisAdapterOptions {
   /** Prefix of every key (no braces), e.g. `cg` → `cg:Session:{…}`. Default `cg`. */
   prefix?: string;
+  /**
+   * Writes wait for replica acknowledgments (adapters/replica-acks.ts): a rotation stays marked
+   * unacknowledged (`u` in its successor record) until {@link RefreshRotation.acknowledgeRotation},
+   * and until then a resend of the rotated token gets the same successor whenever it comes (its
+   * answers were 503s, so the reuse clock has not started). Default false.
+   */
+  replicaAcks?: boolean;
 }
 
 /** Revocation reads at most this many index members per round (bounded script size). */
@@ -319,7 +343,10 @@ export function redisAdapterFactory(
       const fields = located.fields ?? (await redis.hgetall(located.key));
       if (fields.p === undefined) return undefined; // revoked or expired meanwhile
       const payload = JSON.parse(fields.p) as AdapterPayload;
-      return fields.c ? { ...payload, consumed: Number(fields.c) } : payload;
+      if (!fields.c) return payload;
+      // Rotated, but never acknowledged by the replicas: as if rotated just now (within the grace window).
+      const unacknowledged = fields.n !== undefined && (JSON.parse(fields.n) as { u?: number }).u === 1;
+      return { ...payload, consumed: unacknowledged ? nowSeconds() : Number(fields.c) };
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -402,7 +429,11 @@ export function redisAdapterFactory(
           alsoFolded.expiresIn > 0 ? Math.ceil(alsoFolded.expiresIn * 1000) : 0,
         );
       }
-      const record = JSON.stringify({ r: newId, ...(along ? { a: along.id } : {}) });
+      const record = JSON.stringify({
+        r: newId,
+        ...(along ? { a: along.id } : {}),
+        ...(options.replicaAcks ? { u: 1 } : {}),
+      });
       const accessPrefix = `${prefix}:{g:${grantId}}:AccessToken:`;
       const [answer, ...rest] = await redis.cgRotate(
         4 + alongKeys.length,
@@ -459,6 +490,10 @@ export function redisAdapterFactory(
       chores.push(...evicted.map((id) => redis.del(this.locatorKey(id))));
       await Promise.all(chores).catch(() => undefined);
       return outcome;
+    }
+
+    async acknowledgeRotation(oldId: string, successorId: string, grantId: string): Promise<void> {
+      await redis.cgAcknowledge(1, this.grantKeys(grantId).data(oldId), successorId, nowSeconds());
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -577,5 +612,51 @@ export function connectRedis(connection: RedisConnection): RedisClient {
   client.once('ready', () => {
     (client.options as { enableOfflineQueue?: boolean }).enableOfflineQueue = false;
   });
+  keepConnecting(client, retryStrategy);
   return client;
+}
+
+/** Clients {@link closeRedis} is closing: their `end` is final. */
+const closing = new WeakSet<RedisClient>();
+
+/**
+ * Makes an ended client connect again. ioredis gives up for good (status `end`, every command
+ * "Connection is closed") not only when told to quit but also when a connection attempt rejects:
+ * the Sentinel connector rejects when its failover detector, still subscribed from the lost
+ * connection, sees `+switch-master` while the next attempt is asking a sentinel for the primary
+ * (ioredis 6.0.0 `SentinelConnector.connect`: "Connection is closed"); a Cluster ends when its
+ * start-up nodes all fail at once. The same object connects again (the adapter and the rate
+ * limiter hold it), after the retry delay, unless {@link closeRedis} is closing it.
+ */
+function keepConnecting(client: RedisClient, retryStrategy: (attempt: number) => number): void {
+  let attempt = 0;
+  client.on('ready', () => {
+    attempt = 0;
+  });
+  client.on('end', () => {
+    if (closing.has(client)) return;
+    const timer = setTimeout(() => {
+      if (closing.has(client) || client.status !== 'end') return;
+      client.connect().catch(() => undefined); // a failed attempt ends it again: this runs again
+    }, retryStrategy(++attempt));
+    timer.unref();
+  });
+}
+
+/**
+ * Whether the client gave up connecting (status `end`) although it is not being closed: a fault
+ * of this process's connection, not of Redis (/readyz answers 503 meanwhile; it is reconnecting).
+ */
+export function redisEnded(client: RedisClient): boolean {
+  return client.status === 'end' && !closing.has(client);
+}
+
+/**
+ * Closes a client built by {@link connectRedis} for good: `QUIT`, then the sentinel connections
+ * (failover detector) that `QUIT` leaves open. Its `end` no longer reconnects.
+ */
+export async function closeRedis(client: RedisClient): Promise<void> {
+  closing.add(client);
+  await client.quit().catch(() => undefined);
+  client.disconnect();
 }

@@ -10,6 +10,9 @@
  * {@link ReplicaAckTimeout}, which src/errors/outage.ts classifies as a store outage: 503 +
  * `Retry-After`, never a success. The write itself may have landed on the primary; a client that
  * retries gets the DESIGN D3 grace window for a refresh token, and revocation is idempotent.
+ * A refresh rotation whose WAIT failed does not start that window: it stays marked unacknowledged
+ * (adapters/redis.ts `replicaAcks`) and its resends get the same successor until one of them is
+ * acknowledged; only then does the reuse clock start (`acknowledgeRotation`).
  *
  * Trade-off: one round trip primary → replica per write, during which this process's connection
  * waits (`WAIT` blocks the calling connection); and replication stays asynchronous, so a failover
@@ -18,8 +21,8 @@
  * Not supported on a Cluster (config refuses it): `WAIT` acts on one node.
  */
 import type { Redis } from 'ioredis';
-import type { Adapter } from 'oidc-provider';
-import type { RefreshRotation } from './rotation.js';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { RefreshRotation, RotationOutcome } from './rotation.js';
 
 /** How long a write waits for its replica acknowledgments, ms (below the client's 1 s command timeout). */
 export const REPLICA_ACK_TIMEOUT_MS = 500;
@@ -68,6 +71,19 @@ type AdapterClass = new (name: string) => Adapter & RefreshRotation;
 export function requireReplicaAcks(Base: AdapterClass, client: Redis, replicas: number): AdapterClass {
   if (replicas <= 0) return Base;
   class ReplicaAcked extends Base {
+    /**
+     * A rotation's answer is about to be a success: start its reuse clock (the rotation stays
+     * marked unacknowledged while WAIT fails, so a client resending after 503s is never taken for
+     * a reuse, however long the replicas stay away).
+     */
+    private async acknowledged(args: unknown[], outcome: RotationOutcome): Promise<void> {
+      const [oldId, newId, payload] = args as [string, string, AdapterPayload];
+      const successor = outcome.result === 'grace' ? outcome.successor?.refreshToken : newId;
+      const grantId = payload.grantId;
+      if (!successor || !grantId || (outcome.result !== 'rotated' && outcome.result !== 'grace')) return;
+      await this.acknowledgeRotation?.(oldId, successor, grantId);
+    }
+
     constructor(name: string) {
       super(name);
       if (!ACKED_MODELS.has(name)) return;
@@ -78,6 +94,7 @@ export function requireReplicaAcks(Base: AdapterClass, client: Redis, replicas: 
           value: async (...args: unknown[]) => {
             const result = await write.apply(this, args);
             await awaitReplicas(client, replicas);
+            if (method === 'rotateRefreshToken') await this.acknowledged(args, result as RotationOutcome);
             return result;
           },
         });

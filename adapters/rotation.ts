@@ -116,6 +116,14 @@ export interface RefreshRotation {
     policy: RotationPolicy,
     along?: SavedAlong,
   ): Promise<RotationOutcome>;
+  /**
+   * Only on a store whose writes wait for replica acknowledgments (Redis with
+   * `REDIS_MIN_REPLICAS_ACKED`): the rotation of `oldId` to `successorId` (grant `grantId`) was
+   * acknowledged, so its answer reached the client; the grace window (reuse clock) starts now.
+   * Until then a rotated token is answered its recorded successor however late it is resent (its
+   * answers were 503s): no length of replica outage signs a member out. No-op when nothing is marked.
+   */
+  acknowledgeRotation?(oldId: string, successorId: string, grantId: string): Promise<void>;
 }
 
 /** Default tombstones kept per grant (see docs/deployment.md, "Storage sizing"). */

@@ -29,7 +29,9 @@
  *   alternating turns, and their ratio;
  * - after the server stops: one retention purge of a day of audit rows (total and the longest
  *   statement), and the store size per member: SQLite file (after a checkpoint), PostgreSQL
- *   `pg_total_relation_size` of every table, Redis `used_memory` added by the seeded OIDC state.
+ *   `pg_total_relation_size` of every table, Redis `used_memory` added by the seeded OIDC state
+ *   (the refresh chain, the access token and one access-token tombstone apart, and the tombstones
+ *   a member refreshing hourly keeps: token lifetime + TOMBSTONE_MARGIN_SECONDS).
  *
  * It prints one table per store setup with the ratio largest ÷ smallest size per row, and with
  * BENCH_WRITE_DOCS=1 writes them into docs/deployment.md between the `bench:volume` markers.
@@ -45,7 +47,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -54,6 +56,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { openStores, type Stores } from '../src/store/stores.js';
+import { TOMBSTONE_MARGIN_SECONDS, TOMBSTONE_MODEL } from '../src/oauth/token-tombstones.js';
 import { AUDIT_COLUMNS, AuditTrail, refreshCounterId, type AuditRow } from '../src/platform/audit.js';
 import { encodeCursor } from '../src/platform/paging.js';
 import { freePort } from '../test/helpers/ports.js';
@@ -218,6 +221,8 @@ interface Seeded {
   redisBytes?: number;
   chainBytes?: number;
   accessBytes?: number;
+  /** Redis bytes of one access-token tombstone per member. */
+  tombstoneBytes?: number;
 }
 
 /**
@@ -272,6 +277,7 @@ async function seed(t: Target): Promise<Seeded> {
     let oidcMs = 0;
     let chainBytes = 0;
     let accessBytes = 0;
+    let tombstoneBytes = 0;
     for (let from = 0; from < t.members; from += CHUNK) {
       const ids = Array.from({ length: Math.min(CHUNK, t.members - from) }, (_, k) => from + k);
       const created = (i: number) => new Date(now - 400 * 86_400_000 + i * 100).toISOString();
@@ -365,9 +371,12 @@ async function seed(t: Target): Promise<Seeded> {
       await seedOidc(stores, ids, t.origin, now, 'chain');
       const m1 = t.redis ? await usedMemory(t.redis.url) : 0;
       await seedOidc(stores, ids, t.origin, now, 'access');
+      const m2 = t.redis ? await usedMemory(t.redis.url) : 0;
+      await seedOidc(stores, ids, t.origin, now, 'tombstone');
       if (t.redis) {
         chainBytes += m1 - m0;
-        accessBytes += (await usedMemory(t.redis.url)) - m1;
+        accessBytes += m2 - m1;
+        tombstoneBytes += (await usedMemory(t.redis.url)) - m2;
       }
       oidcMs += performance.now() - platformDone;
     }
@@ -438,7 +447,7 @@ async function seed(t: Target): Promise<Seeded> {
     return {
       seconds: (performance.now() - started) / 1000,
       redisBytes,
-      ...(t.redis ? { chainBytes, accessBytes } : {}),
+      ...(t.redis ? { chainBytes, accessBytes, tombstoneBytes } : {}),
     };
   } finally {
     await stores.close();
@@ -456,7 +465,7 @@ async function seedOidc(
   ids: number[],
   origin: string,
   now: number,
-  part: 'chain' | 'access',
+  part: 'chain' | 'access' | 'tombstone',
 ): Promise<void> {
   stores.sqlite?.exec('BEGIN');
   try {
@@ -473,6 +482,7 @@ async function seedOidcRows(...[stores, ids, origin, now, part]: Parameters<type
   const grants = new stores.adapter('Grant');
   const refresh = new stores.adapter('RefreshToken');
   const access = new stores.adapter('AccessToken');
+  const tombstones = new stores.adapter(TOMBSTONE_MODEL);
   const iat = Math.floor(now / 1000) - 3600;
   await Promise.all(
     ids.map(async (i) => {
@@ -480,6 +490,12 @@ async function seedOidcRows(...[stores, ids, origin, now, part]: Parameters<type
       const grantId = `grt_${pad(i)}`;
       const rt = `rt${randomBytes(21).toString('base64url')}`;
       const at = `at${randomBytes(21).toString('base64url')}`;
+      if (part === 'tombstone') {
+        // As src/oauth/token-tombstones.ts writes it: the client id under the token's SHA-256.
+        const id = hash('sha256', at, 'base64url');
+        await tombstones.upsert(id, { clientId: MEMBER_CLIENT } as never, 4200 + TOMBSTONE_MARGIN_SECONDS);
+        return;
+      }
       if (part === 'access') {
         await access.upsert(
           at,
@@ -812,6 +828,12 @@ async function purgeAndSize(t: Target, kind: 'sqlite' | 'postgres', seeded: Seed
         t.results.set('Redis used_memory per member (bytes)', Math.round(seeded.redisBytes / t.members));
         t.results.set('  of it the refresh chain: grant + refresh token', Math.round(seeded.chainBytes! / t.members));
         t.results.set('  of it the access token', Math.round(seeded.accessBytes! / t.members));
+        t.results.set('  of it one access-token tombstone', Math.round(seeded.tombstoneBytes! / t.members));
+        // A member refreshing once an hour keeps (token lifetime + margin) ÷ 1 h tombstones alive.
+        t.results.set(
+          'access-token tombstones per member refreshing hourly (bytes)',
+          Math.round(((seeded.tombstoneBytes! / t.members) * (3600 + TOMBSTONE_MARGIN_SECONDS)) / 3600),
+        );
       }
     }
   } finally {

@@ -276,6 +276,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
       clearTimeout(firstAuditPurge);
       mailer?.close();
       signing.ring?.stop();
+      await services.readiness.stop();
       await audit.flush();
       await auditWebhook?.stop();
       await store.close();

@@ -17,7 +17,7 @@ import type { Config } from './config.js';
 import { openStores, type Stores } from './store/stores.js';
 import { DEFAULT_KEEP_TOMBSTONES } from '../adapters/rotation.js';
 import { withRefreshRotation } from './oauth/refresh-rotation.js';
-import { withTokenTombstones } from './oauth/token-tombstones.js';
+import { TOMBSTONE_MARGIN_SECONDS, withTokenTombstones } from './oauth/token-tombstones.js';
 import { Accounts } from './platform/accounts.js';
 import { Enrollments } from './platform/enrollments.js';
 import { Catalog } from './platform/catalog.js';
@@ -170,15 +170,16 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     keepTombstones: DEFAULT_KEEP_TOMBSTONES,
   };
   // Issue #26: each access token leaves a tombstone naming its client, so a 401 for a revoked or
-  // purged token names that client's default scope (src/oauth/token-tombstones.ts).
+  // purged token names that client's default scope (src/oauth/token-tombstones.ts), while the
+  // token could still be presented (its expiry plus a margin).
   const adapter = withTokenTombstones(
     metrics.instrumentAdapter(
       withRefreshRotation(tracing ? tracing.traceAdapter(store.adapter, store.oidcKind) : store.adapter, rotation),
       store.oidcKind,
     ),
-    config.ttl.refreshTombstone,
+    TOMBSTONE_MARGIN_SECONDS,
   );
-  const readiness = createReadiness(store.probes, store.localFaults);
+  const readiness = createReadiness(store.probes, store.localFaults, undefined, store.instantFaults);
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.

@@ -12,8 +12,11 @@
  * The tombstone is written with the access token (an adapter wrapper, like the refresh rotation of
  * src/oauth/refresh-rotation.ts), because revoking a grant deletes its tokens without naming them.
  * It holds the client id only, under the SHA-256 of the token (the token itself is never kept
- * there), and lives as long as the token plus `keepSeconds` (bounded in time, like the tombstones
- * of rotated refresh tokens: `ttl.refresh_tombstone`).
+ * there), and lives only while the token could still be presented: its own lifetime plus
+ * {@link TOMBSTONE_MARGIN_SECONDS} (a client that holds on to an expired token, a clock that is
+ * off). Every access token leaves one, so a longer life multiplies storage by the refresh rate: at
+ * one refresh per second a member keeps ~7,200 tombstones (~1.4 MB of Redis) this way, where 7 days
+ * kept ~600,000.
  */
 import { hash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
@@ -35,6 +38,9 @@ export interface TokenTombstones {
    */
   clientOfGoneToken(token: string): Promise<string | undefined>;
 }
+
+/** How long a tombstone outlives its access token, seconds. */
+export const TOMBSTONE_MARGIN_SECONDS = 3600;
 
 // One-shot `hash` (no Hash object per call): on every refresh and every access token issued.
 const tombstoneId = (token: string): string => hash('sha256', token, 'base64url');

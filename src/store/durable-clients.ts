@@ -9,7 +9,11 @@
  * the platform table; every other model passes through. The inner (Redis) adapter keeps a copy of
  * each client, written after the platform row and deleted with it, that is read only while the
  * platform store is unreachable (so a PostgreSQL restart does not stop token refreshes), and that
- * a client registered before this table existed is imported from at its first lookup.
+ * a client registered before this table existed is imported from at its first lookup. The copy is
+ * written again when a lookup finds it missing (Redis emptied or restarted without persistence;
+ * checked at most every {@link COPY_CHECK_MS} per client and process). A lookup that finds neither
+ * the platform store nor a copy rethrows the platform store's outage: a 503 with `Retry-After`,
+ * never `invalid_client`, which a client reads as "my registration is gone".
  *
  * Row: `client_id`, `metadata` (the adapter payload, JSON), `expires_at` (epoch seconds, null =
  * never: a loopback client's 24 h "unused" TTL), `updated_at` (ISO 8601).
@@ -24,6 +28,15 @@ import { PreparedQuery } from '../platform/prepared.js';
 type AdapterClass = new (name: string) => Adapter & RefreshRotation;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** How often one process checks that a client's Redis copy exists, per client, ms. */
+export const COPY_CHECK_MS = 10_000;
+
+/** A stored client: its metadata and when its registration lapses (epoch seconds, null = never). */
+export interface StoredClient {
+  payload: AdapterPayload;
+  expiresAt: number | null;
+}
 
 /**
  * The client registrations in the platform store, as an oidc-provider adapter of model `Client`
@@ -45,10 +58,19 @@ export class PlatformClients {
    * @throws the platform store's error (a store outage when it is unreachable)
    */
   async find(clientId: string): Promise<AdapterPayload | undefined> {
+    return (await this.findStored(clientId))?.payload;
+  }
+
+  /**
+   * {@link find} with the registration's expiry.
+   * @throws the platform store's error (a store outage when it is unreachable)
+   */
+  async findStored(clientId: string): Promise<StoredClient | undefined> {
     const [row] = await this.findClient.rows(this.db, clientId);
     if (!row) return undefined;
-    if (row.expires_at !== null && Number(row.expires_at) <= nowSeconds()) return undefined;
-    return JSON.parse(row.metadata) as AdapterPayload;
+    const expiresAt = row.expires_at === null ? null : Number(row.expires_at);
+    if (expiresAt !== null && expiresAt <= nowSeconds()) return undefined;
+    return { payload: JSON.parse(row.metadata) as AdapterPayload, expiresAt };
   }
 
   /**
@@ -109,6 +131,8 @@ export function durableClients(
   onFallback?: (err: unknown) => void,
 ): AdapterClass {
   const platform = new PlatformClients(db);
+  /** Client id → when this process last saw (or rewrote) its copy, epoch ms. */
+  const copyChecked = new Map<string, number>();
   return class DurableClients extends Inner {
     private readonly durable: boolean;
     constructor(name: string) {
@@ -118,24 +142,50 @@ export function durableClients(
 
     override async find(id: string): Promise<AdapterPayload | undefined> {
       if (!this.durable) return (await super.find(id)) ?? undefined;
-      let found: AdapterPayload | undefined;
+      let stored: StoredClient | undefined;
       try {
-        found = await platform.find(id);
+        stored = await platform.findStored(id);
       } catch (err) {
         // The platform store is unreachable: the copy kept beside the OIDC state answers meanwhile.
         if (!isStoreOutage(err)) throw err;
         onFallback?.(err);
-        return (await super.find(id)) ?? undefined;
+        const copy = (await super.find(id)) ?? undefined;
+        // No copy says nothing about the registration: the outage is the answer (503), not "unknown client".
+        if (!copy) throw err;
+        return copy;
       }
-      if (found) return found;
+      if (stored) {
+        await this.keepCopy(id, stored);
+        return stored.payload;
+      }
       // A client registered before issue #28 lives only in the inner store: make it durable now.
       const legacy = (await super.find(id).catch(() => undefined)) ?? undefined;
       if (legacy) await platform.upsert(id, legacy);
       return legacy;
     }
 
+    /**
+     * Writes the Redis copy of a durable client again when it is missing; a Redis fault is left to
+     * the request's own Redis reads (the copy is a fallback, never a reason to fail a lookup).
+     */
+    private async keepCopy(id: string, stored: StoredClient): Promise<void> {
+      const now = Date.now();
+      if (now - (copyChecked.get(id) ?? 0) < COPY_CHECK_MS) return;
+      try {
+        if (!(await super.find(id))) {
+          const expiresIn = stored.expiresAt === null ? undefined : stored.expiresAt - nowSeconds();
+          if (expiresIn === undefined || expiresIn > 0) await super.upsert(id, stored.payload, expiresIn);
+        }
+        if (copyChecked.size >= 10_000) copyChecked.clear(); // bounded: one entry per client in use
+        copyChecked.set(id, now);
+      } catch {
+        // Redis unreachable: checked again at the next lookup.
+      }
+    }
+
     override async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       if (!this.durable) return super.upsert(id, payload, expiresIn);
+      copyChecked.delete(id);
       // The record first: once it is written the registration exists whatever happens to the copy.
       await platform.upsert(id, payload, expiresIn);
       await super.upsert(id, payload, expiresIn);
@@ -143,6 +193,7 @@ export function durableClients(
 
     override async destroy(id: string): Promise<void> {
       if (!this.durable) return super.destroy(id);
+      copyChecked.delete(id);
       // The copy first: should the record's deletion fail, the client still exists in both, and a
       // copy left without its record would be imported back by find() as a pre-#28 client.
       await super.destroy(id);

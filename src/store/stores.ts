@@ -22,7 +22,7 @@ import { openEmbeddedStore, type EmbeddedStore } from './database.js';
 import { openPostgresStore } from './postgres.js';
 import { workerReader } from './worker-reader.js';
 import { sqliteAdapterFactory } from '../../adapters/sqlite.js';
-import { connectRedis, redisAdapterFactory, type RedisClient } from '../../adapters/redis.js';
+import { closeRedis, connectRedis, redisAdapterFactory, redisEnded, type RedisClient } from '../../adapters/redis.js';
 import { requireReplicaAcks } from '../../adapters/replica-acks.js';
 import { durableClients } from './durable-clients.js';
 import { Redis } from 'ioredis';
@@ -59,6 +59,8 @@ export interface Stores {
    * is not one (every process sees it; requests answer 503).
    */
   localFaults: Record<string, () => Promise<string | undefined>>;
+  /** Faults of this process's own state read synchronously at every `/readyz` (an ended Redis client). */
+  instantFaults: Record<string, () => string | undefined>;
   close(): Promise<void>;
 }
 
@@ -86,6 +88,7 @@ export async function openStores(
     onQuery ? (e: LogEvent) => onQuery(store, e.queryDurationMillis, e.level === 'query') : undefined;
   const probes: Record<string, () => Promise<void>> = {};
   const localFaults: Record<string, () => Promise<string | undefined>> = {};
+  const instantFaults: Record<string, () => string | undefined> = {};
   const closers: (() => Promise<void>)[] = [];
   let embedded: EmbeddedStore | undefined;
   let longReads: Kysely<PlatformDatabase> | undefined;
@@ -141,11 +144,12 @@ export async function openStores(
   let adapter: new (name: string) => Adapter & RefreshRotation;
   let redis: RedisClient | undefined;
   if (config.redisUrl || config.redisClusterNodes || config.redisSentinel) {
-    const client = connectRedis({
+    const connection = {
       url: config.redisUrl,
       clusterNodes: config.redisClusterNodes,
       sentinel: config.redisSentinel,
-    });
+    };
+    const client = connectRedis(connection);
     // The client reconnects by itself; /readyz reports the outage. Log state changes, not each
     // retry (and never the URL: it may carry a password).
     let down = false;
@@ -159,39 +163,49 @@ export async function openStores(
       down = false;
       logger?.info({ event: 'redis_up' }, 'redis reachable again');
     });
+    client.on('end', () => {
+      if (redisEnded(client))
+        logger?.warn({ event: 'redis_ended' }, 'redis client gave up connecting; connecting again');
+    });
     redis = client;
     // Issue #28 (DESIGN D12): clients are durable in the platform store; token and session writes
     // wait for REDIS_MIN_REPLICAS_ACKED replicas (adapters/replica-acks.ts).
     const clientsLost = { at: 0 };
-    const durable = durableClients(redisAdapterFactory(client, { prefix: config.redisKeyPrefix }), db, (err) => {
-      if (Date.now() - clientsLost.at < 5000) return;
-      clientsLost.at = Date.now();
-      logger?.warn(
-        { event: 'clients_from_redis_copy', err: { type: (err as Error).name, message: (err as Error).message } },
-        'platform store unreachable: clients read from their Redis copy',
-      );
-    });
-    adapter = client instanceof Redis ? requireReplicaAcks(durable, client, config.redisMinReplicasAcked) : durable;
+    const acked = client instanceof Redis && config.redisMinReplicasAcked > 0;
+    const durable = durableClients(
+      redisAdapterFactory(client, { prefix: config.redisKeyPrefix, replicaAcks: acked }),
+      db,
+      (err) => {
+        if (Date.now() - clientsLost.at < 5000) return;
+        clientsLost.at = Date.now();
+        logger?.warn(
+          { event: 'clients_from_redis_copy', err: { type: (err as Error).name, message: (err as Error).message } },
+          'platform store unreachable: clients read from their Redis copy',
+        );
+      },
+    );
+    adapter =
+      client instanceof Redis && acked ? requireReplicaAcks(durable, client, config.redisMinReplicasAcked) : durable;
+    // The readiness probe has its own connection: its PING never queues behind a WAIT (or any
+    // slow command) of the request traffic, so /readyz reports Redis as it is (src/ops/health.ts).
+    const probeClient = connectRedis(connection);
+    probeClient.on('error', () => undefined); // reported by the probe itself
     probes.redis = async () => {
-      if (client.status !== 'ready') throw new Error(`redis: connection ${client.status}`);
-      await within(client.ping(), 1000, 'redis');
+      if (probeClient.status !== 'ready') throw new Error(`redis: connection ${probeClient.status}`);
+      await within(probeClient.ping(), 1000, 'redis');
     };
-    if (client instanceof Redis) {
-      localFaults.redis = async () => {
-        if (client.status !== 'ready') return undefined; // reconnecting or down: a store outage, not this process's
-        const role = (
-          await within(client.call('ROLE') as Promise<unknown[]>, 1000, 'redis').catch(() => undefined)
-        )?.[0];
-        if (role === undefined || role === 'master') return undefined;
-        // Connected to a replica (a failover demoted our node): make the connection again.
-        client.disconnect(true);
-        return `connected to a read-only ${String(role)} node; reconnecting`;
-      };
-    }
+    // Gave up connecting while Redis may well be reachable: this process's fault (it reconnects).
+    instantFaults.redis = () => (redisEnded(client) ? 'redis connection ended; reconnecting' : undefined);
+    localFaults.redis = async () => {
+      if (!(client instanceof Redis) || client.status !== 'ready') return undefined; // reconnecting or down: a store outage, not this process's
+      const role = (await within(client.call('ROLE') as Promise<unknown[]>, 1000, 'redis').catch(() => undefined))?.[0];
+      if (role === undefined || role === 'master') return undefined;
+      // Connected to a replica (a failover demoted our node): make the connection again.
+      client.disconnect(true);
+      return `connected to a read-only ${String(role)} node; reconnecting`;
+    };
     closers.unshift(async () => {
-      await client.quit().catch(() => undefined);
-      // Also ends the sentinel connections (failover detector) that QUIT leaves open.
-      client.disconnect();
+      await Promise.all([closeRedis(client), closeRedis(probeClient)]);
     });
   } else {
     embedded ??= await openEmbeddedStore(
@@ -217,6 +231,7 @@ export async function openStores(
     redis,
     probes,
     localFaults,
+    instantFaults,
     async close() {
       for (const close of closers) await close();
     },

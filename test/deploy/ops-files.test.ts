@@ -443,3 +443,74 @@ describe('alert rules and dashboard name only metrics the server exports', () =>
   if (!promtool)
     console.warn('promtool not installed (apt-get install prometheus): alerts.yaml checked structurally only');
 });
+
+describe('the shipped balancer configurations cannot take every process out at once', () => {
+  const haproxy = readFileSync(path.join(DEPLOY, 'haproxy.cfg'), 'utf8');
+  const nginx = readFileSync(path.join(DEPLOY, 'nginx.conf'), 'utf8');
+  const compose = parse(readFileSync(path.join(DEPLOY, 'compose.yaml'), 'utf8')) as {
+    services: Record<string, { environment?: Record<string, string> }>;
+  };
+  const lines = haproxy.split('\n').map((l) => l.trim());
+  /** haproxy time (`500ms`, `2s`, `1m`; bare numbers are ms) → ms. */
+  const ms = (v: string) => {
+    const m = /^(\d+)(ms|s|m)?$/.exec(v);
+    if (!m) throw new Error(`not a haproxy time: ${v}`);
+    return Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? 'ms'] ?? 1);
+  };
+  const defaultServer = Object.fromEntries(
+    (
+      lines
+        .find((l) => l.startsWith('default-server '))
+        ?.split(/\s+/)
+        .slice(1) ?? []
+    ).flatMap((w, i, all) => (i % 2 === 0 ? [[w, all[i + 1]!]] : [])),
+  ) as Record<string, string>;
+
+  test('haproxy: a check timeout, three failed checks in a row before a process is marked down', () => {
+    const check = lines.find((l) => l.startsWith('timeout check '))?.split(/\s+/)[2];
+    expect(check).toBeDefined();
+    // /readyz answers within 100 ms (test/ops/readyz-latency.test.ts): 2 s is 20× that, not a race.
+    expect(ms(check!)).toBeGreaterThanOrEqual(2000);
+    expect(Number(defaultServer.fall)).toBeGreaterThanOrEqual(3);
+    expect(ms(defaultServer.inter!)).toBeGreaterThanOrEqual(1000);
+  });
+
+  test('haproxy: a draining process is out before SHUTDOWN_DELAY_SECONDS of the shipped compose file ends', () => {
+    const fall = Number(defaultServer.fall);
+    const outWithinMs = ms(defaultServer.inter!) + (fall - 1) * ms(defaultServer.fastinter ?? defaultServer.inter!);
+    for (const [name, service] of Object.entries(compose.services)) {
+      const delay = service.environment?.SHUTDOWN_DELAY_SECONDS;
+      if (delay !== undefined)
+        expect({ name, outWithinMs: outWithinMs < Number(delay) * 1000 }).toEqual({ name, outWithinMs: true });
+    }
+  });
+
+  test('haproxy: logs carry the path only (no query string: one-time tokens), its own 503 carries Retry-After', () => {
+    expect(lines).not.toContain('option httplog');
+    const format = lines.find((l) => l.startsWith('log-format '));
+    expect(format).toBeDefined();
+    // %r is the whole request line, %HU the URI with its query, %HQ the query string.
+    expect(format).not.toMatch(/%r\b|%HU|%HQ|%\[(capture\.req\.uri|url|query)/);
+    expect(format).toMatch(/%HP\b/);
+    expect(lines.find((l) => l.startsWith('http-error status 503'))).toMatch(/hdr Retry-After \d+/);
+  });
+
+  test('nginx: passive checks need three failures; the access log has no query string; its own 502/504 is a 503 with Retry-After', () => {
+    for (const m of nginx.matchAll(/^\s*#?\s*server 127\.0\.0\.1:\d+ (.*);/gm)) {
+      expect(Number(/max_fails=(\d+)/.exec(m[1]!)?.[1])).toBeGreaterThanOrEqual(3);
+    }
+    const logFormat = /log_format coursegate ([^;]+);/.exec(nginx)?.[1];
+    expect(logFormat).toBeDefined();
+    expect(logFormat).not.toMatch(/\$request\b|\$request_uri|\$args|\$query_string|\$is_args/);
+    expect(nginx).toMatch(/access_log \S+ coursegate;/);
+    expect(nginx).toMatch(/error_page 502 504 = @unavailable;/);
+    expect(nginx).toMatch(/add_header Retry-After \d+ always;/);
+  });
+
+  test('kubernetes: the readiness probe tolerates one slow answer (failureThreshold ≥ 2, timeout ≥ 1 s)', () => {
+    const deployment = objectsOf('deployment.yaml').find((o) => o.kind === 'Deployment')!;
+    const probe = deployment.spec.template.spec.containers[0].readinessProbe;
+    expect(probe.timeoutSeconds).toBeGreaterThanOrEqual(1);
+    expect(probe.failureThreshold).toBeGreaterThanOrEqual(2);
+  });
+});

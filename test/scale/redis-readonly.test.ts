@@ -105,11 +105,16 @@ function primaryProxy(port: number, target: { port: number }): Promise<{ server:
     await nodeCommand(x.port, 'REPLICAOF', 'NO', 'ONE');
     await nodeCommand(y.port, 'REPLICAOF', '127.0.0.1', x.port);
     target.port = x.port;
-    const first = await fetch(`${origin}/readyz`);
-    const body = await first.json();
-    expect(first.status).toBe(503);
-    expect(body.checks.redis).toMatch(/read-only/);
-    // The readiness check itself made the connection again: the next poll is ready.
+    // The background check (every second; /readyz answers from its last result) finds the
+    // connection on a replica: 503, naming it.
+    let answer: { status: number; redis?: string } = { status: 0 };
+    await waitUntil(async () => {
+      const res = await fetch(`${origin}/readyz`);
+      answer = { status: res.status, redis: (await res.json()).checks.redis };
+      return answer.status === 503;
+    }, 5000);
+    expect(answer.redis).toMatch(/read-only/);
+    // The readiness check itself made the connection again: a later poll is ready.
     await waitUntil(async () => {
       const res = await fetch(`${origin}/readyz`);
       return res.status === 200 && (await res.json()).checks.redis === 'up';

@@ -29,6 +29,8 @@ export interface PrivateService {
   dir: string;
   /** Stops the server (SIGTERM, waits for exit) and, unless `keepDir`, deletes its directory. */
   stop(options?: { keepDir?: boolean }): Promise<void>;
+  /** Redis only: the server's process id (a test's `kill -9`). */
+  pid?: number;
   /** PostgreSQL only: `pg_ctl restart -m fast -w` (every connection is terminated, 57P01). */
   restart?(): Promise<void>;
 }
@@ -130,6 +132,7 @@ export async function startPrivateRedis(
     url,
     port,
     dir,
+    pid: child.pid,
     async stop({ keepDir = false } = {}) {
       child.kill('SIGTERM');
       await exited(child);
