@@ -50,16 +50,17 @@ export function challenge(
 }
 
 /**
- * Builds a 401 with a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1): for a request that used
+ * Builds a 401 (or, for `insufficient_scope`, a 403) with a `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1): for a request that used
  * the DPoP scheme, or a DPoP-bound token sent as `Bearer`. It names the accepted proof algorithms
  * (`algs`), and, as every challenge here, the scope to ask for next and the RFC 9728 metadata.
  * @param error `invalid_token` (token or key binding refused), `invalid_dpop_proof` (the proof
- *   itself), `use_dpop_nonce` (RFC 9449 §9: retry with the nonce of the `DPoP-Nonce` header)
+ *   itself), `use_dpop_nonce` (RFC 9449 §9: retry with the nonce of the `DPoP-Nonce` header),
+ *   `insufficient_scope` (403: a DPoP request whose token lacks a scope, RFC 6750 §3.1 in §7.1's scheme)
  * @param nonce sent as `DPoP-Nonce` (always with `use_dpop_nonce`)
  */
 export function dpopChallenge(
   baseUrl: string,
-  error: 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce',
+  error: 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce' | 'insufficient_scope',
   description: string,
   scope: string,
   errorUri?: string,
@@ -77,5 +78,6 @@ export function dpopChallenge(
   if (nonce) headers['DPoP-Nonce'] = nonce;
   if (error === 'invalid_dpop_proof') return new InvalidDpopProof(description, headers);
   if (error === 'use_dpop_nonce') return new UseDpopNonce(description, headers);
+  if (error === 'insufficient_scope') return new InsufficientScope(description, headers);
   return new InvalidToken(description, headers);
 }

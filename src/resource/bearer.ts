@@ -51,6 +51,11 @@ export interface Principal {
    */
   user?: User;
   site?: Site;
+  /**
+   * The scheme the token came with (`DPoP`: RFC 9449, proof checked), so a later refusal of the
+   * request (403 `insufficient_scope`) challenges in the same scheme (§7.1). Undefined = Bearer.
+   */
+  scheme?: 'Bearer' | 'DPoP';
 }
 
 /** Koa state set by the middleware: `principal` is undefined for anonymous requests. */
@@ -252,7 +257,8 @@ export async function authenticateRequest(
   if (presented.scheme === 'Bearer') return authenticate(provider, baseUrl, presented.token, members, hint);
   const refusal = { scope: hint.operation ?? hint.fallback, errorUri: hint.errorUri };
   const proof = await proofs.verify(ctx, presented.token, refusal, options);
-  return authenticate(provider, baseUrl, presented.token, members, hint, { proofs, proof });
+  const principal = await authenticate(provider, baseUrl, presented.token, members, hint, { proofs, proof });
+  return principal && { ...principal, scheme: 'DPoP' };
 }
 
 /**
@@ -303,12 +309,11 @@ export function bearer(
 export function requireScopes(baseUrl: string, principal: Principal, needed: readonly string[]): void {
   const missing = needed.filter((s) => !satisfies(principal.scopes, s));
   if (missing.length > 0) {
-    throw challenge(
-      baseUrl,
-      403,
-      'insufficient_scope',
-      `the access token lacks the scope ${missing.join(' ')}`,
-      narrowest(needed).join(' '),
-    );
+    const description = `the access token lacks the scope ${missing.join(' ')}`;
+    const scope = narrowest(needed).join(' ');
+    // RFC 9449 §7.1: a request made with DPoP is challenged in the DPoP scheme.
+    throw principal.scheme === 'DPoP'
+      ? dpopChallenge(baseUrl, 'insufficient_scope', description, scope)
+      : challenge(baseUrl, 403, 'insufficient_scope', description, scope);
   }
 }

@@ -243,6 +243,20 @@ describe.each(oidcStoreRuns('DPoP end to end'))('RFC 9449 DPoP-bound tokens on $
       }
     });
 
+    test('a DPoP request whose token lacks the scope: 403 insufficient_scope challenged in the DPoP scheme (§7.1)', async () => {
+      const flow = await codeFlow(config, base, 'student@demo.test', 'openid account:read', DPoP);
+      const mutation = JSON.stringify({ query: 'mutation { updateDisplayName(input: { name: "X" }) { __typename } }' });
+      const url = `${base}/account/graphql`;
+      const proof = await handProof(keys, { htm: 'POST', htu: url, ath: ath(flow.access_token) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `DPoP ${flow.access_token}`, dpop: proof, 'content-type': 'application/json' },
+        body: mutation,
+      });
+      expect(await refusal(res)).toEqual({ status: 403, error: 'insufficient_scope', scheme: 'DPoP' });
+      expect(res.headers.get('www-authenticate')).toMatch(/algs="[^"]*ES256[^"]*", .*scope="account:write"/);
+    });
+
     test('/mcp checks a content_digest claim against the JSON-RPC body (MCP DPoP profile)', async () => {
       const digest = (body: string) => `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
       const post = async (contentDigest: string) =>

@@ -7,7 +7,7 @@
  */
 import { GraphQLError, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { challenge } from '../../http/challenge.js';
+import { challenge, dpopChallenge } from '../../http/challenge.js';
 import type { AccountContext } from './context.js';
 
 export const WRITE_SCOPE = 'account:write';
@@ -20,13 +20,12 @@ export function writeScopePlugin(baseUrl: string): Plugin<AccountContext> {
       if (operation?.operation !== 'mutation') return;
       const { principal } = args.contextValue;
       if (principal.scopes.has(WRITE_SCOPE)) return;
-      const denied = challenge(
-        baseUrl,
-        403,
-        'insufficient_scope',
-        `a mutation needs the scope ${WRITE_SCOPE}`,
-        WRITE_SCOPE,
-      );
+      const description = `a mutation needs the scope ${WRITE_SCOPE}`;
+      // RFC 9449 §7.1: a request made with DPoP is challenged in the DPoP scheme.
+      const denied =
+        principal.scheme === 'DPoP'
+          ? dpopChallenge(baseUrl, 'insufficient_scope', description, WRITE_SCOPE)
+          : challenge(baseUrl, 403, 'insufficient_scope', description, WRITE_SCOPE);
       setResultAndStopExecution({
         errors: [
           new GraphQLError(denied.description, {
