@@ -255,6 +255,25 @@ describe.each(oidcStoreRuns('DPoP end to end'))('RFC 9449 DPoP-bound tokens on $
       });
       expect(await refusal(res)).toEqual({ status: 403, error: 'insufficient_scope', scheme: 'DPoP' });
       expect(res.headers.get('www-authenticate')).toMatch(/algs="[^"]*ES256[^"]*", .*scope="account:write"/);
+
+      // The MCP step-up of a write tool, in the same scheme.
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'record_progress', arguments: { courseSlug: 'typescript-fundamentals', lectureId: 'x' } },
+      });
+      const mcpUrl = `${base}/mcp`;
+      const stepUp = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: {
+          ...MCP_HEADERS,
+          authorization: `DPoP ${flow.access_token}`,
+          dpop: await handProof(keys, { htm: 'POST', htu: mcpUrl, ath: ath(flow.access_token) }),
+        },
+        body: call,
+      });
+      expect(await refusal(stepUp)).toEqual({ status: 403, error: 'insufficient_scope', scheme: 'DPoP' });
     });
 
     test('/mcp checks a content_digest claim against the JSON-RPC body (MCP DPoP profile)', async () => {

@@ -5,7 +5,7 @@
  * the tool's scopes in `WWW-Authenticate`. A call of a tool that does not exist gets the JSON-RPC
  * error `-32602` (MCP 2025-11-25 tools, "Error Handling").
  */
-import { challenge } from '../../http/challenge.js';
+import { challenge, dpopChallenge } from '../../http/challenge.js';
 import { docsLink, withDocs } from '../../http/docs-links.js';
 import { decide } from './access.js';
 import { findTool } from './tools/registry.js';
@@ -67,14 +67,11 @@ export function gateToolCalls(parsed: unknown, caller: Caller, baseUrl: string, 
     const decision = decide(tool, caller);
     if (!decision.allowed) {
       const topic = decision.memberData ? 'memberAccess' : 'challenges';
-      throw challenge(
-        baseUrl,
-        decision.status,
-        decision.error,
-        withDocs(decision.description, docsUrl, topic),
-        decision.scope,
-        docsLink(docsUrl, topic),
-      );
+      const description = withDocs(decision.description, docsUrl, topic);
+      // RFC 9449 §7.1: a request made with DPoP is challenged in the DPoP scheme (the 403 step-up).
+      throw caller.principal?.scheme === 'DPoP' && decision.error === 'insufficient_scope'
+        ? dpopChallenge(baseUrl, 'insufficient_scope', description, decision.scope, docsLink(docsUrl, topic))
+        : challenge(baseUrl, decision.status, decision.error, description, decision.scope, docsLink(docsUrl, topic));
     }
   }
   return { pass: true };
