@@ -52,7 +52,10 @@ function objectsOf(file: string): K8sObject[] {
 }
 
 describe('every file under deploy/ parses', () => {
-  const files = filesUnder(DEPLOY).filter((f) => /\.(ya?ml|json)$/.test(f));
+  // A Helm chart's templates are YAML only once rendered (test/deploy/helm-chart.test.ts renders them).
+  const files = filesUnder(DEPLOY).filter(
+    (f) => /\.(ya?ml|json)$/.test(f) && !f.includes(`${path.sep}templates${path.sep}`),
+  );
   test.each(files.map((f) => path.relative(ROOT, f)))('%s', (file) => {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
     if (file.endsWith('.json')) expect(() => JSON.parse(text)).not.toThrow();
@@ -149,6 +152,18 @@ describe('deploy/kubernetes', () => {
     }
     const dataMount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === settings.DATA_DIR);
     expect(pod.volumes.find((v: { name: string }) => v.name === dataMount.name).emptyDir).toBeDefined();
+  });
+
+  test('the migrate Job reads the signing key as the server pods do: same security contexts, fsGroup, key volume', () => {
+    const jobPod = job.spec.template.spec;
+    // The key is mounted 0400 root-owned; only fsGroup gives the image's user (1000) read access.
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
+    expect(jobPod.securityContext).toEqual(pod.securityContext);
+    expect(jobPod.containers[0].securityContext).toEqual(container.securityContext);
+    const keyVolume = (spec: { volumes: { name: string }[] }) => spec.volumes.find((v) => v.name === 'signing-key');
+    expect(keyVolume(jobPod)).toEqual(keyVolume(pod));
+    const keyMount = (c: { volumeMounts: { name: string }[] }) => c.volumeMounts.find((m) => m.name === 'signing-key');
+    expect(keyMount(jobPod.containers[0])).toEqual(keyMount(container));
   });
 
   test('resources from the sizing in docs/deployment.md (~250 MB per process under load)', () => {
