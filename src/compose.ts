@@ -55,12 +55,14 @@ import { rateLimiting, type RateLimiting } from './http/rate-limits.js';
 import { CsrfTokens } from './http/csrf.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { createReadiness, type Readiness } from './ops/health.js';
+import { Dependencies, observedMailer } from './ops/dependencies.js';
 import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
 import type { AccountServices } from './resource/account-graphql/context.js';
 import type { AdminServices } from './operations/operation.js';
 import { OperatorLoopShare } from './http/operator-share.js';
 import type { ToolServices } from './resource/mcp/tools/types.js';
+import { SERVER_INFO } from './resource/mcp/server.js';
 
 /** Every service of one process, built once (the inputs of the pipelines). */
 export interface Services {
@@ -76,6 +78,8 @@ export interface Services {
     name: string,
   ) => Adapter;
   readiness: Readiness;
+  /** DESIGN D12: the state of each store and of mail (`/healthz` details, `coursegate_dependency_up`). */
+  dependencies: Dependencies;
   /** DESIGN D6: signing keys (the store's ring, or the operator's keys). */
   signing: SigningSetup;
   cookieKeys: string[];
@@ -139,6 +143,17 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     config.ttl.refreshTombstone,
   );
   const readiness = createReadiness(store.probes, store.localFaults);
+  // DESIGN D12: each dependency's state for /healthz details and coursegate_dependency_up, probed
+  // in the background so that /healthz never waits on a store.
+  const dependencies = new Dependencies([...Object.keys(store.probes), 'mail']);
+  dependencies.startProbing(store.probes, config.healthProbeSeconds * 1000);
+  metrics.observeProcess({
+    version: SERVER_INFO.version,
+    dependencies: () => dependencies.upValues(),
+    pgPool: store.pgPoolStats,
+    // Read at each scrape: the client of the moment.
+    redisClients: store.oidcKind === 'redis' ? () => ({ oidc: store.redis }) : undefined,
+  });
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
@@ -180,7 +195,10 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   // Issue #11: an invitation's one-time link is also mailed to the invited address (API and /admin
   // alike; issue #25: through SMTP_URL, else into DATA_DIR/outbox/); the answer still shows it. Logs
   // name the domain, never the link.
-  const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl, path.join(config.dataDir, 'outbox'));
+  const mailer = observedMailer(
+    createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl, path.join(config.dataDir, 'outbox')),
+    dependencies,
+  );
   const invitations = new Invitations(db, async (siteId, inv, token) => {
     const site = await db.selectFrom('sites').select('name').where('id', '=', siteId).executeTakeFirst();
     try {
@@ -249,6 +267,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     store,
     adapter,
     readiness,
+    dependencies,
     signing,
     cookieKeys,
     csrf,

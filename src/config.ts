@@ -143,6 +143,8 @@ export interface Config {
   metricsHost: string | undefined;
   /** Issue #28 (DESIGN D12): SIGTERM drain, seconds: serve on with /readyz 503 (`delay`), then finish in-flight work (`grace`). */
   shutdown: { delaySeconds: number; graceSeconds: number };
+  /** DESIGN D12: seconds between the background probes of each store behind `/healthz` details (`HEALTH_PROBE_SECONDS`). */
+  healthProbeSeconds: number;
   /** DESIGN D7 rate limits. */
   rateLimits: RateLimits;
 }
@@ -366,6 +368,7 @@ function storageSettings(
   | 'host'
   | 'metricsHost'
   | 'shutdown'
+  | 'healthProbeSeconds'
 > {
   const nodes = settings.REDIS_CLUSTER_NODES;
   const sentinels = settings.REDIS_SENTINELS;
@@ -406,8 +409,11 @@ function storageSettings(
     host: settings.HOST,
     metricsHost: settings.METRICS_HOST,
     shutdown: {
-      delaySeconds: settings.SHUTDOWN_DELAY_SECONDS ?? 0,
+      // A load balancer needs a few seconds to see /readyz fail and stop sending: without a delay
+      // the requests it still sends meanwhile are refused.
+      delaySeconds: settings.SHUTDOWN_DELAY_SECONDS ?? 5,
       graceSeconds: settings.SHUTDOWN_GRACE_SECONDS ?? 10,
     },
+    healthProbeSeconds: settings.HEALTH_PROBE_SECONDS ?? 5,
   };
 }
