@@ -458,3 +458,60 @@ describe('alert rules and dashboard name only metrics the server exports', () =>
   if (!promtool)
     console.warn('promtool not installed (apt-get install prometheus): alerts.yaml checked structurally only');
 });
+
+describe('the commands and figures the deploy files and docs state', () => {
+  const deployTexts = filesUnder(DEPLOY).map((f) => [path.relative(ROOT, f), readFileSync(f, 'utf8')] as const);
+
+  test('the key is made with a command that writes nothing but the key (no `npm run … > file`)', () => {
+    for (const [file, text] of deployTexts) {
+      // npm prints its "> coursegate@… keys:generate" banner on stdout: a redirect captures it.
+      const redirected = [...text.matchAll(/npm run (?!--silent)[^`\n]*keys:generate[^`\n]*>/g)].map((m) => m[0]);
+      const commands = [...text.matchAll(/`(npm run keys:generate[^`]*)`/g)].map((m) => m[1]);
+      expect({ file, redirected: redirected.filter((r) => !text.includes(`a plain \`${r}`)) }).toEqual({
+        file,
+        redirected: [],
+      });
+      for (const c of commands)
+        if (!c?.includes('> file'))
+          expect({ file, command: c }).toEqual({ file, command: expect.stringMatching(/ -- --out \S+$/) });
+    }
+  });
+
+  test('every docs/ page a deploy file names exists', () => {
+    for (const [file, text] of deployTexts)
+      for (const [ref] of text.matchAll(/docs\/[\w-]+\.md/g))
+        expect({
+          file,
+          ref,
+          exists: statSync(path.join(ROOT, ref), { throwIfNoEntry: false })?.isFile() ?? false,
+        }).toEqual({
+          file,
+          ref,
+          exists: true,
+        });
+  });
+
+  test('the replica acknowledgement wait is stated as the code waits', async () => {
+    const { REPLICA_ACK_TIMEOUT_MS } = await import('../../adapters/replica-acks.js');
+    const acked = SETTINGS.find((s) => s.env === 'REDIS_MIN_REPLICAS_ACKED')!;
+    expect(acked.description).toContain(`within ${REPLICA_ACK_TIMEOUT_MS} ms`);
+    expect(acked.description).not.toMatch(/within 1 s/);
+    const deployment = readFileSync(path.join(ROOT, 'docs/deployment.md'), 'utf8');
+    expect(deployment).toContain(`WAIT n ${REPLICA_ACK_TIMEOUT_MS}`);
+  });
+
+  test('the documented drain delay is the default', () => {
+    const delay = SETTINGS.find((s) => s.env === 'SHUTDOWN_DELAY_SECONDS')!;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-defaults-'));
+    try {
+      const seconds = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir }).shutdown.delaySeconds;
+      expect(seconds).toBeGreaterThan(0);
+      expect(delay.default).toBe(`\`${seconds}\``);
+      expect(readFileSync(path.join(ROOT, 'docs/deployment.md'), 'utf8')).toContain(
+        `\`SHUTDOWN_DELAY_SECONDS\`, default ${seconds}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
