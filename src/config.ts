@@ -15,6 +15,17 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DEFAULTS_FILE_SCHEMA, ENV_SCHEMA, MODES, withoutBlanks, type EnvValues } from './config-settings.js';
+import { isLoopbackHost } from './http/loopback.js';
+
+/** An `http://` origin that is not loopback (an unparseable value is the schema's to refuse). */
+function plainHttpPublic(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
 
 /** Accepted `NODE_ENV` values (DESIGN §3), from the catalogue. */
 export { MODES };
@@ -289,6 +300,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     // the raw variables, so a missing setting is named next to an invalid one.
     if (raw.BASE_URL === undefined)
       problems.push('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
+    else if (plainHttpPublic(raw.BASE_URL))
+      // Tokens, codes and session cookies would cross the network in the clear, and every cookie
+      // would lose `Secure` (RFC 9700 §2.6 and §4.1.1: TLS for every endpoint but loopback).
+      problems.push(
+        `BASE_URL: must be https:// in production (got ${raw.BASE_URL}); only a loopback origin (127.0.0.1, [::1], localhost) may use http://. Behind a TLS-terminating proxy, set the public https:// origin and TRUST_PROXY=1`,
+      );
     if (raw.COOKIE_SECRETS === undefined) {
       problems.push(
         "COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`)",
