@@ -171,6 +171,9 @@ export function buildPipelines(services: Services): Pipelines {
   return assemblePipelines(declared, sharedSteps(services));
 }
 
+/** Error codes of a connection the client ended (reset, closed early): not a fault of ours. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 /**
  * Opens the store, loads keys, builds the services and the application.
  * @throws ConfigError / Error when the store cannot be opened
@@ -183,6 +186,21 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
   // DESIGN D7: only the client address (that many hops from the right) and scheme come from a proxy.
   const app = new Koa({ proxy: config.trustProxy > 0, maxIpsCount: config.trustProxy });
   app.keys = services.cookieKeys;
+  // Errors the edge cannot catch reach Koa's 'error' event: the connection failed after the answer
+  // began or while the body was read (a client that resets, ECONNRESET). Koa's default handler
+  // prints the stack as several plain-text lines on stderr, which a log collector splits into
+  // unparseable records; one JSON line instead, the stack as one field.
+  app.on('error', (err: Error & { code?: string }, ctx?: Koa.Context) => {
+    const clientGone = CLIENT_GONE.has(err.code ?? '') || err.message === 'aborted';
+    logger[clientGone ? 'info' : 'error'](
+      {
+        event: clientGone ? 'client_connection_reset' : 'http_error',
+        req_id: ctx?.state.requestId,
+        err: { type: err.name, message: err.message, code: err.code, stack: err.stack },
+      },
+      clientGone ? 'client connection reset' : 'request error outside the error renderer',
+    );
+  });
   const setSecurityHeaders = securityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -272,6 +290,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Courseg
     metrics,
     readiness: services.readiness,
     async close() {
+      services.dependencies.stop();
       clearInterval(purgeTimer);
       clearTimeout(firstAuditPurge);
       mailer?.close();

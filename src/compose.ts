@@ -63,6 +63,7 @@ import { startTracing, type Tracing } from './ops/tracing.js';
 import { traceOperationsWith } from './operations/runner.js';
 import { SERVER_INFO } from './resource/mcp/server.js';
 import { createReadiness, type Readiness } from './ops/health.js';
+import { Dependencies, observedMailer } from './ops/dependencies.js';
 import { errorRenderer, type ErrorRenderer } from './errors/render.js';
 import { WebSessions } from './operator/session.js';
 import type { AccountServices } from './resource/account-graphql/context.js';
@@ -71,6 +72,7 @@ import { OperatorLoopShare } from './http/operator-share.js';
 import { DpopNonces, DpopProofs } from './resource/dpop.js';
 import { redisProofReplay, sqliteProofReplay } from './store/proof-replay.js';
 import type { ToolServices } from './resource/mcp/tools/types.js';
+import { SERVER_INFO } from './resource/mcp/server.js';
 
 /** Every service of one process, built once (the inputs of the pipelines). */
 export interface Services {
@@ -86,6 +88,8 @@ export interface Services {
     name: string,
   ) => Adapter;
   readiness: Readiness;
+  /** DESIGN D12: the state of each store and of mail (`/healthz` details, `coursegate_dependency_up`). */
+  dependencies: Dependencies;
   /** DESIGN D6: signing keys (the store's ring, or the operator's keys). */
   signing: SigningSetup;
   cookieKeys: string[];
@@ -180,6 +184,17 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     TOMBSTONE_MARGIN_SECONDS,
   );
   const readiness = createReadiness(store.probes, store.localFaults, undefined, store.instantFaults);
+  // DESIGN D12: each dependency's state for /healthz details and coursegate_dependency_up, probed
+  // in the background so that /healthz never waits on a store.
+  const dependencies = new Dependencies([...Object.keys(store.probes), 'mail']);
+  dependencies.startProbing(store.probes, config.healthProbeSeconds * 1000);
+  metrics.observeProcess({
+    version: SERVER_INFO.version,
+    dependencies: () => dependencies.upValues(),
+    pgPool: store.pgPoolStats,
+    // Read at each scrape: the client of the moment.
+    redisClients: store.oidcKind === 'redis' ? () => ({ oidc: store.redis }) : undefined,
+  });
   const accounts = new Accounts(db);
   const enrollments = new Enrollments(db);
   // DESIGN D6: the operator's keys, or the store's keys through a ring every process re-reads.
@@ -227,7 +242,10 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
   // Issue #11: an invitation's one-time link is also mailed to the invited address (API and /admin
   // alike; issue #25: through SMTP_URL, else into DATA_DIR/outbox/); the answer still shows it. Logs
   // name the domain, never the link.
-  const mailer = createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl, path.join(config.dataDir, 'outbox'));
+  const mailer = observedMailer(
+    createLinkMailer(config.smtpUrl, config.smtpFrom, config.baseUrl, path.join(config.dataDir, 'outbox')),
+    dependencies,
+  );
   // DESIGN D7: every message the server sends spends the mail budgets (src/http/mail-budget.ts).
   const mailBudget = new MailBudget({
     limits: config.mailLimits,
@@ -324,6 +342,7 @@ export async function composeServices(config: Config, logger: Logger): Promise<S
     store,
     adapter,
     readiness,
+    dependencies,
     signing,
     cookieKeys,
     csrf,

@@ -175,7 +175,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'REDIS_MIN_REPLICAS_ACKED',
     default: '`1` with `REDIS_SENTINELS`, else `0`',
     description:
-      'token and session writes (code redemption, refresh rotation, revocation) are answered only once this many replicas acknowledged them (Redis `WAIT`); a replica that does not answer within 1 s makes the request a 503 + `Retry-After`, never a success a failover can take back. 0–5',
+      'token and session writes (code redemption, refresh rotation, revocation) are answered only once this many replicas acknowledged them (Redis `WAIT`); too few acknowledgements within 500 ms (`WAIT n 500`) make the request a 503 + `Retry-After`, never a success a failover can take back. 0–5',
   },
   { env: 'REDIS_KEY_PREFIX', default: '`cg`', description: 'prefix of every Redis key' },
   {
@@ -388,15 +388,21 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'SHUTDOWN_DELAY_SECONDS',
-    default: '`0`',
+    default: '`5`',
     description:
-      'on SIGTERM `/readyz` answers 503 at once and the process keeps serving this long (so load balancers and Kubernetes endpoints notice) before it stops accepting connections; 0–300',
+      'on SIGTERM `/readyz` answers 503 at once and the process keeps serving this long (so load balancers and Kubernetes endpoints notice) before it stops accepting connections; 0–300 (0: stop accepting at once, for a single process with nothing in front)',
   },
   {
     env: 'SHUTDOWN_GRACE_SECONDS',
     default: '`10`',
     description:
       'after it stops accepting, requests in flight get this long to finish before their connections are closed; 1–600',
+  },
+  {
+    env: 'HEALTH_PROBE_SECONDS',
+    default: '`5`',
+    description:
+      'how often each store (embedded SQLite, PostgreSQL, Redis) is probed in the background for the `/healthz` details and `coursegate_dependency_up`; 1–300',
   },
 ];
 
@@ -601,6 +607,7 @@ export const ENV_VALUES = {
     ),
   SHUTDOWN_DELAY_SECONDS: wholeNumber(0, 300, () => 'whole seconds from 0 to 300'),
   SHUTDOWN_GRACE_SECONDS: wholeNumber(1, 600, () => 'whole seconds from 1 to 600'),
+  HEALTH_PROBE_SECONDS: wholeNumber(1, 300, () => 'whole seconds from 1 to 300'),
 } satisfies Record<string, z.ZodType<unknown, string>>;
 
 /** A catalogued environment variable. */

@@ -16,6 +16,17 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DEFAULTS_FILE_SCHEMA, ENV_SCHEMA, MODES, withoutBlanks, type EnvValues } from './config-settings.js';
 import type { ClientKind } from './domain/client-kinds.js';
+import { isLoopbackHost } from './http/loopback.js';
+
+/** An `http://` origin that is not loopback (an unparseable value is the schema's to refuse). */
+function plainHttpPublic(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
 
 /** Accepted `NODE_ENV` values (DESIGN §3), from the catalogue. */
 export { MODES };
@@ -181,6 +192,8 @@ export interface Config {
   metricsHost: string | undefined;
   /** Issue #28 (DESIGN D12): SIGTERM drain, seconds: serve on with /readyz 503 (`delay`), then finish in-flight work (`grace`). */
   shutdown: { delaySeconds: number; graceSeconds: number };
+  /** DESIGN D12: seconds between the background probes of each store behind `/healthz` details (`HEALTH_PROBE_SECONDS`). */
+  healthProbeSeconds: number;
   /** DESIGN D7 rate limits. */
   rateLimits: RateLimits;
 }
@@ -357,6 +370,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     // the raw variables, so a missing setting is named next to an invalid one.
     if (raw.BASE_URL === undefined)
       problems.push('BASE_URL: required in production (the issuer, e.g. https://auth.example.com)');
+    else if (plainHttpPublic(raw.BASE_URL))
+      // Tokens, codes and session cookies would cross the network in the clear, and every cookie
+      // would lose `Secure` (RFC 9700 §2.6 and §4.1.1: TLS for every endpoint but loopback).
+      problems.push(
+        `BASE_URL: must be https:// in production (got ${raw.BASE_URL}); only a loopback origin (127.0.0.1, [::1], localhost) may use http://. Behind a TLS-terminating proxy, set the public https:// origin and TRUST_PROXY=1`,
+      );
     if (raw.COOKIE_SECRETS === undefined) {
       problems.push(
         "COOKIE_SECRETS: required in production (comma-separated, ≥ 32 characters each; make one with `openssl rand -base64 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`)",
@@ -450,6 +469,7 @@ function storageSettings(
   | 'host'
   | 'metricsHost'
   | 'shutdown'
+  | 'healthProbeSeconds'
 > {
   const nodes = settings.REDIS_CLUSTER_NODES;
   const sentinels = settings.REDIS_SENTINELS;
@@ -490,8 +510,11 @@ function storageSettings(
     host: settings.HOST,
     metricsHost: settings.METRICS_HOST,
     shutdown: {
-      delaySeconds: settings.SHUTDOWN_DELAY_SECONDS ?? 0,
+      // A load balancer needs a few seconds to see /readyz fail and stop sending: without a delay
+      // the requests it still sends meanwhile are refused.
+      delaySeconds: settings.SHUTDOWN_DELAY_SECONDS ?? 5,
       graceSeconds: settings.SHUTDOWN_GRACE_SECONDS ?? 10,
     },
+    healthProbeSeconds: settings.HEALTH_PROBE_SECONDS ?? 5,
   };
 }

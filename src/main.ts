@@ -2,6 +2,8 @@
  * Composition root: `npm start`. Loads configuration, starts the server, prints where it listens
  * (and, in development, the demo accounts), and shuts down gracefully on SIGTERM / SIGINT.
  */
+// First: refuses an unsupported Node.js before any module that would crash it is loaded.
+import './node-version.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 import { FirstRun } from './platform/first-run.js';

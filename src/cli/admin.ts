@@ -16,6 +16,8 @@
  *
  * Exit codes: 0 done, 1 refused (message on stderr), 2 usage.
  */
+// First: refuses an unsupported Node.js before any module that would crash it is loaded.
+import '../node-version.js';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config.js';

@@ -14,6 +14,8 @@
  * change up within KEYS_REFRESH_SECONDS. With SIGNING_KEY(_FILE) set the store's keys are unused,
  * so the stored-key commands refuse. Exit status: 0 done, 1 refused (reason on stderr), 2 usage.
  */
+// First: refuses an unsupported Node.js before any module that would crash it is loaded.
+import '../node-version.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';

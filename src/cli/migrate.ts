@@ -9,6 +9,8 @@
  * migration applied. Exit status: 0 done (also when nothing was pending), 1 failed (reason on
  * stderr, never the URL: it may carry a password).
  */
+// First: refuses an unsupported Node.js before any module that would crash it is loaded.
+import '../node-version.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { migratePostgres } from '../store/postgres.js';
 import { openEmbeddedStore } from '../store/database.js';

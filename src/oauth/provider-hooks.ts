@@ -64,11 +64,24 @@ export function declareProviderHooks(provider: Provider, deps: ProviderHookDeps)
     logger.error({ event: 'grant_index_failed', err: { message: (err as Error)?.message } }, 'grant index not updated'),
   );
   deps.registration.keepUsedLoopbackClients(provider, deps.adapter);
-  provider.on('server_error', (_ctx, err) =>
-    logger.error({ err: { type: err.name, message: err.message } }, 'oidc-provider server_error'),
+  // `req_id` joins the line to the request's access log line and its X-Request-Id answer header.
+  provider.on('server_error', (ctx, err) =>
+    logger.error(
+      { req_id: requestIdOf(ctx), err: { type: err.name, message: err.message } },
+      'oidc-provider server_error',
+    ),
   );
   rememberOutages(provider);
   deps.metrics.observeProvider(provider);
+}
+
+/**
+ * The id the edge gave the request (src/app.ts): on our context's state, else on the answer's
+ * `X-Request-Id` header, which the engine's context shares (the same Node response).
+ */
+function requestIdOf(ctx: { state?: object; res?: { getHeader(name: string): unknown } }): string | undefined {
+  const id = (ctx.state as { requestId?: unknown } | undefined)?.requestId ?? ctx.res?.getHeader('X-Request-Id');
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**

@@ -12,6 +12,12 @@
  * - after 8 hours (the store's expiry).
  * Forms carry a CSRF token that is an HMAC of the session id (the interaction pages' CsrfTokens),
  * checked in constant time.
+ *
+ * Two releases serve side by side during a rolling upgrade or a rollback (DESIGN D12), and a
+ * browser's requests alternate between them: each must read the other's session. So the cookie's
+ * content and the stored record keep this shape; a release that changes either uses a new cookie
+ * name (0.1.x kept `user|sid|expiry` in `cg_web`, and a fleet mixing it with 0.2.x sent people to
+ * sign in on every other request: docs/deployment.md "Web sessions during a rollout").
  */
 import { hash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';

@@ -13,6 +13,13 @@
  *   event loop (`OPERATOR_LOOP_SHARE`, src/http/operator-share.ts; only those that waited);
  * - `coursegate_store_operation_duration_seconds{store,model,op}`: adapter latency, and platform
  *   queries as `model="platform"`, `op="query"` (or `query_error`);
+ * - `coursegate_build_info{version,node}`: 1, labelled with the release and the Node.js version;
+ * - `coursegate_dependency_up{dependency}`: 1 when the embedded store, PostgreSQL, Redis or mail
+ *   answered at the last probe or use, else 0 (src/ops/dependencies.ts; `/healthz` details);
+ * - `coursegate_pg_pool_connections{state}`: the PostgreSQL pool's connections `in_use` and `idle`,
+ *   and the queries `waiting` for one;
+ * - `coursegate_redis_client_state{client,state}`: 1 for each Redis client's current ioredis
+ *   `status` (`ready`, `connecting`, `reconnecting`, `end`, …), 0 for the others it has been in;
  * - the default Node.js process metrics.
  *
  * One registry per app, so several servers in one process (tests) keep separate counters.
@@ -20,7 +27,7 @@
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { classify } from '../errors/catalogue.js';
 import { isStoreOutage } from '../errors/outage.js';
 import { routeOf } from '../engine/oidc-provider.js';
@@ -51,6 +58,20 @@ export interface Metrics {
   observeQuery(store: string, ms: number, ok: boolean): void;
   /** Subscribes to oidc-provider events (issuance, errors). */
   observeProvider(provider: Provider): void;
+  /** Registers the gauges read at each scrape: build, dependencies, PostgreSQL pool, Redis clients. */
+  observeProcess(sources: ProcessSources): void;
+}
+
+/** What the scrape-time gauges read. */
+export interface ProcessSources {
+  /** The release (package.json `version`). */
+  version: string;
+  /** 1/0 per dependency (src/ops/dependencies.ts). */
+  dependencies: () => Array<[string, number]>;
+  /** The PostgreSQL pool's counts, when platform data is on PostgreSQL. */
+  pgPool?: () => { total: number; idle: number; waiting: number };
+  /** The Redis clients by name, read at each scrape (a client rebuilt after it ended is the new one). */
+  redisClients?: () => Record<string, { status: string } | undefined>;
 }
 
 /** Paths with a label of their own; anything else is `other` (bounded label cardinality). */
@@ -262,6 +283,61 @@ export function createMetrics(): Metrics {
     if (!ok) errors.inc({ kind: 'platform_query' });
   }
 
+  function observeProcess(sources: ProcessSources): void {
+    new Gauge({
+      name: 'coursegate_build_info',
+      help: 'The running release and Node.js version (always 1)',
+      labelNames: ['version', 'node'],
+      registers: [registry],
+    })
+      .labels({ version: sources.version, node: process.versions.node })
+      .set(1);
+    new Gauge({
+      name: 'coursegate_dependency_up',
+      help: 'Whether a dependency answered at its last probe or use (1) or not (0); /healthz details',
+      labelNames: ['dependency'],
+      registers: [registry],
+      collect() {
+        for (const [dependency, up] of sources.dependencies()) this.labels({ dependency }).set(up);
+      },
+    });
+    const pgPool = sources.pgPool;
+    if (pgPool)
+      new Gauge({
+        name: 'coursegate_pg_pool_connections',
+        help: 'PostgreSQL pool: connections in use and idle, queries waiting for a connection',
+        labelNames: ['state'],
+        registers: [registry],
+        collect() {
+          const { total, idle, waiting } = pgPool();
+          this.labels({ state: 'in_use' }).set(total - idle);
+          this.labels({ state: 'idle' }).set(idle);
+          this.labels({ state: 'waiting' }).set(waiting);
+        },
+      });
+    const redisClients = sources.redisClients;
+    if (redisClients) {
+      // Every state a client has been seen in stays a series (0 when left), so a query for
+      // `state="end"` is 0 rather than absent while the client is fine.
+      const seen = new Map<string, Set<string>>();
+      new Gauge({
+        name: 'coursegate_redis_client_state',
+        help: "Each Redis client's ioredis status: 1 for the current one",
+        labelNames: ['client', 'state'],
+        registers: [registry],
+        collect() {
+          for (const [client, redis] of Object.entries(redisClients())) {
+            const current = redis?.status ?? 'absent';
+            let states = seen.get(client);
+            if (!states) seen.set(client, (states = new Set(['ready', 'reconnecting', 'end'])));
+            states.add(current);
+            for (const state of states) this.labels({ client, state }).set(state === current ? 1 : 0);
+          }
+        },
+      });
+    }
+  }
+
   const observeOperatorWait = (ms: number) => operatorWait.observe(ms / 1000);
   const countOperatorCharge = (ms: number) => operatorCharged.inc(ms / 1000);
   return {
@@ -274,5 +350,6 @@ export function createMetrics(): Metrics {
     instrumentAdapter,
     observeQuery,
     observeProvider,
+    observeProcess,
   };
 }

@@ -22,7 +22,7 @@ const notServed = pipeline(async () => undefined);
 
 /** The ops family's pipelines. */
 export function opsPipelines(services: Services, openapi: Record<string, unknown>): Pipelines {
-  const { config, metrics, readiness } = services;
+  const { config, metrics, readiness, dependencies } = services;
   const stylesheet = STYLESHEET + OPERATOR_STYLES;
   // One resource, BASE_URL (DESIGN D4): no path-suffixed documents (RFC 9728 §3.3 would make them
   // name `<base>/mcp`); clients fall back to this one, which every challenge names (docs/mcp.md).
@@ -30,8 +30,11 @@ export function opsPipelines(services: Services, openapi: Record<string, unknown
   const docs = routerStep(docsPagesRouter());
   const metricsHere = config.metrics.openOnMainPort || (config.metrics.token && config.metrics.port === undefined);
   return {
+    // Liveness: always 200 while the process serves HTTP; the dependencies' states are details
+    // (DESIGN D12), read from the background probes, never a store call of this request.
     healthz: pipeline(function healthz(ctx: Context) {
-      ctx.body = { status: 'ok' };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { status: 'ok', dependencies: dependencies.snapshot() };
     }),
     readyz: pipeline(readiness.handler),
     metrics: metricsHere ? pipeline(metricsHandler(metrics, config.metrics.token)) : notServed,

@@ -1310,10 +1310,65 @@ const migrations: Record<string, Migration> = {
   },
 };
 
+/** The table Kysely's migrator records applied migrations in (its default name). */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * This release's migrations plus a placeholder for every migration the store records that this
+ * release does not know: a newer release's, applied before a rollback or by the next release of a
+ * rolling upgrade. Kysely's migrator refuses a store whose applied migrations it cannot all find
+ * ("corrupted migrations: previously executed migration … is missing"); migrations are additive
+ * (DESIGN D12), so this release runs on the newer schema without them. A placeholder is never run:
+ * it is already applied.
+ */
 class InCodeMigrations implements MigrationProvider {
-  async getMigrations() {
-    return migrations;
+  constructor(private readonly newer: readonly string[] = []) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const placeholders = Object.fromEntries(
+      this.newer.map((name): [string, Migration] => [
+        name,
+        {
+          async up() {
+            throw new Error(`migration ${name} belongs to a newer release and cannot be applied by this one`);
+          },
+        },
+      ]),
+    );
+    return { ...placeholders, ...migrations };
   }
+}
+
+/**
+ * The migrations the store records as applied that this release does not have (a newer
+ * release's), in name order; none on a store never migrated.
+ * @throws when the store cannot be read (other than the migration table not existing yet)
+ */
+export async function newerMigrations(db: Kysely<any>): Promise<string[]> {
+  let rows: Array<{ name: string }>;
+  try {
+    rows = await db.selectFrom(MIGRATION_TABLE).select('name').execute();
+  } catch (err) {
+    // A store never migrated has no table: SQLite "no such table", PostgreSQL 42P01.
+    const e = err as { code?: string; message?: string };
+    if (e.code === '42P01' || /no such table/.test(e.message ?? '')) return [];
+    throw err;
+  }
+  return rows
+    .map((r) => r.name)
+    .filter((name) => !(name in migrations))
+    .sort();
+}
+
+/** A migrator over this release's migrations that accepts the newer ones the store records. */
+async function migratorFor(db: Kysely<any>): Promise<Migrator> {
+  // Unordered: branches add migrations independently (0002_*), and a store migrated by one must
+  // accept the others; a newer release's migrations sort anywhere among ours.
+  return new Migrator({
+    db,
+    provider: new InCodeMigrations(await newerMigrations(db)),
+    allowUnorderedMigrations: true,
+  });
 }
 
 /**
@@ -1330,14 +1385,17 @@ export async function migratePlatform(db: Kysely<any>): Promise<void> {
  * The rule every migration follows (DESIGN D12, docs/deployment.md "Upgrades"): additive only —
  * new tables, new nullable or defaulted columns, new indexes — so the previous release keeps
  * running against the migrated schema during a rolling upgrade; a column or table is removed only
- * in a later release, once no running release reads it.
+ * in a later release, once no running release reads it. For the same reason the migrations of a
+ * newer release that this one finds applied are left alone: it runs on their schema (a rollback,
+ * or an older process rescheduled during a rollout).
  * @returns the names of the migrations applied now, in order (empty when none was pending)
  * @throws the first migration error, with the migration's name
  */
 export async function applyMigrations(db: Kysely<any>): Promise<string[]> {
-  // Unordered: branches add migrations independently (0002_*), and a store migrated by one must accept the others.
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(), allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await (await migratorFor(db)).migrateToLatest();
+  // A newer release's process migrated between our look at the table and the migrator's lock.
+  if (error && /previously executed migration .* is missing/.test(String(error)))
+    ({ error, results } = await (await migratorFor(db)).migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     // No failed migration: the migrator itself could not run (lock table, connection).
@@ -1358,7 +1416,7 @@ export async function applyMigrations(db: Kysely<any>): Promise<string[]> {
  * @throws the first migration error, with the migration's name; an unknown `last`
  */
 export async function migratePlatformTo(db: Kysely<any>, last: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(), allowUnorderedMigrations: true });
+  const migrator = await migratorFor(db);
   const { error, results } = await migrator.migrateTo(last);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
@@ -1372,7 +1430,7 @@ export async function migratePlatformTo(db: Kysely<any>, last: string): Promise<
  * `MIGRATE_ON_START=false` refuses to start while any is pending).
  */
 export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(), allowUnorderedMigrations: true });
+  const migrator = await migratorFor(db);
   return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 

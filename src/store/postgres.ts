@@ -13,6 +13,8 @@ export interface PostgresStore {
   db: Kysely<PlatformDatabase>;
   /** Round trip to the server; rejects when it is unreachable (readiness, /readyz). */
   ping(): Promise<void>;
+  /** The pool's connections (all, idle) and the queries waiting for one (metrics). */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function openPostgresStore(
     async ping() {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await db.destroy();
     },

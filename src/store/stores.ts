@@ -50,6 +50,8 @@ export interface Stores {
   sqlite?: Database.Database;
   /** The Redis client when OIDC state is on Redis (rate limits share it). */
   redis?: RedisClient;
+  /** The PostgreSQL pool's counts when platform data is on PostgreSQL (metrics). */
+  pgPoolStats?: () => { total: number; idle: number; waiting: number };
   /** Readiness probes by store name; each rejects when its store is unreachable. */
   probes: Record<string, () => Promise<void>>;
   /**
@@ -99,6 +101,7 @@ export async function openStores(
       logger?.warn({ event: 'sqlite_checkpoint_failed', err: { message } }, 'WAL checkpoint failed; retrying'),
   };
   let db: Kysely<PlatformDatabase>;
+  let pgPoolStats: Stores['pgPoolStats'];
   if (config.databaseUrl) {
     let pgDown = false;
     const pgStore = await openPostgresStore(
@@ -119,6 +122,7 @@ export async function openStores(
       { migrate: config.migrateOnStart },
     );
     db = pgStore.db;
+    pgPoolStats = pgStore.poolStats;
     probes.postgres = () => within(pgStore.ping(), 1000, 'postgres');
     closers.push(() => pgStore.close());
   } else {
@@ -229,6 +233,7 @@ export async function openStores(
     adapter,
     sqlite: embedded?.sqlite,
     redis,
+    pgPoolStats,
     probes,
     localFaults,
     instantFaults,

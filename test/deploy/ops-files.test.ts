@@ -52,7 +52,10 @@ function objectsOf(file: string): K8sObject[] {
 }
 
 describe('every file under deploy/ parses', () => {
-  const files = filesUnder(DEPLOY).filter((f) => /\.(ya?ml|json)$/.test(f));
+  // A Helm chart's templates are YAML only once rendered (test/deploy/helm-chart.test.ts renders them).
+  const files = filesUnder(DEPLOY).filter(
+    (f) => /\.(ya?ml|json)$/.test(f) && !f.includes(`${path.sep}templates${path.sep}`),
+  );
   test.each(files.map((f) => path.relative(ROOT, f)))('%s', (file) => {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
     if (file.endsWith('.json')) expect(() => JSON.parse(text)).not.toThrow();
@@ -149,6 +152,18 @@ describe('deploy/kubernetes', () => {
     }
     const dataMount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === settings.DATA_DIR);
     expect(pod.volumes.find((v: { name: string }) => v.name === dataMount.name).emptyDir).toBeDefined();
+  });
+
+  test('the migrate Job reads the signing key as the server pods do: same security contexts, fsGroup, key volume', () => {
+    const jobPod = job.spec.template.spec;
+    // The key is mounted 0400 root-owned; only fsGroup gives the image's user (1000) read access.
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
+    expect(jobPod.securityContext).toEqual(pod.securityContext);
+    expect(jobPod.containers[0].securityContext).toEqual(container.securityContext);
+    const keyVolume = (spec: { volumes: { name: string }[] }) => spec.volumes.find((v) => v.name === 'signing-key');
+    expect(keyVolume(jobPod)).toEqual(keyVolume(pod));
+    const keyMount = (c: { volumeMounts: { name: string }[] }) => c.volumeMounts.find((m) => m.name === 'signing-key');
+    expect(keyMount(jobPod.containers[0])).toEqual(keyMount(container));
   });
 
   test('resources from the sizing in docs/deployment.md (~250 MB per process under load)', () => {
@@ -512,5 +527,59 @@ describe('the shipped balancer configurations cannot take every process out at o
     const probe = deployment.spec.template.spec.containers[0].readinessProbe;
     expect(probe.timeoutSeconds).toBeGreaterThanOrEqual(1);
     expect(probe.failureThreshold).toBeGreaterThanOrEqual(2);
+describe('the commands and figures the deploy files and docs state', () => {
+  const deployTexts = filesUnder(DEPLOY).map((f) => [path.relative(ROOT, f), readFileSync(f, 'utf8')] as const);
+
+  test('the key is made with a command that writes nothing but the key (no `npm run … > file`)', () => {
+    for (const [file, text] of deployTexts) {
+      // npm prints its "> coursegate@… keys:generate" banner on stdout: a redirect captures it.
+      const redirected = [...text.matchAll(/npm run (?!--silent)[^`\n]*keys:generate[^`\n]*>/g)].map((m) => m[0]);
+      const commands = [...text.matchAll(/`(npm run keys:generate[^`]*)`/g)].map((m) => m[1]);
+      expect({ file, redirected: redirected.filter((r) => !text.includes(`a plain \`${r}`)) }).toEqual({
+        file,
+        redirected: [],
+      });
+      for (const c of commands)
+        if (!c?.includes('> file'))
+          expect({ file, command: c }).toEqual({ file, command: expect.stringMatching(/ -- --out \S+$/) });
+    }
+  });
+
+  test('every docs/ page a deploy file names exists', () => {
+    for (const [file, text] of deployTexts)
+      for (const [ref] of text.matchAll(/docs\/[\w-]+\.md/g))
+        expect({
+          file,
+          ref,
+          exists: statSync(path.join(ROOT, ref), { throwIfNoEntry: false })?.isFile() ?? false,
+        }).toEqual({
+          file,
+          ref,
+          exists: true,
+        });
+  });
+
+  test('the replica acknowledgement wait is stated as the code waits', async () => {
+    const { REPLICA_ACK_TIMEOUT_MS } = await import('../../adapters/replica-acks.js');
+    const acked = SETTINGS.find((s) => s.env === 'REDIS_MIN_REPLICAS_ACKED')!;
+    expect(acked.description).toContain(`within ${REPLICA_ACK_TIMEOUT_MS} ms`);
+    expect(acked.description).not.toMatch(/within 1 s/);
+    const deployment = readFileSync(path.join(ROOT, 'docs/deployment.md'), 'utf8');
+    expect(deployment).toContain(`WAIT n ${REPLICA_ACK_TIMEOUT_MS}`);
+  });
+
+  test('the documented drain delay is the default', () => {
+    const delay = SETTINGS.find((s) => s.env === 'SHUTDOWN_DELAY_SECONDS')!;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-defaults-'));
+    try {
+      const seconds = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir }).shutdown.delaySeconds;
+      expect(seconds).toBeGreaterThan(0);
+      expect(delay.default).toBe(`\`${seconds}\``);
+      expect(readFileSync(path.join(ROOT, 'docs/deployment.md'), 'utf8')).toContain(
+        `\`SHUTDOWN_DELAY_SECONDS\`, default ${seconds}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -40,6 +40,8 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Spa
       PORT: String(port),
       DATA_DIR: dir,
       DEMO_PASSWORD: 'spawned-server-password',
+      // Nothing balances in front of a test's server: stop at SIGTERM without the default delay.
+      SHUTDOWN_DELAY_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,10 +13,13 @@ describe('health, readiness and metrics', () => {
   });
   afterAll(() => server.close());
 
-  test('/healthz is 200 {status: ok}; /readyz checks the stores', async () => {
+  test("/healthz is 200 {status: ok} with each dependency's state; /readyz checks the stores", async () => {
     const live = await fetch(`${server.baseUrl}/healthz`);
     expect(live.status).toBe(200);
-    expect(await live.json()).toEqual({ status: 'ok' });
+    expect(await live.json()).toMatchObject({
+      status: 'ok',
+      dependencies: { sqlite: { state: 'up' }, mail: { state: 'unknown' } },
+    });
     const ready = await fetch(`${server.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { sqlite: 'up' } });

@@ -20,7 +20,9 @@ describe('issue #28 settings', () => {
       migrateOnStart: true,
       host: undefined,
       metricsHost: undefined,
-      shutdown: { delaySeconds: 0, graceSeconds: 10 },
+      // A balancer needs a few seconds to notice /readyz 503 before the port closes.
+      shutdown: { delaySeconds: 5, graceSeconds: 10 },
+      healthProbeSeconds: 5,
     });
   });
 
