@@ -72,7 +72,6 @@ import { OperatorLoopShare } from './http/operator-share.js';
 import { DpopNonces, DpopProofs } from './resource/dpop.js';
 import { redisProofReplay, sqliteProofReplay } from './store/proof-replay.js';
 import type { ToolServices } from './resource/mcp/tools/types.js';
-import { SERVER_INFO } from './resource/mcp/server.js';
 
 /** Every service of one process, built once (the inputs of the pipelines). */
 export interface Services {

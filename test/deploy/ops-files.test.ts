@@ -527,6 +527,9 @@ describe('the shipped balancer configurations cannot take every process out at o
     const probe = deployment.spec.template.spec.containers[0].readinessProbe;
     expect(probe.timeoutSeconds).toBeGreaterThanOrEqual(1);
     expect(probe.failureThreshold).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('the commands and figures the deploy files and docs state', () => {
   const deployTexts = filesUnder(DEPLOY).map((f) => [path.relative(ROOT, f), readFileSync(f, 'utf8')] as const);
 
