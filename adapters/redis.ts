@@ -214,15 +214,26 @@ if loc ~= '' then locate(loc .. ARGV[4] .. '}', ARGV[2]) end
 local out = {'rotated'}
 local extra = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[8])
 if extra > 0 then
-  -- The oldest tombstones beyond the policy go: data keys and index entries (this slot).
-  local gone = redis.call('ZRANGE', KEYS[4], 0, extra - 1)
-  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, extra - 1)
-  for i = 1, #gone do
-    redis.call('DEL', ARGV[11] .. gone[i])
-    if loc ~= '' then redis.call('DEL', loc .. gone[i] .. '}') end
-    out[#out + 1] = gone[i]
+  -- The oldest tombstones beyond the policy go: data keys and index entries (this slot). Never one
+  -- still inside the grace window or not yet acknowledged: a retry of its chain is answered from it
+  -- (DESIGN D3), however many other chains of the grant rotated meanwhile.
+  local candidates = redis.call('ZRANGE', KEYS[4], 0, extra - 1)
+  local gone = {}
+  for i = 1, #candidates do
+    local f2 = redis.call('HMGET', ARGV[11] .. candidates[i], 'c', 'n')
+    if grace > 0 and f2[1] and tonumber(f2[1]) >= cutoff then break end
+    if f2[2] and string.find(f2[2], '"u":true', 1, true) then break end
+    gone[#gone + 1] = candidates[i]
   end
-  redis.call('ZREM', KEYS[3], unpack(gone))
+  if #gone > 0 then
+    redis.call('ZREMRANGEBYRANK', KEYS[4], 0, #gone - 1)
+    for i = 1, #gone do
+      redis.call('DEL', ARGV[11] .. gone[i])
+      if loc ~= '' then redis.call('DEL', loc .. gone[i] .. '}') end
+      out[#out + 1] = gone[i]
+    end
+    redis.call('ZREM', KEYS[3], unpack(gone))
+  end
 end
 local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
 if top == 'inf' then

@@ -250,12 +250,12 @@ function rotationStatement(
           ORDER BY rotated_seq DESC LIMIT 1), 0)
      WHERE model = 'RefreshToken' AND id = @id AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > @t)`,
   );
-  // Tombstones of the grant beyond the newest `keep` (the live tokens have consumed_at NULL): the
-  // sequence number of the (keep + 1)-th newest bounds them (rows of older files have none: NULL
+  // Tombstones of the grant beyond the newest `keep` and past the grace window (the live tokens
+  // have consumed_at NULL): the sequence number of the (keep + 1)-th newest bounds them (rows of older files have none: NULL
   // sorts last and they go first). A grant with at most `keep` tombstones has no such row.
   const trim = prepare(
     `DELETE FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL
-       AND (rotated_seq IS NULL OR rotated_seq <= @cutoff)`,
+       AND (rotated_seq IS NULL OR rotated_seq <= @cutoff) AND (@grace <= 0 OR consumed_at < @fresh)`,
   );
   const trimCutoff = prepare<{ grant: string; keep: number }, { rotated_seq: number | null }>(
     `SELECT rotated_seq FROM oidc_models INDEXED BY oidc_models_by_grant WHERE grant_id = @grant AND model = 'RefreshToken' AND consumed_at IS NOT NULL
@@ -311,7 +311,15 @@ function rotationStatement(
       if (along?.also) save(along.also.model, along.also.id, along.also.payload, along.also.expiresIn, t);
       if (payload.grantId) {
         const beyond = trimCutoff.get({ grant: payload.grantId, keep: policy.keepTombstones });
-        if (beyond) trim.run({ grant: payload.grantId, cutoff: beyond.rotated_seq });
+        // Never a tombstone inside the grace window: a retry of its chain is answered from it
+        // (DESIGN D3), however many other chains of the grant rotated meanwhile.
+        if (beyond)
+          trim.run({
+            grant: payload.grantId,
+            cutoff: beyond.rotated_seq,
+            grace: policy.graceSeconds,
+            fresh: t - policy.graceSeconds,
+          });
         shrink.run({ grant: payload.grantId, cutoff: t - policy.graceSeconds });
       }
       return { result: 'rotated' };

@@ -416,9 +416,11 @@ for (const [name, open] of Object.entries(subjects)) {
         const grantId = uniq('g');
         const chain = [await live(grantId)];
         const rt = new s.adapter('RefreshToken');
+        // No grace window: every tombstone is past it at once (inside it they are all kept, below).
+        const outside = { ...policy, graceSeconds: 0 };
         for (let i = 0; i < 8; i++) {
           const next = uniq('rt');
-          expect((await rt.rotateRefreshToken(chain.at(-1)!, next, { jti: next, grantId }, 600, policy)).result).toBe(
+          expect((await rt.rotateRefreshToken(chain.at(-1)!, next, { jti: next, grantId }, 600, outside)).result).toBe(
             'rotated',
           );
           chain.push(next);
@@ -438,6 +440,29 @@ for (const [name, open] of Object.entries(subjects)) {
         ]);
         await rt.revokeByGrantId(grantId);
         expect((await Promise.all(chain.map((id) => rt.find(id)))).filter(Boolean)).toHaveLength(0);
+      });
+
+      test('tombstones inside the grace window are kept beyond `keepTombstones`: one grant, many chains (devices), each retry answered', async () => {
+        const grantId = uniq('g');
+        const rt = new s.adapter('RefreshToken');
+        // Eight chains of one grant (a consent extends the user's grant), each rotated once: eight
+        // tombstones inside the window, more than keepTombstones (3).
+        const rotated: Array<{ old: string; next: string }> = [];
+        for (let i = 0; i < 8; i++) {
+          const old = await live(grantId);
+          const next = uniq('rt');
+          expect((await rt.rotateRefreshToken(old, next, { jti: next, grantId }, 600, policy)).result).toBe('rotated');
+          rotated.push({ old, next });
+        }
+        // The first chain's client lost its answer and sends the old token again: the same successor.
+        for (const { old, next } of rotated) {
+          const again = await rt.rotateRefreshToken(old, uniq('rt'), { jti: 'x', grantId }, 600, policy);
+          expect({ result: again.result, successor: again.successor?.refreshToken }).toEqual({
+            result: 'grace',
+            successor: next,
+          });
+        }
+        await rt.revokeByGrantId(grantId);
       });
 
       test('a tombstone past the grace window keeps only what reuse detection reads', async () => {
