@@ -201,8 +201,10 @@ end
 local cutoff = nowS - grace
 for _, tid in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
   local k = ARGV[11] .. tid
-  local f = redis.call('HMGET', k, 'p', 'c', 's')
-  if f[1] and f[2] and not f[3] and tonumber(f[2]) < cutoff then
+  local f = redis.call('HMGET', k, 'p', 'c', 's', 'n')
+  -- An unacknowledged rotation (another chain of the grant) keeps its successor until acknowledged.
+  local unacked = f[4] and string.find(f[4], '"u":1', 1, true)
+  if f[1] and f[2] and not f[3] and not unacked and tonumber(f[2]) < cutoff then
     local p = cjson.decode(f[1])
     local t = {jti = p.jti, kind = p.kind, iat = p.iat, exp = p.exp, clientId = p.clientId, accountId = p.accountId, grantId = p.grantId, scope = p.scope}
     redis.call('HSET', k, 'p', cjson.encode(t), 's', '1')
@@ -222,7 +224,7 @@ if extra > 0 then
   for i = 1, #candidates do
     local f2 = redis.call('HMGET', ARGV[11] .. candidates[i], 'c', 'n')
     if grace > 0 and f2[1] and tonumber(f2[1]) >= cutoff then break end
-    if f2[2] and string.find(f2[2], '"u":true', 1, true) then break end
+    if f2[2] and string.find(f2[2], '"u":1', 1, true) then break end
     gone[#gone + 1] = candidates[i]
   end
   if #gone > 0 then
