@@ -161,22 +161,6 @@ export function interactionRouter(deps: InteractionDeps): Router {
    * `requested`, and its recorded scope; undefined when there is none. Rows whose grant expired or
    * was revoked elsewhere are forgotten on the way.
    */
-  async function extendableGrant(accountId: string, clientId: string, siteId: string, requested: string[]) {
-    const identity = (scopes: Iterable<string>) =>
-      [...scopes]
-        .filter((s) => IDENTITY_SCOPES.has(s))
-        .sort()
-        .join(' ');
-    const wanted = identity(requested);
-    for (const row of (await deps.grants?.ofUserAt(accountId, clientId, siteId)) ?? []) {
-      if (identity(parseScope(row.scope)) !== wanted) continue;
-      const grant = await provider.Grant.find(row.grantId);
-      if (grant && grant.accountId === accountId && grant.clientId === clientId) return { grant, scope: row.scope };
-      await deps.grants?.forget([row.grantId]);
-    }
-    return undefined;
-  }
-
   const requestedScopes = (d: Details): string[] =>
     [...parseScope(String(d.params.scope ?? ''))].filter((s) => s in SCOPES);
 
@@ -322,18 +306,15 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (operatorRoleMissing(d, site))
       return deny(ctx, `operator scopes need an owner or admin role at ${site.site.name}`);
 
-    // One grant per user, client, site and identity scopes: a consent extends the user's grant to
-    // this client at this site whose identity scopes (`openid profile email`, the claims UserInfo
-    // releases) are the ones asked for now, adding the resource scopes asked for; oidc-provider's
-    // `loadExistingGrant` reads it from the consent result. So `prompt=consent` repeated adds no
-    // grant: a user holds at most one grant per client, site and set of identity scopes (eight at
-    // most), and a grant's claims never change once saved (src/resource/kept-grants.ts).
+    // Each authorization is a grant of its own (one per device or chain of refresh tokens), as
+    // oidc-provider makes it: revoking one (RFC 7009 revocation of its refresh token, a detected
+    // reuse) ends that one only, and a retry after a failover is answered within its own chain.
+    // Revocations of a user's, client's or site's grants reach every grant, in batches, so their
+    // number never caps a revocation (src/platform/connected-grants.ts).
     const accountId = String(d.session!.accountId);
     const clientId = String(d.params.client_id);
-    const requested = requestedScopes(d);
-    const earlier = await extendableGrant(accountId, clientId, site.site.id, requested);
-    const scopes = earlier ? [...new Set([...parseScope(earlier.scope), ...requested])] : requested;
-    const grant = earlier?.grant ?? new provider.Grant({ accountId, clientId });
+    const scopes = requestedScopes(d);
+    const grant = new provider.Grant({ accountId, clientId });
     grant.addOIDCScope(scopes.join(' '));
     const missing = d.prompt.details as { missingOIDCClaims?: string[] };
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
@@ -343,15 +324,13 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const grantId = await grant.save();
     // Recorded again for a grant saved again: the site choice lives as long as the grant it names.
     await deps.siteChoices.record(grantId, site.site.id);
-    if (earlier) await deps.grants?.setScope(grantId, scopes.join(' '));
-    else
-      await deps.grants?.record({
-        grantId,
-        siteId: site.site.id,
-        clientId,
-        userId: accountId,
-        scope: scopes.join(' '),
-      });
+    await deps.grants?.record({
+      grantId,
+      siteId: site.site.id,
+      clientId,
+      userId: accountId,
+      scope: scopes.join(' '),
+    });
     logger.info(
       { event: 'consent', uid: d.uid, client_id: clientId, sub: accountId, org_id: site.site.id },
       'consent given',
@@ -361,7 +340,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
       siteId: site.site.id,
       clientId,
       userId: accountId,
-      detail: `scope=${requested.join(' ')}`,
+      detail: `scope=${scopes.join(' ')}`,
     });
     await finish(ctx, { consent: { grantId } }, true);
   });

@@ -1,6 +1,6 @@
 /**
- * Connected apps (DESIGN D5, D11): a member's consent for the same client and site extends their
- * grant instead of adding one, and revoking an app, by the member (`/account/connections`) or by an
+ * Connected apps (DESIGN D5, D11): each authorization is a grant of its own (one device's sign-out
+ * ends that device only), and revoking an app, by the member (`/account/connections`) or by an
  * operator (`/api/v1`), revokes every grant it holds, however many, with every token of each.
  */
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../helpers/server.js';
@@ -57,20 +57,20 @@ async function moreGrants(userId: string, clientId: string, siteId: string, coun
   }
 }
 
-test('a consent for the same client and site extends the grant it already has; other identity scopes make one more', async () => {
+test('each authorization is a grant of its own: revoking one device’s refresh token (RFC 7009) leaves the other’s working', async () => {
   const before = await countOf(studentId, MEMBER_CLIENT);
-  const first = await tokens();
-  const second = await tokens();
-  await tokens('openid account:read account:write');
-  expect(await countOf(studentId, MEMBER_CLIENT)).toBe(before + 1);
-  expect([await viewerStatus(server.baseUrl, first.access), await viewerStatus(server.baseUrl, second.access)]).toEqual(
-    [200, 200],
-  );
-  // Other identity scopes are other claims: a grant of their own, extended in turn.
-  await tokens('openid email account:read');
-  await tokens('openid email account:read');
+  const laptop = await tokens();
+  const phone = await tokens();
   expect(await countOf(studentId, MEMBER_CLIENT)).toBe(before + 2);
-  expect(await viewerStatus(server.baseUrl, first.access)).toBe(200);
+  const revoked = await fetch(`${server.baseUrl}/api/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: laptop.refresh, client_id: MEMBER_CLIENT }).toString(),
+  });
+  expect(revoked.status).toBe(200);
+  expect(await viewerStatus(server.baseUrl, laptop.access)).toBe(401);
+  expect(await viewerStatus(server.baseUrl, phone.access)).toBe(200);
+  expect((await refresh(server.baseUrl, phone.refresh)).status).toBe(200);
 }, 60_000);
 
 test("a member's revocation of an app with 2,000 grants leaves none, and the first grant's tokens stop working", async () => {
