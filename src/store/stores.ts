@@ -194,8 +194,21 @@ export async function openStores(
     // slow command) of the request traffic, so /readyz reports Redis as it is (src/ops/health.ts).
     const probeClient = connectRedis(connection);
     probeClient.on('error', () => undefined); // reported by the probe itself
+    /** Whether the probe connection is ready within `ms` (it is still connecting right after start). */
+    const readyWithin = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        if (probeClient.status === 'ready') return resolve(true);
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          probeClient.off('ready', onReady);
+          resolve(ok);
+        };
+        const onReady = () => done(true);
+        const timer = setTimeout(() => done(false), ms);
+        probeClient.once('ready', onReady);
+      });
     probes.redis = async () => {
-      if (probeClient.status !== 'ready') throw new Error(`redis: connection ${probeClient.status}`);
+      if (!(await readyWithin(1000))) throw new Error(`redis: connection ${probeClient.status}`);
       await within(probeClient.ping(), 1000, 'redis');
     };
     // Gave up connecting while Redis may well be reachable: this process's fault (it reconnects).
